@@ -1,0 +1,274 @@
+package org.gpuemu.emulator.cli;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.FileAppender;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.ScenarioLoader;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.run.Runner;
+import org.gpuemu.policies.cpu.CpuPolicies;
+import org.gpuemu.policies.gpu.GpuPolicies;
+import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.workloads.Workload;
+import org.gpuemu.workloads.WorkloadCatalog;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The command line: {@code run}, {@code validate}, {@code list}. Exit 0 ok, 1 an invariant broke, 2 bad input. */
+@Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
+    description = "Actor-based emulator of GPU sharing between virtual machines.",
+    subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class})
+public final class Main implements Callable<Integer> {
+  static final int OK = 0;
+  static final int BROKEN = 1;
+  static final int BAD_INPUT = 2;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the command line and returns the exit status (tests call this). */
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new Main());
+    cli.setParameterExceptionHandler((ex, a) -> {
+      ex.getCommandLine().getErr().println("error: " + ex.getMessage() + " (try --help)");
+      return BAD_INPUT;
+    });
+    cli.setExecutionExceptionHandler((ex, line, parsed) -> {
+      line.getErr().println("internal error: " + ex + " (the run's emulator.log has details)");
+      LoggerFactory.getLogger(Main.class).error("internal error", ex);
+      return BROKEN;
+    });
+    return cli.execute(args);
+  }
+
+  @Override public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+    return BAD_INPUT;
+  }
+
+  /** Options shared by run and validate. */
+  static final class ScenarioOptions {
+    @Parameters(index = "0", paramLabel = "SCENARIO.conf", description = "scenario file")
+    Path file;
+
+    @Option(names = "--scale", description = "time scale: emulated seconds per wall second (default: the file's)")
+    Double scale;
+
+    @Option(names = "--duration", description = "emulated run length, e.g. 5s (default: the file's)")
+    String duration;
+
+    @Option(names = "--seed", description = "seed of every generator (default: the file's)")
+    Long seed;
+
+    @Option(names = "--set", paramLabel = "PATH=VALUE", description = "override any scenario value, e.g. "
+        + "--set scheduler.gpu.policy=round-robin (repeatable)")
+    Map<String, String> sets = new LinkedHashMap<>();
+
+    Settings.Scenario load() throws ConfigProblems {
+      Long durationNanos = null;
+      if (duration != null) {
+        try {
+          durationNanos = ConfigFactory.parseString("d = \"" + duration.replace("\"", "") + "\"").getDuration("d").toNanos();
+        } catch (ConfigException e) {
+          throw ConfigProblems.of("--duration " + duration + ": expected a duration with a unit, e.g. 5s");
+        }
+        if (durationNanos <= 0) throw ConfigProblems.of("--duration " + duration + ": expected a duration > 0");
+      }
+      if (scale != null && (!(scale > 0) || scale.isInfinite())) {
+        throw ConfigProblems.of("--scale " + scale + ": expected a number > 0");
+      }
+      return ScenarioLoader.load(file, new ScenarioLoader.Overrides(scale, durationNanos, seed, sets));
+    }
+  }
+
+  @Command(name = "run", mixinStandardHelpOptions = true, description = "Run a scenario and write its reports.")
+  static final class Run implements Callable<Integer> {
+    @CommandLine.Mixin ScenarioOptionsMixin options;
+
+    @Option(names = "--out", description = "output folder (default: out/<scenario>-<timestamp>)")
+    Path out;
+
+    @Option(names = "--verbose", description = "log actor events on the console")
+    boolean verbose;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public Integer call() throws Exception {
+      PrintWriter err = spec.commandLine().getErr();
+      PrintWriter stdout = spec.commandLine().getOut();
+      Settings.Scenario scenario;
+      try {
+        scenario = options.opts.load();
+      } catch (ConfigProblems p) {
+        p.problems().forEach(err::println);
+        return BAD_INPUT;
+      }
+      Path dir = out != null ? out : Paths.get("out", scenario.name() + "-"
+          + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+      try {
+        Files.createDirectories(dir);
+      } catch (java.io.IOException e) {
+        err.println(dir + ": cannot create the output folder: " + e.getMessage());
+        return BAD_INPUT;
+      }
+      configureLogging(dir, verbose);
+      stdout.printf("running %s: %d VMs, policy %s, %.1f emulated s at time scale %s -> %s%n", scenario.name(),
+          scenario.vms().size(), scenario.gpuPolicy().name(), scenario.durationNanos() / 1e9, scenario.timeScale(), dir);
+      stdout.flush();
+      RunResult result;
+      try (Progress progress = new Progress(scenario, stdout)) {
+        result = Runner.run(scenario, dir, progress::update, 250);
+      }
+      Summary summary = new Summary(result);
+      summary.write(dir.resolve("summary.json"));
+      stdout.println(summary.table());
+      if (!summary.faithful()) {
+        err.println("warning: timer lateness p99 exceeded the fidelity limit; this run is marked faithful: false and "
+            + "its results should not be trusted (try a smaller --scale or fewer VMs)");
+      }
+      stdout.println("wrote " + dir.resolve("summary.json") + " and " + dir.resolve("timeline.jsonl"));
+      return summary.brokenInvariants().isEmpty() ? OK : BROKEN;
+    }
+  }
+
+  /** Picocli mixin holder so run and validate share the scenario options. */
+  static final class ScenarioOptionsMixin {
+    @CommandLine.ArgGroup(exclusive = false, multiplicity = "1")
+    ScenarioOptions opts;
+  }
+
+  @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a scenario without running it.")
+  static final class Validate implements Callable<Integer> {
+    @CommandLine.Mixin ScenarioOptionsMixin options;
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public Integer call() {
+      try {
+        Settings.Scenario s = options.opts.load();
+        spec.commandLine().getOut().printf("%s: ok (%d VMs, gpu policy %s, cpu policy %s, %.1f s at scale %s)%n",
+            s.file(), s.vms().size(), s.gpuPolicy().name(), s.cpuPolicy().name(), s.durationNanos() / 1e9,
+            s.timeScale());
+        return OK;
+      } catch (ConfigProblems p) {
+        p.problems().forEach(spec.commandLine().getErr()::println);
+        return BAD_INPUT;
+      }
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "Name the scenarios, policies and workloads.")
+  static final class ListCommand implements Callable<Integer> {
+    @Option(names = "--conf", description = "folder of scenario files (default: conf/scenarios)")
+    Path conf = Paths.get("conf", "scenarios");
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public Integer call() throws Exception {
+      PrintWriter out = spec.commandLine().getOut();
+      out.println("scenarios (" + conf + "):");
+      if (Files.isDirectory(conf)) {
+        try (Stream<Path> files = Files.walk(conf)) {
+          files.filter(p -> p.toString().endsWith(".conf")).sorted().forEach(p -> out.println("  " + p));
+        }
+      } else {
+        out.println("  (no such folder)");
+      }
+      out.println("gpu policies:");
+      for (String n : GpuPolicies.names()) out.println("  " + n + " - " + GpuPolicies.describe(n));
+      out.println("cpu policies:");
+      for (String n : CpuPolicies.names()) out.println("  " + n + " - " + CpuPolicies.describe(n));
+      out.println("memory policies:");
+      for (String n : MemoryPolicies.names()) out.println("  " + n + " - " + MemoryPolicies.describe(n));
+      out.println("workloads:");
+      for (Workload w : WorkloadCatalog.all().values()) out.println("  " + w.name() + " - " + w.description());
+      return OK;
+    }
+  }
+
+  /** Adds the run folder's full log and sets the console threshold. */
+  static void configureLogging(Path dir, boolean verbose) {
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) return;
+    ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.iteratorForAppenders().forEachRemaining(a -> {
+      if (verbose) a.clearAllFilters();
+    });
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern("%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n");
+    encoder.start();
+    FileAppender<ILoggingEvent> file = new FileAppender<>();
+    file.setContext(context);
+    file.setName("RUN");
+    file.setFile(dir.resolve("emulator.log").toString());
+    file.setEncoder(encoder);
+    file.start();
+    root.addAppender(file);
+  }
+
+  /** The progress line: emulated time, and each VM's FPS and GPU share over the last metrics period. */
+  static final class Progress implements AutoCloseable {
+    private final ProgressBar bar;
+    private final PrintWriter plain;
+    private final long totalMillis;
+    private long nextPlain;
+
+    Progress(Settings.Scenario s, PrintWriter out) {
+      totalMillis = Math.max(1, s.durationNanos() / 1_000_000);
+      if (System.console() != null) {
+        bar = new ProgressBarBuilder().setTaskName(s.name()).setInitialMax(totalMillis).setUnit(" s", 1000)
+            .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).hideEta().build();
+        plain = null;
+      } else {
+        bar = null;
+        plain = out;
+      }
+    }
+
+    void update(MetricsHub.LiveView view) {
+      long ms = Math.min(totalMillis, view.emulatedNanos() / 1_000_000);
+      StringBuilder extra = new StringBuilder();
+      for (int i = 0; i < view.names().size(); i++) {
+        extra.append(String.format("%s %.0ffps %.0f%%  ", view.names().get(i), view.fps()[i], 100 * view.gpuShare()[i]));
+      }
+      if (bar != null) {
+        bar.stepTo(ms);
+        bar.setExtraMessage(extra.toString().trim());
+      } else if (ms >= nextPlain) {
+        plain.printf("  %5.1f / %.1f s  %s%n", ms / 1e3, totalMillis / 1e3, extra.toString().trim());
+        plain.flush();
+        nextPlain = ms + Math.max(1000, totalMillis / 10);
+      }
+    }
+
+    @Override public void close() {
+      if (bar != null) bar.close();
+    }
+  }
+}

@@ -1,0 +1,330 @@
+package org.gpuemu.emulator.clock;
+
+import com.typesafe.config.Config;
+import java.io.Closeable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+import org.apache.pekko.actor.AbstractSchedulerBase;
+import org.apache.pekko.actor.Cancellable;
+import org.apache.pekko.actor.Scheduler;
+import org.apache.pekko.actor.SchedulerException;
+import org.apache.pekko.actor.SchedulerTask;
+import org.apache.pekko.event.LoggingAdapter;
+import scala.concurrent.ExecutionContext;
+import scala.concurrent.duration.FiniteDuration;
+
+/**
+ * A Pekko scheduler with microsecond-scale lateness, installed with
+ * {@code pekko.scheduler.implementation = org.gpuemu.emulator.clock.HighResScheduler}.
+ *
+ * <p>Pekko's default scheduler sleeps in whole-millisecond ticks (p50 ~30 ms late at the 10 ms default, ~2.7 ms at
+ * its 1 ms minimum, DESIGN.md §8): useless for 46 µs kernels. This one keeps every task in a priority queue by
+ * {@link System#nanoTime()} deadline on one dedicated timer thread, which parks until {@code
+ * pekko.scheduler.high-res.spin} before the earliest deadline (park alone overshoots by ~50-90 µs of Linux timer
+ * slack), then busy-spins with {@link Thread#onSpinWait()} to the deadline. Because it is the actor system's
+ * scheduler, {@code Behaviors.withTimers} stays the one timer API and gets the precision for free.
+ *
+ * <p>Tasks run on the timer thread itself, whatever execution context they were given: everything Pekko schedules
+ * is a message send or a promise completion (typed timers even ask for the parasitic context), and a hop to a
+ * dispatcher would add the very latency this class removes. A task that blocks therefore delays every timer.
+ * Periodic tasks are fixed-rate: each next deadline is the previous due time plus the interval, so a late firing
+ * delays one run instead of shifting all later ones. {@link #close()} runs the pending {@link
+ * Scheduler.TaskRunOnClose} tasks, without which actor-system termination hangs.
+ */
+public final class HighResScheduler extends AbstractSchedulerBase implements Closeable {
+
+  /** Config path of the park-to-spin threshold. */
+  public static final String SPIN_PATH = "pekko.scheduler.high-res.spin";
+
+  // A spin above this burns a core per timer for no precision gain (park's overshoot is < 0.1 ms); it is
+  // almost certainly a unit mistake in a scenario file.
+  private static final long MAX_SPIN_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+  // Cancelled tasks stay in the heap until they surface (O(1) cancel); purge once they are the majority so
+  // that re-armed timers cannot grow the heap without bound.
+  private static final int PURGE_THRESHOLD = 256;
+
+  private final long spinNanos;
+  private final LongSupplier nanoTime;
+  private final LoggingAdapter log;
+  private final Thread timerThread;
+
+  // Guarded by itself. A heap plus a lock beats lock-free structures here: inserts are rare next to the
+  // microseconds of message handling they trigger, and the lock is uncontended almost always.
+  private final PriorityQueue<Task> queue = new PriorityQueue<>(HighResScheduler::byDeadline);
+  private long nextSeq; // guarded by queue; keeps equal deadlines in submission order
+  private int cancelledInQueue; // guarded by queue; approximate, only triggers purges
+  private boolean closed; // guarded by queue
+  // Set when a new earliest task arrives while the timer thread may be spinning on the old one.
+  private volatile boolean headChanged;
+  private volatile boolean stopping;
+
+  /** The constructor Pekko calls reflectively when this class is configured as the scheduler. */
+  public HighResScheduler(Config config, LoggingAdapter log, ThreadFactory threadFactory) {
+    this(readSpin(config), System::nanoTime, log, threadFactory);
+  }
+
+  // Tests inject a nano source to decide deadlines exactly; wake() lets them re-evaluate after moving it.
+  HighResScheduler(long spinNanos, LongSupplier nanoTime, LoggingAdapter log, ThreadFactory threadFactory) {
+    if (spinNanos < 0 || spinNanos > MAX_SPIN_NANOS) {
+      throw new IllegalArgumentException(SPIN_PATH + " must be between 0 and 10ms, got " + spinNanos + "ns");
+    }
+    this.spinNanos = spinNanos;
+    this.nanoTime = nanoTime;
+    this.log = log;
+    this.timerThread = threadFactory.newThread(this::runTimerLoop);
+    timerThread.start();
+  }
+
+  private static long readSpin(Config config) {
+    return config.getDuration(SPIN_PATH, TimeUnit.NANOSECONDS);
+  }
+
+  /** Park-to-spin threshold in nanoseconds, as configured. */
+  public long spinNanos() {
+    return spinNanos;
+  }
+
+  /** Runs a task once after the delay (zero or negative: as soon as possible). */
+  @Override
+  public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
+    try {
+      return enqueue(new Task(runnable, executor, deadlineAfter(delay), 0L));
+    } catch (SchedulerException e) {
+      // Same contract as Pekko's default scheduler, whose callers catch IllegalStateException here.
+      throw new IllegalStateException(e.getMessage(), e);
+    }
+  }
+
+  /** Runs a task after the initial delay and then at a fixed rate of one per interval. */
+  @Override
+  @SuppressWarnings("deprecation") // deprecated for callers; it stays the primitive scheduleAtFixedRate calls
+  public Cancellable schedule(
+      FiniteDuration initialDelay, FiniteDuration interval, Runnable runnable, ExecutionContext executor) {
+    long period = interval.toNanos();
+    if (period <= 0) {
+      throw new IllegalArgumentException(
+          "Task scheduled with [" + interval + "] interval, which means an infinite loop; it must be > 0");
+    }
+    return enqueue(new Task(runnable, executor, deadlineAfter(initialDelay), period));
+  }
+
+  /** Tasks per second this scheduler can tell apart: its resolution is about a microsecond. */
+  @Override
+  public double maxFrequency() {
+    return 1_000_000.0;
+  }
+
+  /** Stops the timer thread and runs every pending {@link Scheduler.TaskRunOnClose}; idempotent. */
+  @Override
+  public void close() {
+    List<Task> pending;
+    synchronized (queue) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      pending = new ArrayList<>(queue);
+      queue.clear();
+    }
+    stopping = true;
+    LockSupport.unpark(timerThread);
+    pending.sort(HighResScheduler::byDeadline);
+    for (Task task : pending) {
+      if (task.runnable instanceof Scheduler.TaskRunOnClose && task.claimForRun()) {
+        runSafely(task.runnable);
+      }
+    }
+    if (Thread.currentThread() != timerThread) {
+      try {
+        // Bounded: a task stuck on the timer thread must not turn close() into a hang of its own.
+        timerThread.join(1_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  // Re-evaluates the queue now; tests call it after moving the injected nano source.
+  void wake() {
+    LockSupport.unpark(timerThread);
+  }
+
+  private long deadlineAfter(FiniteDuration delay) {
+    // Saturate far-future delays: wrapping would make a timer fire immediately.
+    long delayNanos = Math.max(0L, Math.min(delay.toNanos(), Long.MAX_VALUE >> 2));
+    return nanoTime.getAsLong() + delayNanos;
+  }
+
+  private Cancellable enqueue(Task task) {
+    boolean newHead;
+    synchronized (queue) {
+      if (closed) {
+        throw new SchedulerException("cannot enqueue after timer shutdown");
+      }
+      task.seq = nextSeq++;
+      queue.add(task);
+      newHead = queue.peek() == task;
+      if (newHead) {
+        headChanged = true;
+      }
+    }
+    // Only an earlier deadline can shorten the timer thread's park; on its own thread there is nothing to wake.
+    if (newHead && Thread.currentThread() != timerThread) {
+      LockSupport.unpark(timerThread);
+    }
+    return task;
+  }
+
+  private static int byDeadline(Task a, Task b) {
+    // Subtraction keeps the order right across System.nanoTime() wrap-around.
+    int byTime = Long.compare(a.deadline - b.deadline, 0L);
+    return byTime != 0 ? byTime : Long.compare(a.seq, b.seq);
+  }
+
+  private void runTimerLoop() {
+    while (!stopping) {
+      // A task that interrupted its (our) thread would make every park return at once: a hidden busy loop.
+      Thread.interrupted();
+      Task due = null;
+      long waitNanos = 0L;
+      Task head;
+      synchronized (queue) {
+        if (closed) {
+          return;
+        }
+        headChanged = false;
+        head = queue.peek();
+        while (head != null && head.isCancelled()) {
+          queue.poll();
+          cancelledInQueue = Math.max(0, cancelledInQueue - 1);
+          head = queue.peek();
+        }
+        if (head != null) {
+          waitNanos = head.deadline - nanoTime.getAsLong();
+          if (waitNanos <= 0) {
+            due = queue.poll();
+          }
+        }
+      }
+      if (due != null) {
+        fire(due);
+      } else if (head == null) {
+        LockSupport.park(this);
+      } else if (waitNanos > spinNanos) {
+        LockSupport.parkNanos(this, waitNanos - spinNanos);
+      } else {
+        spinUntil(head);
+      }
+    }
+  }
+
+  private void spinUntil(Task head) {
+    // Bounded by the spin threshold: we only get here within spinNanos of the deadline.
+    while (nanoTime.getAsLong() - head.deadline < 0 && !headChanged && !stopping && !head.isCancelled()) {
+      Thread.onSpinWait();
+    }
+  }
+
+  private void fire(Task task) {
+    if (task.period == 0L) {
+      if (task.claimForRun()) {
+        runSafely(task.runnable);
+      }
+      return;
+    }
+    if (task.isCancelled()) {
+      return;
+    }
+    runSafely(task.runnable);
+    // Fixed rate: from the due time, not from now, so lateness does not accumulate over the runs.
+    task.deadline += task.period;
+    synchronized (queue) {
+      // After close() the run that just finished was the last one, as with Pekko's own scheduler.
+      if (!closed && !task.isCancelled()) {
+        task.seq = nextSeq++;
+        queue.add(task);
+      }
+    }
+  }
+
+  private void runSafely(Runnable runnable) {
+    try {
+      runnable.run();
+    } catch (SchedulerException e) {
+      // The target was terminated during shutdown: expected, as in Pekko's own scheduler.
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable e) {
+      // One failing task must not take down the timer thread and with it every other timer.
+      log.error(e, "exception while running a timer task");
+    }
+  }
+
+  private void onCancelled() {
+    synchronized (queue) {
+      cancelledInQueue++;
+      if (cancelledInQueue > PURGE_THRESHOLD && cancelledInQueue > queue.size() / 2) {
+        queue.removeIf(Task::isCancelled);
+        cancelledInQueue = 0;
+      }
+    }
+  }
+
+  /** A scheduled runnable and the handle its submitter cancels it with. */
+  private final class Task implements Cancellable {
+    private static final int SCHEDULED = 0;
+    private static final int DONE = 1;
+    private static final int CANCELLED = 2;
+
+    final Runnable runnable;
+    final ExecutionContext executor;
+    final long period; // 0 for one-shot tasks
+    long deadline; // written before insertion (guarded by queue) or by the timer thread between runs
+    long seq; // guarded by queue
+    private final AtomicInteger state = new AtomicInteger(SCHEDULED);
+
+    Task(Runnable runnable, ExecutionContext executor, long deadline, long period) {
+      this.runnable = runnable;
+      this.executor = executor;
+      this.deadline = deadline;
+      this.period = period;
+    }
+
+    // One-shot run or final run on close: whoever flips SCHEDULED first wins against cancel().
+    boolean claimForRun() {
+      return state.compareAndSet(SCHEDULED, DONE);
+    }
+
+    @Override
+    public boolean cancel() {
+      if (!state.compareAndSet(SCHEDULED, CANCELLED)) {
+        return false;
+      }
+      onCancelled();
+      if (runnable instanceof SchedulerTask schedulerTask) {
+        notifyCancelled(schedulerTask);
+      }
+      return true;
+    }
+
+    private void notifyCancelled(SchedulerTask schedulerTask) {
+      // Pekko's contract: the task learns of its cancellation on its own execution context.
+      try {
+        executor.execute(schedulerTask::cancelled);
+      } catch (RuntimeException e) {
+        executor.reportFailure(e);
+      }
+    }
+
+    @Override
+    public boolean isCancelled() {
+      return state.get() == CANCELLED;
+    }
+  }
+}

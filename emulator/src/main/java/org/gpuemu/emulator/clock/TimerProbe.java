@@ -1,0 +1,255 @@
+package org.gpuemu.emulator.clock;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * Measures how late {@code Behaviors.withTimers} timers arrive under a given Pekko scheduler configuration: the
+ * harness behind the {@code bench} command, and a {@link #main} that compares Pekko's default scheduler, its 1 ms
+ * tick and {@link HighResScheduler} on this machine.
+ *
+ * <p>Lateness is due-to-receipt: it includes the dispatcher hop, because that is what an emulated kernel or frame
+ * actually experiences.
+ */
+public final class TimerProbe {
+
+  /**
+   * The default dispatcher the emulator should run on: DESIGN.md §8 found JDK 17's ForkJoinPool with parallelism
+   * 1-2 starving timer-driven actors when two actor chains stayed busy (apache/pekko#661), while a fixed 2-thread
+   * pool did not and gave the best loaded lateness. Two threads because this machine has two cores; never more
+   * threads than cores, or the timer thread loses its core.
+   */
+  public static final Config RECOMMENDED_DISPATCHER =
+      ConfigFactory.parseString(
+          """
+          pekko.actor.default-dispatcher {
+            executor = "thread-pool-executor"
+            thread-pool-executor.fixed-pool-size = 2
+          }
+          """);
+
+  /** Installs {@link HighResScheduler} as the actor system's scheduler. */
+  public static final Config HIGH_RES_SCHEDULER =
+      ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"");
+
+  // Quiet, and no JVM hook: the probe owns the system's whole life and its output is the table.
+  private static final Config PROBE_DEFAULTS =
+      ConfigFactory.parseString(
+          """
+          pekko.loglevel = "WARNING"
+          pekko.stdout-loglevel = "WARNING"
+          pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+          """);
+
+  private TimerProbe() {}
+
+  /**
+   * Lateness of {@code timers} actors each arming {@code rounds} successive single timers of random delay.
+   *
+   * @param pekkoOverrides configuration laid over the classpath's (scheduler, dispatcher)
+   * @param timers concurrent actors, each with one timer armed at any moment
+   * @param minDelayNanos shortest delay, inclusive
+   * @param maxDelayNanos longest delay, inclusive
+   * @param rounds timers each actor arms one after the other
+   * @param seed seed of the delays, so that compared configurations see the same ones
+   * @return due-to-receipt lateness in microseconds
+   */
+  public static Result measure(
+      Config pekkoOverrides, int timers, long minDelayNanos, long maxDelayNanos, int rounds, long seed) {
+    if (timers < 1 || rounds < 1 || minDelayNanos < 0 || maxDelayNanos < minDelayNanos) {
+      throw new IllegalArgumentException(
+          "need timers >= 1, rounds >= 1 and 0 <= minDelay <= maxDelay; got timers="
+              + timers + " rounds=" + rounds + " delays=[" + minDelayNanos + ", " + maxDelayNanos + "]ns");
+    }
+    // Scale 1: emulated and wall time coincide, so the numbers read directly as scheduler quality.
+    EmulatedClock clock = new ScaledClock(1.0);
+    TimerLateness lateness = new TimerLateness(clock);
+    Spec spec = new Spec(timers, rounds, minDelayNanos, maxDelayNanos, seed, clock, lateness);
+    Config config = pekkoOverrides.withFallback(PROBE_DEFAULTS).withFallback(ConfigFactory.load());
+    ActorSystem<Collector.Command> system = ActorSystem.create(Collector.create(spec), "timer-probe", config);
+    // Generous: even a 10 ms tick is at most a few ticks late per round; a hang must still end the bench.
+    long timeoutMillis = 30_000 + rounds * (TimeUnit.NANOSECONDS.toMillis(maxDelayNanos) + 1_000);
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      system.terminate();
+      throw new IllegalStateException("timer probe did not finish within " + timeoutMillis + " ms", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("timer probe actor system failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      system.terminate();
+      throw new IllegalStateException("interrupted while probing timers", e);
+    }
+    return Result.of(lateness.snapshot());
+  }
+
+  /** Prints lateness of 1,000 timers of 0.1-10 ms under the default, 1 ms-tick and high-resolution schedulers. */
+  public static void main(String[] args) {
+    int actors = 100;
+    int rounds = 10;
+    long minDelay = TimeUnit.MICROSECONDS.toNanos(100);
+    long maxDelay = TimeUnit.MILLISECONDS.toNanos(10);
+    int trials = 3;
+    long seed = 42;
+    List<Variant> variants =
+        List.of(
+            new Variant("pekko default (10ms tick)", ConfigFactory.empty()),
+            new Variant("pekko tick-duration=1ms", ConfigFactory.parseString("pekko.scheduler.tick-duration = 1ms")),
+            new Variant("HighResScheduler (spin 150us)", HIGH_RES_SCHEDULER));
+
+    System.out.printf(
+        Locale.ROOT,
+        "timer lateness, due to receipt: %d actors x %d rounds of %d-%d us, %d cores, Java %s, "
+            + "2-thread thread-pool-executor%n",
+        actors, rounds, minDelay / 1_000, maxDelay / 1_000,
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+    // Throw-away run: JIT and class loading would otherwise land in the first configuration's max.
+    measure(HIGH_RES_SCHEDULER.withFallback(RECOMMENDED_DISPATCHER), actors, minDelay, maxDelay, 3, seed);
+
+    System.out.printf(
+        Locale.ROOT, "%-30s %5s %7s %9s %9s %9s %9s%n", "scheduler", "trial", "timers", "p50 us", "p99 us",
+        "p99.9 us", "max us");
+    for (Variant variant : variants) {
+      for (int trial = 1; trial <= trials; trial++) {
+        Config config = variant.config().withFallback(RECOMMENDED_DISPATCHER);
+        // The same seed per trial across variants: every scheduler gets the same delays.
+        Result r = measure(config, actors, minDelay, maxDelay, rounds, seed + trial);
+        System.out.printf(
+            Locale.ROOT, "%-30s %5d %7d %9d %9d %9d %9d%n", variant.name(), trial, r.count(), r.p50(),
+            r.p99(), r.p999(), r.max());
+      }
+    }
+  }
+
+  /**
+   * Due-to-receipt lateness of the probed timers, in microseconds.
+   *
+   * @param count timers that fired
+   * @param p50 median lateness, µs
+   * @param p99 99th percentile, µs
+   * @param p999 99.9th percentile, µs
+   * @param max largest lateness, µs
+   */
+  public record Result(long count, long p50, long p99, long p999, long max) {
+    static Result of(TimerLateness.Snapshot s) {
+      return new Result(s.count(), s.p50(), s.p99(), s.p999(), s.max());
+    }
+  }
+
+  private record Variant(String name, Config config) {}
+
+  private record Spec(
+      int timers, int rounds, long minDelayNanos, long maxDelayNanos, long seed, EmulatedClock clock,
+      TimerLateness lateness) {}
+
+  /** Guardian: spawns the samplers and stops (ending the actor system) when the last one is done. */
+  private static final class Collector extends AbstractBehavior<Collector.Command> {
+    sealed interface Command {}
+
+    enum SamplerFinished implements Command {
+      INSTANCE
+    }
+
+    private int running;
+
+    static Behavior<Command> create(Spec spec) {
+      return Behaviors.setup(ctx -> new Collector(ctx, spec));
+    }
+
+    private Collector(ActorContext<Command> ctx, Spec spec) {
+      super(ctx);
+      SplittableRandom seeds = new SplittableRandom(spec.seed());
+      for (int i = 0; i < spec.timers(); i++) {
+        // split() in spawn order: each sampler's delays depend only on the seed and its index.
+        ctx.spawn(Sampler.create(spec, seeds.split(), ctx.getSelf()), "sampler-" + i);
+      }
+      running = spec.timers();
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+      return newReceiveBuilder().onMessage(SamplerFinished.class, this::onSamplerFinished).build();
+    }
+
+    private Behavior<Command> onSamplerFinished(SamplerFinished finished) {
+      running--;
+      return running == 0 ? Behaviors.stopped() : this;
+    }
+  }
+
+  /** Arms one single timer after another and records how late each arrives. */
+  private static final class Sampler extends AbstractBehavior<Sampler.Command> {
+    sealed interface Command {}
+
+    private record Fired(long dueEmulatedNanos) implements Command {}
+
+    private enum TimerKey {
+      INSTANCE
+    }
+
+    private final Spec spec;
+    private final SplittableRandom random;
+    private final TimerScheduler<Command> timers;
+    private final ActorRef<Collector.Command> collector;
+    private int remaining;
+
+    static Behavior<Command> create(Spec spec, SplittableRandom random, ActorRef<Collector.Command> collector) {
+      return Behaviors.setup(
+          ctx -> Behaviors.withTimers(timers -> new Sampler(ctx, spec, random, timers, collector)));
+    }
+
+    private Sampler(
+        ActorContext<Command> ctx,
+        Spec spec,
+        SplittableRandom random,
+        TimerScheduler<Command> timers,
+        ActorRef<Collector.Command> collector) {
+      super(ctx);
+      this.spec = spec;
+      this.random = random;
+      this.timers = timers;
+      this.collector = collector;
+      this.remaining = spec.rounds();
+      arm();
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+      return newReceiveBuilder().onMessage(Fired.class, this::onFired).build();
+    }
+
+    private Behavior<Command> onFired(Fired fired) {
+      spec.lateness().recordDue(fired.dueEmulatedNanos());
+      remaining--;
+      if (remaining == 0) {
+        collector.tell(Collector.SamplerFinished.INSTANCE);
+        return Behaviors.stopped();
+      }
+      arm();
+      return this;
+    }
+
+    private void arm() {
+      long delay = spec.minDelayNanos() + random.nextLong(spec.maxDelayNanos() - spec.minDelayNanos() + 1);
+      EmulatedClock clock = spec.clock();
+      timers.startSingleTimer(
+          TimerKey.INSTANCE, new Fired(clock.nowNanos() + delay), Duration.ofNanos(clock.toWallNanos(delay)));
+    }
+  }
+}

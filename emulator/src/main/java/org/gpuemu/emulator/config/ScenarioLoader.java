@@ -1,0 +1,429 @@
+package org.gpuemu.emulator.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.gpuemu.emulator.config.Settings.PolicyChoice;
+import org.gpuemu.emulator.config.Settings.SyncWait;
+import org.gpuemu.policies.PolicyParams;
+import org.gpuemu.policies.cpu.CpuPolicies;
+import org.gpuemu.policies.gpu.GpuPolicies;
+import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.workloads.WorkloadCatalog;
+
+/**
+ * Reads a scenario file into {@link Settings.Scenario}. Structure is checked against the defaults in
+ * {@code reference.conf} (a key that is not there is unknown; a value must have the kind of its default), then
+ * semantics (ranges, names, pinning); every problem is collected with its full key path and reported at once.
+ */
+public final class ScenarioLoader {
+  private static final Pattern DURATION = Pattern.compile("^\\d+(\\.\\d+)?\\s*(ns|us|ms|s|m|h|d)$");
+  private static final Pattern SIZE = Pattern.compile("^\\d+\\s*(B|KiB|MiB|GiB|TiB|kB|MB|GB)$");
+  private static final String ROOT = "scenario";
+
+  private enum Kind { INT, REAL, DURATION, BYTES, TEXT, BOOL, INT_LIST, OBJECT }
+
+  private final Config reference;
+  private final String file;
+  private final List<String> problems = new ArrayList<>();
+
+  private ScenarioLoader(Config reference, String file) {
+    this.reference = reference.getConfig("gpuemu");
+    this.file = file;
+  }
+
+  /** Command-line choices that override the file. Null fields mean 'as the file says'. */
+  public record Overrides(Double timeScale, Long durationNanos, Long seed, Map<String, String> sets) {
+    public static Overrides none() {
+      return new Overrides(null, null, null, Map.of());
+    }
+  }
+
+  /** Loads and validates a scenario file. */
+  public static Settings.Scenario load(Path path, Overrides overrides) throws ConfigProblems {
+    return new ScenarioLoader(ConfigFactory.defaultReference(), path.toString()).read(path, overrides);
+  }
+
+  private Settings.Scenario read(Path path, Overrides overrides) throws ConfigProblems {
+    if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+      throw ConfigProblems.of(file + ": cannot read the scenario file (no such readable file)");
+    }
+    Config user;
+    try {
+      user = ConfigFactory.parseFile(path.toFile(),
+          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false));
+    } catch (ConfigException e) {
+      throw ConfigProblems.of(file + ": not valid HOCON: " + e.getMessage());
+    }
+    user = applySets(user, overrides.sets());
+    fail();
+    user = user.resolve();
+    for (String top : user.root().keySet()) {
+      if (!top.equals(ROOT)) problems.add(at(top, "unknown top-level key; a scenario's keys live under 'scenario'"));
+    }
+    if (!user.hasPath(ROOT) || user.getValue(ROOT).valueType() != ConfigValueType.OBJECT) {
+      problems.add(at(ROOT, "expected an object holding the scenario (scenario { vms { ... } })"));
+      fail();
+    }
+    Config scenario = user.getConfig(ROOT);
+    checkStructure(scenario);
+    fail();
+    Config merged = scenario.withFallback(reference.getConfig("scenario-defaults"));
+    Settings.Scenario result = build(merged, scenario, path, overrides);
+    fail();
+    return result;
+  }
+
+  private Config applySets(Config user, Map<String, String> sets) {
+    Config result = user;
+    for (Map.Entry<String, String> e : sets.entrySet()) {
+      String key = e.getKey().startsWith(ROOT + ".") ? e.getKey() : ROOT + "." + e.getKey();
+      try {
+        Config one = ConfigFactory.parseString(key + " = " + e.getValue());
+        result = one.withFallback(result);
+      } catch (ConfigException ex) {
+        problems.add("--set " + e.getKey() + "=" + e.getValue() + ": cannot parse: " + ex.getMessage());
+      }
+    }
+    return result;
+  }
+
+  // ---------------------------------------------------------------- structure
+
+  private void checkStructure(Config scenario) {
+    Config defaults = reference.getConfig("scenario-defaults");
+    for (Map.Entry<String, ConfigValue> e : scenario.root().entrySet()) {
+      String key = e.getKey();
+      String path = ROOT + "." + ConfigUtil.joinPath(key);
+      switch (key) {
+        case "vms" -> checkVms(e.getValue(), path);
+        case "scheduler" -> checkScheduler(e.getValue(), path);
+        case "memory" -> checkPolicyBlock(e.getValue(), path, "memory-policies", MemoryPolicies.names());
+        case "vm-defaults" -> problems.add(at(path, "unknown key; set VMs under scenario.vms.<name>"));
+        default -> {
+          if (!defaults.root().containsKey(key)) {
+            problems.add(at(path, "unknown key; expected one of " + keysOf(defaults.root(), "vm-defaults")));
+          } else {
+            checkAgainst(e.getValue(), defaults.root().get(key), path);
+          }
+        }
+      }
+    }
+  }
+
+  private void checkVms(ConfigValue value, String path) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problems.add(at(path, "expected an object keyed by VM name, e.g. vms { vm1 { workload = dirt3 } }"));
+      return;
+    }
+    ConfigObject vms = (ConfigObject) value;
+    if (vms.isEmpty()) problems.add(at(path, "expected at least one VM"));
+    ConfigObject template = reference.getObject("scenario-defaults.vm-defaults");
+    for (Map.Entry<String, ConfigValue> vm : vms.entrySet()) {
+      String vmPath = path + "." + ConfigUtil.joinPath(vm.getKey());
+      if (vm.getValue().valueType() != ConfigValueType.OBJECT) {
+        problems.add(at(vmPath, "expected an object with the VM's settings (workload, weight, vcpus, ...)"));
+        continue;
+      }
+      checkAgainst(vm.getValue(), template, vmPath);
+    }
+  }
+
+  private void checkScheduler(ConfigValue value, String path) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problems.add(at(path, "expected an object with 'gpu' and 'cpu'"));
+      return;
+    }
+    for (Map.Entry<String, ConfigValue> e : ((ConfigObject) value).entrySet()) {
+      String sub = path + "." + ConfigUtil.joinPath(e.getKey());
+      switch (e.getKey()) {
+        case "gpu" -> checkPolicyBlock(e.getValue(), sub, "gpu-policies", GpuPolicies.names());
+        case "cpu" -> checkPolicyBlock(e.getValue(), sub, "cpu-policies", CpuPolicies.names());
+        default -> problems.add(at(sub, "unknown key; expected one of [cpu, gpu]"));
+      }
+    }
+  }
+
+  /** A block with {@code policy = name} and that policy's parameters beside it. */
+  private void checkPolicyBlock(ConfigValue value, String path, String family, Set<String> registered) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problems.add(at(path, "expected an object with 'policy' and its parameters"));
+      return;
+    }
+    ConfigObject block = (ConfigObject) value;
+    String policy = policyName(block, path, family, registered);
+    if (policy == null) return;
+    ConfigObject params = reference.getObject(family + "." + ConfigUtil.joinPath(policy));
+    for (Map.Entry<String, ConfigValue> e : block.entrySet()) {
+      if (e.getKey().equals("policy")) continue;
+      String sub = path + "." + ConfigUtil.joinPath(e.getKey());
+      if (!params.containsKey(e.getKey())) {
+        problems.add(at(sub, "not a parameter of policy '" + policy + "'; its parameters: " + keysOf(params)));
+      } else {
+        checkAgainst(e.getValue(), params.get(e.getKey()), sub);
+      }
+    }
+  }
+
+  private String policyName(ConfigObject block, String path, String family, Set<String> registered) {
+    ConfigValue v = block.get("policy");
+    String name = v == null ? reference.getString("scenario-defaults." + path.substring(ROOT.length() + 1) + ".policy")
+        : String.valueOf(v.unwrapped());
+    if (v != null && v.valueType() != ConfigValueType.STRING) {
+      problems.add(at(path + ".policy", "expected a policy name, one of " + registered));
+      return null;
+    }
+    if (!registered.contains(name) || !reference.hasPath(family + "." + ConfigUtil.joinPath(name))) {
+      problems.add(at(path + ".policy", "unknown policy '" + name + "'; valid: " + String.join(", ", registered)));
+      return null;
+    }
+    return name;
+  }
+
+  private void checkAgainst(ConfigValue value, ConfigValue template, String path) {
+    Kind kind = kindOf(template);
+    if (kind == Kind.OBJECT) {
+      if (value.valueType() != ConfigValueType.OBJECT) {
+        problems.add(at(path, "expected an object with keys " + keysOf((ConfigObject) template)));
+        return;
+      }
+      ConfigObject t = (ConfigObject) template;
+      for (Map.Entry<String, ConfigValue> e : ((ConfigObject) value).entrySet()) {
+        String sub = path + "." + ConfigUtil.joinPath(e.getKey());
+        if (!t.containsKey(e.getKey())) {
+          problems.add(at(sub, "unknown key; expected one of " + keysOf(t)));
+        } else {
+          checkAgainst(e.getValue(), t.get(e.getKey()), sub);
+        }
+      }
+      return;
+    }
+    String expected = checkKind(value, kind);
+    if (expected != null) problems.add(at(path, "expected " + expected + ", got " + render(value)));
+  }
+
+  /** Null when the value has the kind, else a description of what was expected. */
+  private static String checkKind(ConfigValue value, Kind kind) {
+    Object raw = value.unwrapped();
+    Config probe = ConfigFactory.empty().withValue("v", value);
+    switch (kind) {
+      case INT:
+        return raw instanceof Integer || raw instanceof Long ? null : "an integer";
+      case REAL:
+        return raw instanceof Number ? null : "a number";
+      case BOOL:
+        return raw instanceof Boolean ? null : "true or false";
+      case TEXT:
+        return value.valueType() == ConfigValueType.STRING || raw instanceof Number ? null : "a name (string)";
+      case DURATION:
+        if (value.valueType() != ConfigValueType.STRING) return "a duration with a unit, e.g. 16ms";
+        try {
+          probe.getDuration("v");
+          return null;
+        } catch (ConfigException e) {
+          return "a duration with a unit, e.g. 16ms";
+        }
+      case BYTES:
+        try {
+          probe.getBytes("v");
+          return null;
+        } catch (ConfigException e) {
+          return "a size, e.g. 512MiB";
+        }
+      case INT_LIST:
+        if (value.valueType() != ConfigValueType.LIST) return "a list of integers, e.g. [0, 1]";
+        for (ConfigValue item : (ConfigList) value) {
+          Object u = item.unwrapped();
+          if (!(u instanceof Integer || u instanceof Long)) return "a list of integers, e.g. [0, 1]";
+        }
+        return null;
+      default:
+        return null;
+    }
+  }
+
+  private static Kind kindOf(ConfigValue template) {
+    Object raw = template.unwrapped();
+    return switch (template.valueType()) {
+      case OBJECT -> Kind.OBJECT;
+      case LIST -> Kind.INT_LIST;
+      case BOOLEAN -> Kind.BOOL;
+      case NUMBER -> raw instanceof Double ? Kind.REAL : Kind.INT;
+      case STRING -> {
+        String s = raw.toString().trim();
+        if (DURATION.matcher(s).matches()) yield Kind.DURATION;
+        if (SIZE.matcher(s).matches()) yield Kind.BYTES;
+        yield Kind.TEXT;
+      }
+      default -> Kind.TEXT;
+    };
+  }
+
+  // ---------------------------------------------------------------- semantics
+
+  private Settings.Scenario build(Config c, Config user, Path path, Overrides o) {
+    String fileName = path.getFileName().toString().replaceFirst("\\.conf$", "");
+    String name = c.getString("name").isBlank() ? fileName : c.getString("name");
+    double scale = o.timeScale() != null ? o.timeScale() : c.getDouble("time-scale");
+    if (!(scale > 0) || Double.isInfinite(scale)) problems.add(at("scenario.time-scale", "expected a number > 0, got " + scale));
+    long duration = o.durationNanos() != null ? o.durationNanos() : c.getDuration("duration").toNanos();
+    if (duration <= 0) problems.add(at("scenario.duration", "expected a duration > 0, got " + c.getValue("duration").render()));
+    long seed = o.seed() != null ? o.seed() : c.getLong("seed");
+    int cores = positiveInt(c, "host.cores");
+    Settings.Gpu gpu = new Settings.Gpu(positiveInt(c, "gpu.sms"), positiveBytes(c, "gpu.memory"),
+        nonNegativeNanos(c, "gpu.context-switch"), positiveInt(c, "gpu.max-concurrent-kernels"));
+    PolicyChoice gpuPolicy = policy(c, "scheduler.gpu", "gpu-policies");
+    PolicyChoice cpuPolicy = policy(c, "scheduler.cpu", "cpu-policies");
+    PolicyChoice memPolicy = policy(c, "memory", "memory-policies");
+    double threshold = c.getDouble("fidelity.lateness-threshold");
+    if (!(threshold > 0)) problems.add(at("scenario.fidelity.lateness-threshold", "expected a fraction > 0, got " + threshold));
+    Settings.Fidelity fidelity = new Settings.Fidelity(threshold, positiveNanos(c, "fidelity.liveness-timeout"));
+    long period = positiveNanos(c, "metrics.period");
+    List<Settings.Vm> vms = vms(user, cores);
+    return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
+        new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms);
+  }
+
+  private List<Settings.Vm> vms(Config user, int hostCores) {
+    List<Settings.Vm> vms = new ArrayList<>();
+    if (!user.hasPath("vms")) {
+      problems.add(at("scenario.vms", "expected an object keyed by VM name with at least one VM"));
+      return vms;
+    }
+    Config template = reference.getConfig("scenario-defaults.vm-defaults");
+    int nextCore = 0;
+    for (String vmName : user.getObject("vms").keySet()) {
+      String p = "scenario.vms." + ConfigUtil.joinPath(vmName);
+      Config vm = user.getObject("vms").toConfig().getConfig(ConfigUtil.joinPath(vmName)).withFallback(template);
+      String workload = vm.getString("workload");
+      if (!WorkloadCatalog.contains(workload)) {
+        problems.add(at(p + ".workload", "unknown workload '" + workload + "'; see `list` for the valid names"));
+      }
+      int weight = vm.getInt("weight");
+      if (weight <= 0) problems.add(at(p + ".weight", "expected an integer > 0, got " + weight));
+      int vcpus = vm.getInt("vcpus");
+      if (vcpus <= 0) problems.add(at(p + ".vcpus", "expected an integer > 0, got " + vcpus));
+      List<Integer> pinned = vm.getIntList("cores");
+      List<Integer> placed = new ArrayList<>();
+      for (int core : pinned) {
+        if (core < 0 || core >= hostCores) {
+          problems.add(at(p + ".cores", "core " + core + " does not exist; the host has cores 0.." + (hostCores - 1)
+              + " (scenario.host.cores = " + hostCores + ")"));
+        }
+      }
+      for (int i = 0; i < Math.max(0, vcpus); i++) {
+        placed.add(pinned.isEmpty() ? nextCore++ % hostCores : pinned.get(i % pinned.size()));
+      }
+      long cap = vm.getBytes("memory-cap");
+      if (cap <= 0) problems.add(at(p + ".memory-cap", "expected a size > 0"));
+      String wait = vm.getString("sync-wait");
+      SyncWait syncWait = switch (wait) {
+        case "poll" -> SyncWait.POLL;
+        case "hybrid" -> SyncWait.HYBRID;
+        default -> {
+          problems.add(at(p + ".sync-wait", "expected poll or hybrid, got '" + wait + "'"));
+          yield SyncWait.HYBRID;
+        }
+      };
+      long spin = vm.getDuration("spin-limit").toNanos();
+      if (spin < 0) problems.add(at(p + ".spin-limit", "expected a duration >= 0"));
+      int buffer = vm.getInt("command-buffer");
+      if (buffer <= 0) problems.add(at(p + ".command-buffer", "expected an integer > 0, got " + buffer));
+      long delay = vm.getDuration("start-delay").toNanos();
+      if (delay < 0) problems.add(at(p + ".start-delay", "expected a duration >= 0"));
+      double slaFps = vm.getDouble("sla.fps");
+      if (!(slaFps > 0)) problems.add(at(p + ".sla.fps", "expected a frame rate > 0, got " + slaFps));
+      vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer, delay,
+          slaFps));
+    }
+    return vms;
+  }
+
+  private PolicyChoice policy(Config c, String path, String family) {
+    String name = c.getString(path + ".policy");
+    Config params = c.getConfig(path).withoutPath("policy")
+        .withFallback(reference.getConfig(family + "." + ConfigUtil.joinPath(name)));
+    Map<String, Object> values = new LinkedHashMap<>();
+    ConfigObject template = reference.getObject(family + "." + ConfigUtil.joinPath(name));
+    for (Map.Entry<String, ConfigValue> e : template.entrySet()) {
+      String key = e.getKey();
+      String full = "scenario." + path + "." + key;
+      switch (kindOf(e.getValue())) {
+        case DURATION -> {
+          long n = params.getDuration(key).toNanos();
+          if (n <= 0) problems.add(at(full, "expected a duration > 0"));
+          values.put(key, n);
+        }
+        case INT -> {
+          long n = params.getLong(key);
+          if (n <= 0) problems.add(at(full, "expected an integer > 0, got " + n));
+          values.put(key, n);
+        }
+        case REAL -> values.put(key, params.getDouble(key));
+        case BYTES -> values.put(key, params.getBytes(key));
+        default -> values.put(key, params.getValue(key).unwrapped().toString());
+      }
+    }
+    return new PolicyChoice(name, PolicyParams.of(values));
+  }
+
+  private int positiveInt(Config c, String key) {
+    int v = c.getInt(key);
+    if (v <= 0) problems.add(at("scenario." + key, "expected an integer > 0, got " + v));
+    return v;
+  }
+
+  private long positiveNanos(Config c, String key) {
+    long v = c.getDuration(key).toNanos();
+    if (v <= 0) problems.add(at("scenario." + key, "expected a duration > 0, got " + c.getValue(key).render()));
+    return v;
+  }
+
+  private long nonNegativeNanos(Config c, String key) {
+    long v = c.getDuration(key).toNanos();
+    if (v < 0) problems.add(at("scenario." + key, "expected a duration >= 0, got " + c.getValue(key).render()));
+    return v;
+  }
+
+  private long positiveBytes(Config c, String key) {
+    long v = c.getBytes(key);
+    if (v <= 0) problems.add(at("scenario." + key, "expected a size > 0"));
+    return v;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private String at(String path, String message) {
+    return file + ": " + path + ": " + message;
+  }
+
+  private void fail() throws ConfigProblems {
+    if (!problems.isEmpty()) throw new ConfigProblems(problems);
+  }
+
+  private static String keysOf(ConfigObject o, String... hidden) {
+    Set<String> keys = new TreeSet<>(o.keySet());
+    for (String h : hidden) keys.remove(h);
+    return keys.toString();
+  }
+
+  private static String render(ConfigValue v) {
+    return v.render().replace('\n', ' ');
+  }
+}

@@ -1,0 +1,44 @@
+package org.gpuemu.emulator.gpu;
+
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.memory.MemoryPolicy;
+
+/**
+ * The physical GPU: owns its SM groups and its memory. Not space-shared yet, so one group spans every SM; the
+ * list of groups is what a space-sharing policy (COMBO) resizes. It announces its units once, then has nothing to
+ * decide: requests go to the units directly.
+ */
+public final class PhysicalGpu {
+
+  public sealed interface Command {}
+
+  /** Asks for the units again (a late joiner, a dashboard). */
+  public record Units(ActorRef<Ready> replyTo) implements Command {}
+
+  /** Sent once to the host when the units exist. */
+  public record Ready(List<ActorRef<SmGroup.Command>> smGroups, ActorRef<GpuMemory.Command> memory) {}
+
+  private PhysicalGpu() {}
+
+  public static Behavior<Command> create(Settings.Gpu gpu, MemoryPolicy memoryPolicy, RunContext run,
+      ActorRef<Ready> replyTo) {
+    return Behaviors.setup(ctx -> {
+      ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), gpu.maxConcurrentKernels(),
+          gpu.contextSwitchNanos(), FluidModel.sharedEqually(), run), "sm-group-0");
+      ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memoryPolicy, run), "memory");
+      Ready ready = new Ready(List.of(whole), memory);
+      replyTo.tell(ready);
+      return Behaviors.receive(Command.class)
+          .onMessage(Units.class, m -> {
+            m.replyTo().tell(ready);
+            return Behaviors.same();
+          })
+          .build();
+    });
+  }
+}

@@ -1,0 +1,207 @@
+package org.gpuemu.emulator.gpu;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.workloads.KernelType;
+
+/**
+ * A group of SMs executing kernels with the {@link FluidModel}. Kernels arrive in a hardware FIFO and start while
+ * fewer than {@code maxConcurrent} run; once started a kernel runs to completion (non-preemptive GPU) though its
+ * rate changes when co-runners come and go. Switching from one vGPU's context to another's costs
+ * {@code contextSwitchNanos} of group time, attributed to no vGPU. Busy time of each kernel is the group time it
+ * occupied divided among its co-runners, so the vGPUs' accounted times add up to the group's kernel busy time.
+ */
+public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
+
+  public sealed interface Command {}
+
+  /** Run a kernel for a vGPU; {@link Finished} goes to {@code replyTo} when it completes. */
+  public record Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo) implements Command {}
+
+  public record Report(ActorRef<GroupReport> replyTo) implements Command {}
+
+  private record Tick(long token, long due) implements Command {}
+
+  /** A kernel completed; {@code gpuNanos} is the group time accounted to it. */
+  public record Finished(long workId, int vgpu, long gpuNanos, long startedNanos, long finishedNanos) {}
+
+  /** Final figures of the group. */
+  public record GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches,
+      long kernelsCompleted, long medianKernelNanos) {}
+
+  private static final Object TICK = "tick";
+  private static final double DONE_EPSILON = 0.5; // half a nanosecond of work left counts as done
+
+  private static final class Running {
+    final Execute request;
+    final KernelType type;
+    final long started;
+    double remaining;
+    double accounted;
+
+    Running(Execute request, double work, long started) {
+      this.request = request;
+      this.type = request.kernel().type();
+      this.remaining = work;
+      this.started = started;
+    }
+  }
+
+  private final int sms;
+  private final int totalSms;
+  private final int maxConcurrent;
+  private final long contextSwitchNanos;
+  private final FluidModel model;
+  private final RunContext run;
+  private final TimerScheduler<Command> timers;
+  private final ArrayDeque<Execute> fifo = new ArrayDeque<>();
+  private final List<Running> running = new ArrayList<>();
+  private final org.HdrHistogram.Histogram kernelDurations = new org.HdrHistogram.Histogram(3_600_000_000_000L, 2);
+  private long last;
+  private long token;
+  private int context = -1;
+  private long switchingUntil = -1;
+  private long kernelBusy;
+  private long switchTime;
+  private long switches;
+  private long completed;
+
+  public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
+      FluidModel model, RunContext run) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(
+        timers -> new SmGroup(ctx, sms, totalSms, maxConcurrent, contextSwitchNanos, model, run, timers)));
+  }
+
+  private SmGroup(ActorContext<Command> ctx, int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
+      FluidModel model, RunContext run, TimerScheduler<Command> timers) {
+    super(ctx);
+    this.sms = sms;
+    this.totalSms = totalSms;
+    this.maxConcurrent = maxConcurrent;
+    this.contextSwitchNanos = contextSwitchNanos;
+    this.model = model;
+    this.run = run;
+    this.timers = timers;
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Execute.class, this::onExecute)
+        .onMessage(Tick.class, this::onTick)
+        .onMessage(Report.class, this::onReport)
+        .build();
+  }
+
+  private Behavior<Command> onExecute(Execute msg) {
+    long now = Math.max(last, run.now());
+    advance(now);
+    finishDone(now);
+    fifo.add(msg);
+    startQueued(now);
+    rearm(now);
+    return this;
+  }
+
+  private Behavior<Command> onTick(Tick msg) {
+    if (msg.token() != token) return this;
+    long now = Math.max(last, run.fired(msg.due()));
+    advance(now);
+    finishDone(now);
+    if (switchingUntil >= 0 && now >= switchingUntil) switchingUntil = -1;
+    startQueued(now);
+    rearm(now);
+    return this;
+  }
+
+  private Behavior<Command> onReport(Report msg) {
+    long median = kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
+    msg.replyTo().tell(new GroupReport(sms, kernelBusy, switchTime, switches, completed, median));
+    return this;
+  }
+
+  /** Moves the fluid model from {@code last} to {@code now}. */
+  private void advance(long now) {
+    long dt = now - last;
+    if (dt <= 0) return;
+    if (switchingUntil >= 0) {
+      switchTime += Math.min(dt, Math.max(0, switchingUntil - last));
+    }
+    if (!running.isEmpty()) {
+      double[] rates = model.rates(types());
+      for (int i = 0; i < running.size(); i++) {
+        Running k = running.get(i);
+        k.remaining -= dt * rates[i];
+        k.accounted += (double) dt / running.size();
+      }
+      kernelBusy += dt;
+    }
+    last = now;
+  }
+
+  private void finishDone(long now) {
+    for (var it = running.iterator(); it.hasNext(); ) {
+      Running k = it.next();
+      if (k.remaining > DONE_EPSILON) continue;
+      it.remove();
+      completed++;
+      long gpu = Math.round(k.accounted);
+      kernelDurations.recordValue(Math.max(1, now - k.started));
+      Execute e = k.request;
+      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), gpu, k.started, now));
+    }
+  }
+
+  private void startQueued(long now) {
+    while (!fifo.isEmpty() && running.size() < maxConcurrent && switchingUntil < 0) {
+      Execute next = fifo.peek();
+      if (context != next.vgpu() && context >= 0 && contextSwitchNanos > 0) {
+        if (!running.isEmpty()) return; // a context switch waits for the group to drain
+        context = next.vgpu();
+        switches++;
+        switchingUntil = now + contextSwitchNanos;
+        return;
+      }
+      if (context != next.vgpu()) {
+        if (context >= 0) switches++;
+        context = next.vgpu();
+      }
+      fifo.poll();
+      running.add(new Running(next, FluidModel.workNanos(next.kernel().soloNanos(), sms, totalSms), now));
+    }
+  }
+
+  private void rearm(long now) {
+    long due;
+    if (switchingUntil >= 0) {
+      due = switchingUntil;
+    } else if (running.isEmpty()) {
+      timers.cancel(TICK);
+      token++;
+      return;
+    } else {
+      double[] rates = model.rates(types());
+      double soonest = Double.MAX_VALUE;
+      for (int i = 0; i < running.size(); i++) {
+        soonest = Math.min(soonest, running.get(i).remaining / rates[i]);
+      }
+      due = now + (long) Math.ceil(soonest);
+    }
+    run.arm(timers, TICK, new Tick(++token, due), due);
+  }
+
+  private List<KernelType> types() {
+    List<KernelType> t = new ArrayList<>(running.size());
+    for (Running k : running) t.add(k.type);
+    return t;
+  }
+}

@@ -1,0 +1,176 @@
+package org.gpuemu.emulator.host;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.cpu.CpuDecision;
+import org.gpuemu.policies.cpu.CpuPolicy;
+
+/**
+ * One physical core, shared among the vCPUs placed on it by a CPU policy. A vCPU asks to run for some CPU time
+ * (or to spin until told to stop); the core runs one vCPU at a time in slices the policy chooses, and the time a
+ * request waited while runnable is that vCPU's steal time. Slices are timed from their due time, not from when
+ * the timer message arrived, so timer lateness never accumulates into CPU accounting.
+ */
+public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
+
+  public sealed interface Command {}
+
+  /** Run vCPU {@code vcpu} for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link Finish}). */
+  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) implements Command {}
+
+  /** End the vCPU's current request as soon as it is on the core (a spin saw its response). */
+  public record Finish(int vcpu) implements Command {}
+
+  /** Final figures of this core. */
+  public record Report(ActorRef<CoreReport> replyTo) implements Command {}
+
+  private record SliceEnded(long token, long due) implements Command {}
+
+  /** Reply to {@link Run}: the request is done; it ran {@code ranNanos} and waited {@code stealNanos}. */
+  public record Done(int vcpu, long ranNanos, long stealNanos) {}
+
+  /** A core's final figures. */
+  public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
+
+  private static final Object SLICE = "slice";
+
+  private static final class Request {
+    final int vcpu;
+    final ActorRef<Done> replyTo;
+    final long requestedAt;
+    long remaining;
+    long ran;
+
+    Request(int vcpu, long nanos, ActorRef<Done> replyTo, long requestedAt) {
+      this.vcpu = vcpu;
+      this.remaining = nanos;
+      this.replyTo = replyTo;
+      this.requestedAt = requestedAt;
+    }
+  }
+
+  private final int core;
+  private final CpuPolicy policy;
+  private final RunContext run;
+  private final TimerScheduler<Command> timers;
+  private final Map<Integer, Request> requests = new HashMap<>();
+  private Request current;
+  private long sliceStart;
+  private long token;
+  private long busy;
+  private long switches;
+  private int lastVcpu = -1;
+
+  public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new CpuScheduler(ctx, core, policy, run, timers)));
+  }
+
+  private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, RunContext run,
+      TimerScheduler<Command> timers) {
+    super(ctx);
+    this.core = core;
+    this.policy = policy;
+    this.run = run;
+    this.timers = timers;
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Run.class, this::onRun)
+        .onMessage(Finish.class, this::onFinish)
+        .onMessage(SliceEnded.class, this::onSliceEnded)
+        .onMessage(Report.class, this::onReport)
+        .build();
+  }
+
+  private Behavior<Command> onRun(Run msg) {
+    long now = run.now();
+    requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.nanos(), msg.replyTo(), now));
+    policy.runnable(msg.vcpu(), msg.weight(), now);
+    if (current == null) dispatch(now);
+    return this;
+  }
+
+  private Behavior<Command> onFinish(Finish msg) {
+    Request r = requests.get(msg.vcpu());
+    if (r == null) return this;
+    if (current == r) {
+      long now = Math.max(run.now(), sliceStart);
+      token++;
+      timers.cancel(SLICE);
+      account(r, now - sliceStart, now);
+      complete(r, now);
+      current = null;
+      dispatch(now);
+    } else {
+      r.remaining = 0; // it still has to get the core to notice: done the moment it is picked
+    }
+    return this;
+  }
+
+  private Behavior<Command> onSliceEnded(SliceEnded msg) {
+    if (msg.token() != token || current == null) return this;
+    long now = run.fired(msg.due());
+    Request r = current;
+    account(r, now - sliceStart, now);
+    current = null;
+    if (r.remaining <= 0) {
+      complete(r, now);
+    }
+    dispatch(now);
+    return this;
+  }
+
+  private Behavior<Command> onReport(Report msg) {
+    msg.replyTo().tell(new CoreReport(core, busy, switches, policy.checkInvariants()));
+    return this;
+  }
+
+  /** Gives the core to the next vCPU the policy picks, starting at {@code now}. */
+  private void dispatch(long now) {
+    while (current == null) {
+      CpuDecision d = policy.pick(now);
+      if (!(d instanceof CpuDecision.Run pick)) return;
+      Request r = requests.get(pick.vcpu());
+      if (r == null) {
+        policy.blocked(pick.vcpu(), now);
+        continue;
+      }
+      if (r.remaining <= 0) {
+        complete(r, now);
+        continue;
+      }
+      if (pick.vcpu() != lastVcpu) switches++;
+      lastVcpu = pick.vcpu();
+      current = r;
+      sliceStart = now;
+      long length = Math.min(pick.sliceNanos(), r.remaining);
+      long due = now + length;
+      run.arm(timers, SLICE, new SliceEnded(++token, due), due);
+    }
+  }
+
+  private void account(Request r, long ran, long now) {
+    ran = Math.max(0, ran);
+    policy.ran(r.vcpu, ran, now);
+    busy += ran;
+    r.ran += ran;
+    if (r.remaining != Long.MAX_VALUE) r.remaining -= ran;
+  }
+
+  private void complete(Request r, long now) {
+    requests.remove(r.vcpu);
+    policy.blocked(r.vcpu, now);
+    long steal = Math.max(0, (now - r.requestedAt) - r.ran);
+    r.replyTo.tell(new Done(r.vcpu, r.ran, steal));
+  }
+}

@@ -1,0 +1,98 @@
+package org.gpuemu.emulator.host;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.GpuMemory;
+import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.PhysicalGpu;
+import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.vm.Vm;
+import org.gpuemu.policies.cpu.CpuPolicies;
+import org.gpuemu.policies.gpu.GpuPolicies;
+import org.gpuemu.policies.memory.MemoryPolicies;
+
+/**
+ * The host: spawns its cores, the GPU scheduler and the physical GPU, then the VMs once the GPU's units exist,
+ * and tells its parent every actor reference the run needs once all VMs are ready.
+ */
+public final class Host extends AbstractBehavior<Host.Command> {
+
+  public sealed interface Command {}
+
+  private record GpuReady(PhysicalGpu.Ready ready) implements Command {}
+
+  private record VmReady(Vm.Ready ready) implements Command {}
+
+  /** Every reference a run needs for control and reports. */
+  public record Refs(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<GpuScheduler.Command> scheduler,
+      List<ActorRef<SmGroup.Command>> smGroups, ActorRef<GpuMemory.Command> memory, List<Vm.Ready> vms) {}
+
+  private final Settings.Scenario scenario;
+  private final RunContext run;
+  private final ActorRef<MetricsHub.Command> metrics;
+  private final ActorRef<Refs> replyTo;
+  private final List<ActorRef<CpuScheduler.Command>> cores = new ArrayList<>();
+  private final ActorRef<GpuScheduler.Command> scheduler;
+  private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
+  private PhysicalGpu.Ready gpu;
+
+  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
+      ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
+    return Behaviors.setup(ctx -> new Host(ctx, scenario, run, metrics, replyTo));
+  }
+
+  private Host(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run,
+      ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
+    super(ctx);
+    this.scenario = scenario;
+    this.run = run;
+    this.metrics = metrics;
+    this.replyTo = replyTo;
+    Settings.PolicyChoice cpu = scenario.cpuPolicy();
+    for (int c = 0; c < scenario.host().cores(); c++) {
+      cores.add(ctx.spawn(CpuScheduler.create(c, CpuPolicies.create(cpu.name(), cpu.params()), run), "core-" + c));
+    }
+    Settings.PolicyChoice g = scenario.gpuPolicy();
+    scheduler = ctx.spawn(GpuScheduler.create(GpuPolicies.create(g.name(), g.params()), run), "gpu-scheduler");
+    Settings.PolicyChoice m = scenario.memoryPolicy();
+    ctx.spawn(PhysicalGpu.create(scenario.gpu(), MemoryPolicies.create(m.name(), m.params()), run,
+        ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(GpuReady.class, this::onGpuReady)
+        .onMessage(VmReady.class, this::onVmReady)
+        .build();
+  }
+
+  private Behavior<Command> onGpuReady(GpuReady msg) {
+    gpu = msg.ready();
+    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, gpu.smGroups().get(0), gpu.memory(), metrics);
+    ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
+    int firstVcpu = 0;
+    for (Settings.Vm vm : scenario.vms()) {
+      getContext().spawn(Vm.create(vm, firstVcpu, scenario.seed(), run, wiring, vmReady), "vm-" + vm.index());
+      firstVcpu += vm.vcpus();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onVmReady(VmReady msg) {
+    vms.put(msg.ready().vm(), msg.ready());
+    if (vms.size() == scenario.vms().size()) {
+      replyTo.tell(new Refs(List.copyOf(cores), scheduler, gpu.smGroups(), gpu.memory(), List.copyOf(vms.values())));
+    }
+    return this;
+  }
+}

@@ -1,0 +1,250 @@
+package org.gpuemu.emulator.metrics;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.HdrHistogram.Histogram;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.japi.Pair;
+import org.apache.pekko.stream.BoundedSourceQueue;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.QueueOfferResult;
+import org.apache.pekko.stream.javadsl.FileIO;
+import org.apache.pekko.stream.javadsl.Keep;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.util.ByteString;
+import org.gpuemu.emulator.run.RunContext;
+
+/**
+ * Collects what the guests and the GPU report (frames, GPU time, memory held), keeps the run's per-VM
+ * distributions, and every metrics period emits one timeline row per VM into a bounded Pekko Streams queue whose
+ * file sink runs on the stream's own I/O dispatcher, so no actor blocks on file I/O. A row the queue cannot take
+ * is counted, never silently dropped.
+ */
+public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
+
+  public sealed interface Command {}
+
+  public record Frame(int vm, long latencyNanos) implements Command {}
+
+  public record GpuUsed(int vm, long gpuNanos) implements Command {}
+
+  public record MemoryHeld(int vm, long bytes) implements Command {}
+
+  /** The GPU policy's current mode, recorded in the timeline (hybrid policies switch modes). */
+  public record Mode(String mode) implements Command {}
+
+  public record Live(ActorRef<LiveView> replyTo) implements Command {}
+
+  /** Emulated time zero has come: start the periods. */
+  public enum Begin implements Command { INSTANCE }
+
+  /** End of run: flush the timeline and reply with the final metrics once the file is written. */
+  public record Finish(ActorRef<FinalMetrics> replyTo) implements Command {}
+
+  private record Tick(long due) implements Command {}
+
+  private record SinkDone(ActorRef<FinalMetrics> replyTo, Throwable failure) implements Command {}
+
+  /** What the hub must know of a VM. */
+  public record VmInfo(int index, String name, double slaFps) {}
+
+  /** Last period's per-VM FPS and GPU share, for the progress line. */
+  public record LiveView(long emulatedNanos, List<String> names, double[] fps, double[] gpuShare) {}
+
+  /** Final per-VM figures. Latencies in microseconds. */
+  public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
+      long gpuBusyNanos, long maxMemoryBytes) {}
+
+  public record FinalMetrics(List<VmMetrics> vms, long medianFrameNanos, long timelineRows, long timelineDropped,
+      String sinkFailure) {}
+
+  private static final Object TICK = "tick";
+  private static final int QUEUE_SIZE = 4096;
+
+  private final List<VmInfo> vms;
+  private final long period;
+  private final RunContext run;
+  private final TimerScheduler<Command> timers;
+  private final BoundedSourceQueue<String> queue;
+  private final CompletionStage<?> written;
+  private final ObjectMapper json = new ObjectMapper();
+  private final Histogram[] latency;
+  private final Histogram allFrames = new Histogram(3_600_000_000L, 3);
+  private final long[] frames;
+  private final long[] overSla;
+  private final long[] busy;
+  private final long[] memory;
+  private final long[] maxMemory;
+  private final long[] periodFrames;
+  private final long[] periodBusy;
+  private final double[] liveFps;
+  private final double[] liveShare;
+  private String mode = "";
+  private long periodStart;
+  private long rows;
+  private long dropped;
+
+  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new MetricsHub(ctx, vms, periodNanos, timeline, run, t)));
+  }
+
+  private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, long period, Path timeline, RunContext run,
+      TimerScheduler<Command> timers) {
+    super(ctx);
+    this.vms = List.copyOf(vms);
+    this.period = period;
+    this.run = run;
+    this.timers = timers;
+    int n = vms.size();
+    latency = new Histogram[n];
+    for (int i = 0; i < n; i++) latency[i] = new Histogram(3_600_000_000L, 3);
+    frames = new long[n];
+    overSla = new long[n];
+    busy = new long[n];
+    memory = new long[n];
+    maxMemory = new long[n];
+    periodFrames = new long[n];
+    periodBusy = new long[n];
+    liveFps = new double[n];
+    liveShare = new double[n];
+    Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = Source.<String>queue(QUEUE_SIZE)
+        .map(line -> ByteString.fromString(line + "\n"))
+        .toMat(FileIO.toPath(timeline), Keep.both())
+        .mapMaterializedValue(p -> Pair.create(p.first(), p.second().thenApply(io -> Done.getInstance())))
+        .run(Materializer.matFromSystem(ctx.getSystem()));
+    queue = mat.first();
+    written = mat.second();
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Frame.class, this::onFrame)
+        .onMessage(GpuUsed.class, this::onGpuUsed)
+        .onMessage(MemoryHeld.class, this::onMemoryHeld)
+        .onMessage(Mode.class, m -> {
+          mode = m.mode();
+          return this;
+        })
+        .onMessage(Begin.class, m -> {
+          run.arm(timers, TICK, new Tick(period), period);
+          return this;
+        })
+        .onMessage(Tick.class, this::onTick)
+        .onMessage(Live.class, this::onLive)
+        .onMessage(Finish.class, this::onFinish)
+        .onMessage(SinkDone.class, this::onSinkDone)
+        .build();
+  }
+
+  private Behavior<Command> onFrame(Frame msg) {
+    int v = msg.vm();
+    long us = Math.max(1, msg.latencyNanos() / 1_000);
+    latency[v].recordValue(Math.min(us, latency[v].getHighestTrackableValue()));
+    allFrames.recordValue(Math.min(us, allFrames.getHighestTrackableValue()));
+    frames[v]++;
+    periodFrames[v]++;
+    if (msg.latencyNanos() > 1e9 / vms.get(v).slaFps()) overSla[v]++;
+    return this;
+  }
+
+  private Behavior<Command> onGpuUsed(GpuUsed msg) {
+    busy[msg.vm()] += msg.gpuNanos();
+    periodBusy[msg.vm()] += msg.gpuNanos();
+    return this;
+  }
+
+  private Behavior<Command> onMemoryHeld(MemoryHeld msg) {
+    memory[msg.vm()] = msg.bytes();
+    maxMemory[msg.vm()] = Math.max(maxMemory[msg.vm()], msg.bytes());
+    return this;
+  }
+
+  private Behavior<Command> onTick(Tick msg) {
+    long due = run.fired(msg.due());
+    emitRows(due);
+    run.arm(timers, TICK, new Tick(due + period), due + period);
+    return this;
+  }
+
+  private Behavior<Command> onLive(Live msg) {
+    List<String> names = new ArrayList<>();
+    for (VmInfo vm : vms) names.add(vm.name());
+    msg.replyTo().tell(new LiveView(run.now(), names, liveFps.clone(), liveShare.clone()));
+    return this;
+  }
+
+  private Behavior<Command> onFinish(Finish msg) {
+    timers.cancel(TICK);
+    long now = run.now();
+    if (now > periodStart) emitRows(now);
+    queue.complete();
+    getContext().pipeToSelf(written, (ok, failure) -> new SinkDone(msg.replyTo(), failure));
+    return this;
+  }
+
+  private Behavior<Command> onSinkDone(SinkDone msg) {
+    List<VmMetrics> out = new ArrayList<>();
+    for (int v = 0; v < vms.size(); v++) {
+      Histogram h = latency[v];
+      boolean any = h.getTotalCount() > 0;
+      out.add(new VmMetrics(frames[v], overSla[v], any ? h.getValueAtPercentile(50) : 0,
+          any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0, busy[v], maxMemory[v]));
+    }
+    long median = allFrames.getTotalCount() == 0 ? 0 : allFrames.getValueAtPercentile(50) * 1_000;
+    String failure = msg.failure() == null ? null : String.valueOf(msg.failure().getMessage());
+    msg.replyTo().tell(new FinalMetrics(out, median, rows, dropped, failure));
+    return Behaviors.stopped();
+  }
+
+  /** One row per VM for the period that ends at {@code end}. */
+  private void emitRows(long end) {
+    double seconds = (end - periodStart) / 1e9;
+    long total = 0;
+    for (long b : periodBusy) total += b;
+    for (int v = 0; v < vms.size(); v++) {
+      liveFps[v] = seconds > 0 ? periodFrames[v] / seconds : 0;
+      liveShare[v] = total > 0 ? (double) periodBusy[v] / total : 0;
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("t_s", round(end / 1e9, 3));
+      row.put("vm", vms.get(v).name());
+      row.put("fps", round(liveFps[v], 2));
+      row.put("frames", periodFrames[v]);
+      row.put("gpu_share", round(liveShare[v], 4));
+      row.put("gpu_busy_ms", round(periodBusy[v] / 1e6, 3));
+      row.put("gpu_usage", round(seconds > 0 ? periodBusy[v] / 1e9 / seconds : 0, 4));
+      row.put("mode", mode);
+      row.put("memory_mb", round(memory[v] / 1048576.0, 1));
+      offer(row);
+      periodFrames[v] = 0;
+      periodBusy[v] = 0;
+    }
+    periodStart = end;
+  }
+
+  private void offer(Map<String, Object> row) {
+    try {
+      QueueOfferResult r = queue.offer(json.writeValueAsString(row));
+      if (r == QueueOfferResult.enqueued()) rows++; else dropped++;
+    } catch (JsonProcessingException e) {
+      dropped++;
+    }
+  }
+
+  private static double round(double v, int digits) {
+    double f = Math.pow(10, digits);
+    return Math.round(v * f) / f;
+  }
+}

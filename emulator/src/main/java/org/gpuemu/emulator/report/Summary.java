@@ -1,0 +1,253 @@
+package org.gpuemu.emulator.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VGpu;
+
+/**
+ * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
+ * invariant checks of DESIGN.md §6 and the fidelity verdict, and the table printed at the end of a run.
+ */
+public final class Summary {
+  /** Relative tolerance of the GPU-time conservation check (DESIGN.md §6). */
+  static final double CONSERVATION_TOLERANCE = 0.01;
+
+  private final RunResult r;
+  private final Map<String, Object> doc = new LinkedHashMap<>();
+  private final List<String> broken = new ArrayList<>();
+  private boolean faithful;
+
+  public Summary(RunResult result) {
+    this.r = result;
+    build();
+  }
+
+  /** The summary.json document. */
+  public Map<String, Object> document() {
+    return doc;
+  }
+
+  /** Invariants the run broke (empty when none): exit status 1. */
+  public List<String> brokenInvariants() {
+    return broken;
+  }
+
+  public boolean faithful() {
+    return faithful;
+  }
+
+  public void write(Path file) throws IOException {
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), doc);
+  }
+
+  private void build() {
+    Settings.Scenario s = r.scenario();
+    double seconds = r.emulatedNanos() / 1e9;
+    doc.put("scenario", s.name());
+    doc.put("file", s.file());
+    doc.put("policy", s.gpuPolicy().name());
+    doc.put("cpu_policy", s.cpuPolicy().name());
+    doc.put("memory_policy", s.memoryPolicy().name());
+    doc.put("time_scale", s.timeScale());
+    doc.put("emulated_seconds", round(seconds, 3));
+    doc.put("wall_seconds", round(r.wallSeconds(), 3));
+    doc.put("seed", s.seed());
+
+    long totalBusy = 0;
+    int totalWeight = 0;
+    for (VGpu.VgpuReport v : r.vgpus()) totalBusy += v.gpuBusyNanos();
+    for (Settings.Vm vm : s.vms()) totalWeight += vm.weight();
+    Map<String, Object> vms = new LinkedHashMap<>();
+    double minNorm = Double.MAX_VALUE;
+    double maxNorm = 0;
+    double lambda = 0;
+    long submitted = 0;
+    long completed = 0;
+    long failed = 0;
+    long open = 0;
+    List<String> failures = new ArrayList<>();
+    for (Settings.Vm vm : s.vms()) {
+      int i = vm.index();
+      VGpu.VgpuReport g = r.vgpus().get(i);
+      MetricsHub.VmMetrics m = r.metrics().vms().get(i);
+      double ranSeconds = Math.max(1e-9, seconds - vm.startDelayNanos() / 1e9);
+      double share = totalBusy > 0 ? (double) g.gpuBusyNanos() / totalBusy : 0;
+      double fairShare = (double) vm.weight() / totalWeight;
+      double normalized = share / fairShare;
+      minNorm = Math.min(minNorm, normalized);
+      maxNorm = Math.max(maxNorm, normalized);
+      lambda += Math.abs(fairShare - share);
+      long steal = 0;
+      long ran = 0;
+      long memSubmitted = 0;
+      long memCompleted = 0;
+      long memFailed = 0;
+      long maxStall = 0;
+      for (VCpu.VcpuReport c : r.vcpus().get(i)) {
+        steal += c.stealNanos();
+        ran += c.ranNanos();
+        memSubmitted += c.memorySubmitted();
+        memCompleted += c.memoryCompleted();
+        memFailed += c.memoryFailed();
+        maxStall = Math.max(maxStall, c.maxStallNanos());
+        failures.addAll(c.failures());
+      }
+      long vmSubmitted = g.submitted() + memSubmitted;
+      long vmCompleted = g.completed() + memCompleted;
+      long vmFailed = g.failed() + memFailed;
+      submitted += vmSubmitted;
+      completed += vmCompleted;
+      failed += vmFailed;
+      open += g.outstanding();
+      Map<String, Object> v = new LinkedHashMap<>();
+      v.put("workload", vm.workload());
+      v.put("weight", vm.weight());
+      v.put("sla_fps", vm.slaFps());
+      v.put("fps", round(m.frames() / ranSeconds, 2));
+      v.put("frame_latency_ms", Map.of("p50", round(m.latencyP50Us() / 1e3, 3), "p99", round(m.latencyP99Us() / 1e3, 3),
+          "max", round(m.latencyMaxUs() / 1e3, 3)));
+      v.put("frames", m.frames());
+      v.put("frames_over_sla", m.framesOverSla());
+      v.put("frames_over_sla_pct", round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2));
+      v.put("gpu_busy_ms", round(g.gpuBusyNanos() / 1e6, 3));
+      v.put("gpu_share", round(share, 4));
+      v.put("gpu_usage", round(g.gpuBusyNanos() / 1e9 / ranSeconds, 4));
+      v.put("kernels_completed", g.kernelsCompleted());
+      v.put("requests_completed", vmCompleted);
+      v.put("requests_failed", vmFailed);
+      v.put("throughput_per_s", round(g.kernelsCompleted() / ranSeconds, 2));
+      v.put("normalized_throughput", round(normalized, 4));
+      v.put("cpu_ms", round(ran / 1e6, 3));
+      v.put("steal_ms", round(steal / 1e6, 3));
+      v.put("max_stall_ms", round(maxStall / 1e6, 3));
+      v.put("memory_max_mb", round(m.maxMemoryBytes() / 1048576.0, 1));
+      vms.put(vm.name(), v);
+      if (maxStall > s.fidelity().livenessTimeoutNanos()) {
+        broken.add("liveness: vm '" + vm.name() + "' made no progress for " + round(maxStall / 1e9, 3) + " s");
+      }
+    }
+    doc.put("vms", vms);
+
+    long kernelBusy = 0;
+    long switchTime = 0;
+    long switches = 0;
+    long median = Long.MAX_VALUE;
+    for (SmGroup.GroupReport g : r.smGroups()) {
+      kernelBusy += g.kernelBusyNanos();
+      switchTime += g.switchNanos();
+      switches += g.contextSwitches();
+      if (g.medianKernelNanos() > 0) median = Math.min(median, g.medianKernelNanos());
+    }
+    Map<String, Object> gpu = new LinkedHashMap<>();
+    gpu.put("utilization", round(seconds > 0 ? (kernelBusy + switchTime) / 1e9 / seconds / r.smGroups().size() : 0, 4));
+    gpu.put("busy_ms", round(kernelBusy / 1e6, 3));
+    gpu.put("context_switches", switches);
+    gpu.put("context_switch_ms", round(switchTime / 1e6, 3));
+    gpu.put("median_kernel_ms", round(median == Long.MAX_VALUE ? 0 : median / 1e6, 4));
+    doc.put("gpu", gpu);
+
+    Map<String, Object> cpu = new LinkedHashMap<>();
+    long cpuBusy = 0;
+    for (CpuScheduler.CoreReport c : r.cores()) cpuBusy += c.busyNanos();
+    cpu.put("cores", r.cores().size());
+    cpu.put("utilization", round(seconds > 0 ? cpuBusy / 1e9 / seconds / r.cores().size() : 0, 4));
+    doc.put("cpu", cpu);
+
+    Map<String, Object> fairness = new LinkedHashMap<>();
+    fairness.put("mmr", round(maxNorm > 0 ? minNorm / maxNorm : 0, 4));
+    fairness.put("lambda", round(lambda, 4));
+    doc.put("fairness", fairness);
+
+    long frameMedian = r.metrics().medianFrameNanos();
+    long reference = Math.min(median == Long.MAX_VALUE ? Long.MAX_VALUE : median,
+        frameMedian == 0 ? Long.MAX_VALUE : frameMedian);
+    double limitUs = reference == Long.MAX_VALUE ? Double.MAX_VALUE : s.fidelity().latenessThreshold() * reference / 1e3;
+    faithful = r.lateness().p99() <= limitUs;
+    Map<String, Object> fidelity = new LinkedHashMap<>();
+    fidelity.put("timer_lateness_us", Map.of("p50", r.lateness().p50(), "p99", r.lateness().p99(),
+        "p999", r.lateness().p999(), "max", r.lateness().max(), "count", r.lateness().count()));
+    fidelity.put("limit_us", limitUs == Double.MAX_VALUE ? null : round(limitUs, 1));
+    fidelity.put("faithful", faithful);
+    fidelity.put("timeline_rows_dropped", r.metrics().timelineDropped());
+    doc.put("fidelity", fidelity);
+
+    long lost = submitted - completed - failed;
+    boolean conserved = Math.abs(totalBusy - kernelBusy) <= CONSERVATION_TOLERANCE * Math.max(1, kernelBusy);
+    if (lost != 0) {
+      broken.add("requests_lost: " + lost + " of " + submitted + " requests neither completed nor failed"
+          + (r.drained() ? "" : " (the GPU did not drain)"));
+    }
+    if (!conserved) {
+      broken.add("gpu_time_conserved: vGPUs accounted " + round(totalBusy / 1e6, 3) + " ms, SM groups were busy "
+          + round(kernelBusy / 1e6, 3) + " ms");
+    }
+    for (String v : r.scheduler().violations()) broken.add("gpu policy: " + v);
+    for (String v : r.memory().violations()) broken.add("memory policy: " + v);
+    for (CpuScheduler.CoreReport c : r.cores()) {
+      for (String v : c.violations()) broken.add("cpu policy (core " + c.core() + "): " + v);
+    }
+    if (r.metrics().timelineDropped() > 0 || r.metrics().sinkFailure() != null) {
+      broken.add("timeline: " + r.metrics().timelineDropped() + " rows dropped"
+          + (r.metrics().sinkFailure() == null ? "" : ", sink failed: " + r.metrics().sinkFailure()));
+    }
+    Map<String, Object> inv = new LinkedHashMap<>();
+    inv.put("requests_submitted", submitted);
+    inv.put("requests_completed", completed);
+    inv.put("requests_failed", failed);
+    inv.put("requests_lost", lost);
+    inv.put("requests_open_at_end", open);
+    inv.put("gpu_time_conserved", conserved);
+    inv.put("failure_reasons", failures.size() > 10 ? failures.subList(0, 10) : failures);
+    inv.put("broken", broken);
+    inv.put("ok", broken.isEmpty());
+    doc.put("invariants", inv);
+  }
+
+  /** The table printed at the end of a run. */
+  public String table() {
+    StringBuilder b = new StringBuilder();
+    b.append(String.format("%-14s %-14s %7s %9s %9s %9s %8s %8s %9s%n", "vm", "workload", "fps", "p50 ms", "p99 ms",
+        "max ms", ">sla %", "gpu %", "share %"));
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) doc.get("vms");
+    for (Map.Entry<String, Map<String, Object>> e : vms.entrySet()) {
+      Map<String, Object> v = e.getValue();
+      @SuppressWarnings("unchecked")
+      Map<String, Object> lat = (Map<String, Object>) v.get("frame_latency_ms");
+      b.append(String.format("%-14s %-14s %7.2f %9.2f %9.2f %9.2f %8.2f %8.1f %9.1f%n", e.getKey(), v.get("workload"),
+          (double) v.get("fps"), (double) lat.get("p50"), (double) lat.get("p99"), (double) lat.get("max"),
+          (double) v.get("frames_over_sla_pct"), 100 * (double) v.get("gpu_usage"), 100 * (double) v.get("gpu_share")));
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> fid = (Map<String, Object>) doc.get("fidelity");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> lat = (Map<String, Object>) fid.get("timer_lateness_us");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> fair = (Map<String, Object>) doc.get("fairness");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> gpu = (Map<String, Object>) doc.get("gpu");
+    b.append(String.format("gpu utilization %.1f %%, fairness mmr %.3f lambda %.3f%n",
+        100 * (double) gpu.get("utilization"), (double) fair.get("mmr"), (double) fair.get("lambda")));
+    b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (limit %s us): %s%n", lat.get("p50"),
+        lat.get("p99"), lat.get("max"), fid.get("limit_us"), faithful ? "faithful" : "NOT FAITHFUL"));
+    b.append(broken.isEmpty() ? "invariants: ok" : "invariants BROKEN: " + String.join("; ", broken));
+    return b.toString();
+  }
+
+  private static double round(double v, int digits) {
+    double f = Math.pow(10, digits);
+    return Math.round(v * f) / f;
+  }
+}

@@ -1,0 +1,169 @@
+package org.gpuemu.emulator.run;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.host.Host;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VGpu;
+import org.gpuemu.emulator.vm.Vm;
+
+/**
+ * The guardian of one run. It builds the tree (fault injector, metrics hub, host), declares emulated time zero
+ * when every actor exists, starts each VM at its start time, and at the end stops the guests, lets the GPU drain
+ * what they had queued (so every request completes or is reported), and hands the references to the runner.
+ */
+public final class Emulation extends AbstractBehavior<Emulation.Command> {
+
+  public sealed interface Command {}
+
+  private record HostReady(Host.Refs refs) implements Command {}
+
+  private record StartVm(int vm, long due) implements Command {}
+
+  private record EndRun(long due) implements Command {}
+
+  private record VcpuStopped(VCpu.Stopped stopped) implements Command {}
+
+  private record VgpuDrained(VGpu.Drained drained) implements Command {}
+
+  private record DrainTimedOut(long due) implements Command {}
+
+  /** Forwards to the metrics hub: the live view for the progress line. */
+  public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
+
+  /** What the runner gets when the run has ended. */
+  public record Ended(Host.Refs refs, ActorRef<MetricsHub.Command> metrics,
+      ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained) {}
+
+  /** Emulated time the GPU gets after the end to finish what the guests queued. */
+  static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
+
+  private final Settings.Scenario scenario;
+  private final RunContext run;
+  private final Runnable timeZero;
+  private final CompletableFuture<Ended> ended;
+  private final TimerScheduler<Command> timers;
+  private final ActorRef<MetricsHub.Command> metrics;
+  private final ActorRef<FaultInjector.Command> faults;
+  private Host.Refs refs;
+  private int awaiting;
+  private long endedAt;
+
+  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
+      Runnable timeZero, CompletableFuture<Ended> ended) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(
+        timers -> new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers)));
+  }
+
+  private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,
+      Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers) {
+    super(ctx);
+    this.scenario = scenario;
+    this.run = run;
+    this.timeZero = timeZero;
+    this.ended = ended;
+    this.timers = timers;
+    faults = ctx.spawn(FaultInjector.create(), "faults");
+    List<MetricsHub.VmInfo> infos = new ArrayList<>();
+    for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps()));
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run), "metrics");
+    ctx.spawn(Host.create(scenario, run, metrics, ctx.messageAdapter(Host.Refs.class, HostReady::new)), "host");
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(HostReady.class, this::onHostReady)
+        .onMessage(StartVm.class, this::onStartVm)
+        .onMessage(EndRun.class, this::onEndRun)
+        .onMessage(VcpuStopped.class, this::onVcpuStopped)
+        .onMessage(VgpuDrained.class, this::onVgpuDrained)
+        .onMessage(DrainTimedOut.class, this::onDrainTimedOut)
+        .onMessage(Live.class, this::onLive)
+        .build();
+  }
+
+  private Behavior<Command> onHostReady(HostReady msg) {
+    refs = msg.refs();
+    timeZero.run();
+    metrics.tell(new MetricsHub.Mode(scenario.gpuPolicy().name()));
+    metrics.tell(MetricsHub.Begin.INSTANCE);
+    for (Settings.Vm vm : scenario.vms()) {
+      if (vm.startDelayNanos() == 0) {
+        startVm(vm.index());
+      } else {
+        run.arm(timers, "start-" + vm.index(), new StartVm(vm.index(), vm.startDelayNanos()), vm.startDelayNanos());
+      }
+    }
+    run.arm(timers, "end", new EndRun(scenario.durationNanos()), scenario.durationNanos());
+    return this;
+  }
+
+  private Behavior<Command> onStartVm(StartVm msg) {
+    run.fired(msg.due());
+    startVm(msg.vm());
+    return this;
+  }
+
+  private void startVm(int index) {
+    for (ActorRef<VCpu.Command> vcpu : refs.vms().get(index).vcpus()) vcpu.tell(VCpu.Start.INSTANCE);
+  }
+
+  private Behavior<Command> onEndRun(EndRun msg) {
+    endedAt = run.fired(msg.due());
+    timers.cancelAll();
+    ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class, VcpuStopped::new);
+    for (Vm.Ready vm : refs.vms()) {
+      for (ActorRef<VCpu.Command> vcpu : vm.vcpus()) {
+        awaiting++;
+        vcpu.tell(new VCpu.Stop(stopped));
+      }
+    }
+    long limit = endedAt + DRAIN_LIMIT_NANOS;
+    run.arm(timers, "drain", new DrainTimedOut(limit), limit);
+    return this;
+  }
+
+  private Behavior<Command> onVcpuStopped(VcpuStopped msg) {
+    if (--awaiting > 0) return this;
+    ActorRef<VGpu.Drained> drained = getContext().messageAdapter(VGpu.Drained.class, VgpuDrained::new);
+    for (Vm.Ready vm : refs.vms()) {
+      awaiting++;
+      vm.vgpu().tell(new VGpu.Drain(drained));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onVgpuDrained(VgpuDrained msg) {
+    if (--awaiting == 0) finish(true);
+    return this;
+  }
+
+  private Behavior<Command> onDrainTimedOut(DrainTimedOut msg) {
+    getContext().getLog().warn("the GPU did not drain within {} s after the end; unfinished requests are reported",
+        DRAIN_LIMIT_NANOS / 1_000_000_000L);
+    finish(false);
+    return this;
+  }
+
+  private Behavior<Command> onLive(Live msg) {
+    metrics.tell(new MetricsHub.Live(msg.replyTo()));
+    return this;
+  }
+
+  private void finish(boolean drained) {
+    timers.cancelAll();
+    ended.complete(new Ended(refs, metrics, faults, endedAt, drained));
+  }
+}

@@ -1,0 +1,113 @@
+package org.gpuemu.emulator.run;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.gpuemu.emulator.clock.HighResScheduler;
+import org.gpuemu.emulator.clock.ScaledClock;
+import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.clock.TimerProbe;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.GpuMemory;
+import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VGpu;
+import org.gpuemu.emulator.vm.Vm;
+
+/**
+ * Runs one scenario: starts an actor system with the high-resolution timer, waits for the guardian to end the
+ * run, collects every actor's final report and hands them over as {@link RunResult}. Not an actor: it is the
+ * boundary between the command line and the emulation.
+ */
+public final class Runner {
+  private static final Duration ASK = Duration.ofSeconds(30);
+
+  private Runner() {}
+
+  /** Pekko settings every run uses: the high-resolution scheduler and the dispatcher measured best here. */
+  public static Config pekkoConfig() {
+    return ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"")
+        .withFallback(TimerProbe.RECOMMENDED_DISPATCHER)
+        .withFallback(ConfigFactory.load());
+  }
+
+  /**
+   * Runs the scenario and returns what it measured. {@code live} is called about every {@code liveEveryMillis}
+   * of wall time with the last metrics period's view (for the progress line).
+   */
+  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
+      long liveEveryMillis) throws Exception {
+    ScaledClock clock = new ScaledClock(scenario.timeScale());
+    RunContext context = new RunContext(clock, new TimerLateness(clock));
+    CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
+    long wallStart = System.nanoTime();
+    ActorSystem<Emulation.Command> system = ActorSystem.create(
+        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), clock::start, ended),
+        "emulation", pekkoConfig());
+    try {
+      while (!ended.isDone()) {
+        try {
+          ended.get(liveEveryMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          ask(system, Emulation.Live::new).thenAccept(live);
+        }
+      }
+      Emulation.Ended end = ended.get();
+      RunResult result = collect(system, end, context, scenario, (System.nanoTime() - wallStart) / 1e9);
+      return result;
+    } finally {
+      system.terminate();
+      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  private static RunResult collect(ActorSystem<?> system, Emulation.Ended end, RunContext context,
+      Settings.Scenario scenario, double wallSeconds) throws Exception {
+    List<VGpu.VgpuReport> vgpus = new ArrayList<>();
+    List<List<VCpu.VcpuReport>> vcpus = new ArrayList<>();
+    for (Vm.Ready vm : end.refs().vms()) {
+      vgpus.add(await(ask(system, vm.vgpu(), VGpu.Report::new)));
+      List<VCpu.VcpuReport> list = new ArrayList<>();
+      for (ActorRef<VCpu.Command> v : vm.vcpus()) list.add(await(ask(system, v, VCpu.Report::new)));
+      vcpus.add(list);
+    }
+    List<CpuScheduler.CoreReport> cores = new ArrayList<>();
+    for (ActorRef<CpuScheduler.Command> c : end.refs().cores()) cores.add(await(ask(system, c, CpuScheduler.Report::new)));
+    List<SmGroup.GroupReport> groups = new ArrayList<>();
+    for (ActorRef<SmGroup.Command> g : end.refs().smGroups()) groups.add(await(ask(system, g, SmGroup.Report::new)));
+    GpuScheduler.SchedulerReport scheduler = await(ask(system, end.refs().scheduler(), GpuScheduler.Report::new));
+    GpuMemory.MemoryReport memory = await(ask(system, end.refs().memory(), GpuMemory.Report::new));
+    MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
+    return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
+        scheduler, memory, metrics, context.lateness().snapshot());
+  }
+
+  private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,
+      Function<ActorRef<R>, T> message) {
+    return AskPattern.ask(to, message::apply, ASK, system.scheduler());
+  }
+
+  private static <R> CompletionStage<R> ask(ActorSystem<Emulation.Command> system,
+      Function<ActorRef<R>, Emulation.Command> message) {
+    return AskPattern.ask(system, message::apply, ASK, system.scheduler());
+  }
+
+  private static <R> R await(CompletionStage<R> stage) throws Exception {
+    return stage.toCompletableFuture().get(ASK.toSeconds(), TimeUnit.SECONDS);
+  }
+}

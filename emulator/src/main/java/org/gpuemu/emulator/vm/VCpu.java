@@ -1,0 +1,291 @@
+package org.gpuemu.emulator.vm;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.GpuMemory;
+import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.memory.MemoryDecision;
+import org.gpuemu.workloads.Program;
+import org.gpuemu.workloads.Step;
+
+/**
+ * A virtual CPU executing a guest program step by step. CPU bursts need its physical core (the CpuScheduler);
+ * asynchronous GPU launches return at once; a synchronous call blocks it: polling keeps the core spinning until
+ * the answer, hybrid spinning spins up to the spin limit, then blocks and yields the core and must get the core
+ * back (a wake-up) when the answer comes. Present and Flush block without the core.
+ */
+public final class VCpu extends AbstractBehavior<VCpu.Command> {
+
+  public sealed interface Command {}
+
+  /** Start executing (the guardian sends it at the VM's start time). */
+  public enum Start implements Command { INSTANCE }
+
+  /** Stop after the current step. {@code replyTo} hears {@link Stopped} once no step is in progress. */
+  public record Stop(ActorRef<Stopped> replyTo) implements Command {}
+
+  public enum SyncReturned implements Command { INSTANCE }
+
+  public enum PresentReturned implements Command { INSTANCE }
+
+  public enum FlushReturned implements Command { INSTANCE }
+
+  public record Report(ActorRef<VcpuReport> replyTo) implements Command {}
+
+  private record CpuDone(CpuScheduler.Done done) implements Command {}
+
+  private record MemoryAnswered(GpuMemory.Answer answer) implements Command {}
+
+  private record SleepEnded(long due) implements Command {}
+
+  private enum Continue implements Command { INSTANCE }
+
+  public record Stopped(int vcpu) {}
+
+  /** Final figures of this vCPU; requests here are the memory calls it made itself. */
+  public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
+      long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps) {}
+
+  /** CPU time a blocked vCPU needs on its core to notice its answer and go on. */
+  static final long WAKE_NANOS = 1_000;
+  private static final int ASYNC_BATCH = 64;
+  private static final int MAX_REASONS = 10;
+  private static final Object SLEEP = "sleep";
+
+  private enum Wait { NONE, CPU, SYNC_SPIN, SYNC_BLOCKED, SYNC_WAKING, PRESENT, FLUSH, MEMORY, SLEEP }
+
+  private final int vm;
+  private final int vcpu;
+  private final Settings.Vm settings;
+  private final Program program;
+  private final RunContext run;
+  private final TimerScheduler<Command> timers;
+  private final ActorRef<CpuScheduler.Command> core;
+  private final ActorRef<VGpu.Command> vgpu;
+  private final ActorRef<GuestAgent.Command> agent;
+  private final ActorRef<GpuMemory.Command> memory;
+  private final ActorRef<MetricsHub.Command> metrics;
+  private final ActorRef<CpuScheduler.Done> cpuAdapter;
+  private final ActorRef<GpuMemory.Answer> memoryAdapter;
+  private final List<String> failures = new ArrayList<>();
+  private Wait wait = Wait.NONE;
+  private boolean answered;
+  private boolean running;
+  private ActorRef<Stopped> stopRequested;
+  private long stepStarted;
+  private long lastPresent = -1;
+  private long ran;
+  private long steal;
+  private long memSubmitted;
+  private long memCompleted;
+  private long memFailed;
+  private long maxStall;
+  private long steps;
+  private long memorySeq;
+
+  /** A vCPU; {@code program} is null for a vCPU with nothing to run (the VM's other vCPUs). */
+  public static Behavior<Command> create(int vcpu, Settings.Vm settings, Program program, RunContext run,
+      ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
+      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new VCpu(ctx, vcpu, settings, program, run, timers, core, vgpu, agent, memory, metrics)));
+  }
+
+  private VCpu(ActorContext<Command> ctx, int vcpu, Settings.Vm settings, Program program, RunContext run,
+      TimerScheduler<Command> timers, ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu,
+      ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics) {
+    super(ctx);
+    this.vm = settings.index();
+    this.vcpu = vcpu;
+    this.settings = settings;
+    this.program = program;
+    this.run = run;
+    this.timers = timers;
+    this.core = core;
+    this.vgpu = vgpu;
+    this.agent = agent;
+    this.memory = memory;
+    this.metrics = metrics;
+    this.cpuAdapter = ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new);
+    this.memoryAdapter = ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new);
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Start.class, m -> onStart())
+        .onMessage(Continue.class, m -> step())
+        .onMessage(Stop.class, this::onStop)
+        .onMessage(CpuDone.class, this::onCpuDone)
+        .onMessage(SyncReturned.class, m -> onSyncReturned())
+        .onMessage(PresentReturned.class, m -> onPresentReturned())
+        .onMessage(FlushReturned.class, m -> resume())
+        .onMessage(MemoryAnswered.class, this::onMemoryAnswered)
+        .onMessage(SleepEnded.class, this::onSleepEnded)
+        .onMessage(Report.class, this::onReport)
+        .build();
+  }
+
+  private Behavior<Command> onStart() {
+    running = program != null;
+    return step();
+  }
+
+  private Behavior<Command> onStop(Stop msg) {
+    stopRequested = msg.replyTo();
+    if (wait == Wait.SLEEP) {
+      timers.cancel(SLEEP);
+      wait = Wait.NONE;
+    }
+    if (wait == Wait.NONE) stopNow();
+    return this;
+  }
+
+  private Behavior<Command> onCpuDone(CpuDone msg) {
+    ran += msg.done().ranNanos();
+    steal += msg.done().stealNanos();
+    switch (wait) {
+      case CPU, SYNC_WAKING -> {
+        return resume();
+      }
+      case SYNC_SPIN -> {
+        if (answered) return resume();
+        wait = Wait.SYNC_BLOCKED; // hybrid spin ran out: block and give the core away
+        return this;
+      }
+      default -> {
+        return this;
+      }
+    }
+  }
+
+  private Behavior<Command> onSyncReturned() {
+    answered = true;
+    if (wait == Wait.SYNC_SPIN) {
+      core.tell(new CpuScheduler.Finish(vcpu));
+    } else if (wait == Wait.SYNC_BLOCKED) {
+      wait = Wait.SYNC_WAKING;
+      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), WAKE_NANOS, cpuAdapter));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onPresentReturned() {
+    long now = run.now();
+    if (lastPresent >= 0) metrics.tell(new MetricsHub.Frame(vm, now - lastPresent));
+    lastPresent = now;
+    return resume();
+  }
+
+  private Behavior<Command> onMemoryAnswered(MemoryAnswered msg) {
+    if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected) {
+      memFailed++;
+      if (failures.size() < MAX_REASONS) failures.add(rejected.reason());
+      getContext().getLog().info("vm {} memory request failed: {}", settings.name(), rejected.reason());
+    } else {
+      memCompleted++;
+    }
+    metrics.tell(new MetricsHub.MemoryHeld(vm, msg.answer().heldBytes()));
+    return resume();
+  }
+
+  private Behavior<Command> onSleepEnded(SleepEnded msg) {
+    run.fired(msg.due());
+    wait = Wait.NONE;
+    return stopRequested != null ? stopNow() : step();
+  }
+
+  private Behavior<Command> onReport(Report msg) {
+    msg.replyTo().tell(new VcpuReport(vm, vcpu, ran, steal, memSubmitted, memCompleted, memFailed,
+        List.copyOf(failures), maxStall, steps));
+    return this;
+  }
+
+  /** A blocking step finished: note how long it blocked, then go on. */
+  private Behavior<Command> resume() {
+    maxStall = Math.max(maxStall, run.now() - stepStarted);
+    wait = Wait.NONE;
+    return stopRequested != null ? stopNow() : step();
+  }
+
+  private Behavior<Command> stopNow() {
+    running = false;
+    if (stopRequested != null) stopRequested.tell(new Stopped(vcpu));
+    stopRequested = null;
+    return this;
+  }
+
+  /** Executes steps until one blocks; yields after a run of asynchronous ones so other messages get in. */
+  private Behavior<Command> step() {
+    for (int i = 0; running && i < ASYNC_BATCH; i++) {
+      long now = run.now();
+      Step s = program.next(now);
+      if (s == null) {
+        running = false;
+        return this;
+      }
+      steps++;
+      stepStarted = now;
+      if (!execute(s, now)) return this;
+    }
+    if (running) getContext().getSelf().tell(Continue.INSTANCE);
+    return this;
+  }
+
+  /** Starts one step; true when it completed at once (asynchronous). */
+  private boolean execute(Step s, long now) {
+    if (s instanceof Step.CpuBurst b) {
+      wait = Wait.CPU;
+      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), b.nanos(), cpuAdapter));
+      return false;
+    } else if (s instanceof Step.LaunchKernel l) {
+      vgpu.tell(new VGpu.Launch(l.kernel()));
+      return true;
+    } else if (s instanceof Step.SyncCall c) {
+      vgpu.tell(new VGpu.Sync(c.kernel(), getContext().getSelf()));
+      answered = false;
+      boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
+      if (!poll && settings.spinLimitNanos() == 0) {
+        wait = Wait.SYNC_BLOCKED;
+      } else {
+        wait = Wait.SYNC_SPIN;
+        core.tell(new CpuScheduler.Run(vcpu, settings.weight(), poll ? Long.MAX_VALUE : settings.spinLimitNanos(),
+            cpuAdapter));
+      }
+      return false;
+    } else if (s instanceof Step.Present) {
+      wait = Wait.PRESENT;
+      agent.tell(new GuestAgent.Present(getContext().getSelf()));
+      return false;
+    } else if (s instanceof Step.Flush) {
+      wait = Wait.FLUSH;
+      vgpu.tell(new VGpu.Flush(getContext().getSelf()));
+      return false;
+    } else if (s instanceof Step.Malloc m) {
+      wait = Wait.MEMORY;
+      memSubmitted++;
+      memory.tell(new GpuMemory.Allocate(vm, memorySeq++, m.bytes(), memoryAdapter));
+      return false;
+    } else if (s instanceof Step.Free f) {
+      memSubmitted++;
+      memCompleted++;
+      memory.tell(new GpuMemory.Free(vm, f.bytes()));
+      return true;
+    } else if (s instanceof Step.Sleep z) {
+      wait = Wait.SLEEP;
+      long due = now + z.nanos();
+      run.arm(timers, SLEEP, new SleepEnded(due), due);
+      return false;
+    }
+    throw new IllegalStateException("unknown step " + s);
+  }
+}

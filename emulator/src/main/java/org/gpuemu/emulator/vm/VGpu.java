@@ -1,0 +1,200 @@
+package org.gpuemu.emulator.vm;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.gpu.VgpuParams;
+import org.gpuemu.workloads.KernelSpec;
+
+/**
+ * A VM's virtual GPU: its request ring (what the guest queued and the scheduler has not dispatched), the frames
+ * the guest has queued (Present blocks while more than {@code commandBuffer} are unfinished, the Direct3D driver's
+ * bounded command buffer), and the accounting of the GPU time its requests used.
+ */
+public final class VGpu extends AbstractBehavior<VGpu.Command> {
+
+  public sealed interface Command {}
+
+  /** Asynchronous launch: the guest does not wait. */
+  public record Launch(KernelSpec kernel) implements Command {}
+
+  /** Synchronous call: {@code replyTo} gets {@link VCpu.SyncReturned} when the work has completed. */
+  public record Sync(KernelSpec kernel, ActorRef<VCpu.Command> replyTo) implements Command {}
+
+  /** End of frame: {@link VCpu.PresentReturned} as soon as the command buffer has room. */
+  public record Present(ActorRef<VCpu.Command> replyTo) implements Command {}
+
+  /** {@link VCpu.FlushReturned} once everything queued so far has been handed to the GPU. */
+  public record Flush(ActorRef<VCpu.Command> replyTo) implements Command {}
+
+  /** Reply {@link Drained} once nothing of this vGPU is queued or running. */
+  public record Drain(ActorRef<Drained> replyTo) implements Command {}
+
+  public record Report(ActorRef<VgpuReport> replyTo) implements Command {}
+
+  private record Dispatched(GpuWork work) implements Command {}
+
+  private record KernelFinished(SmGroup.Finished finished) implements Command {}
+
+  public record Drained(int vgpu) {}
+
+  /** Final figures of this vGPU; requests are GPU calls (launch, sync, present, flush). */
+  public record VgpuReport(int vgpu, long submitted, long completed, long failed, long outstanding,
+      long kernelsCompleted, long gpuBusyNanos) {}
+
+  private static final long ID_SHIFT = 40;
+
+  private record Pending(GpuWork work, KernelSpec kernel, ActorRef<VCpu.Command> syncReply) {}
+
+  private record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
+
+  private final int vgpu;
+  private final int commandBuffer;
+  private final RunContext run;
+  private final ActorRef<GpuScheduler.Command> scheduler;
+  private final ActorRef<SmGroup.Command> smGroup;
+  private final ActorRef<MetricsHub.Command> metrics;
+  private final ActorRef<SmGroup.Finished> finishedAdapter;
+  private final Map<Long, Pending> pending = new HashMap<>();
+  private final TreeSet<Long> undispatched = new TreeSet<>();
+  private final TreeSet<Long> outstanding = new TreeSet<>();
+  private final ArrayDeque<Long> framesInFlight = new ArrayDeque<>();
+  private final ArrayDeque<ActorRef<VCpu.Command>> blockedPresents = new ArrayDeque<>();
+  private final ArrayDeque<Waiter> flushes = new ArrayDeque<>();
+  private final ArrayDeque<ActorRef<Drained>> drains = new ArrayDeque<>();
+  private long seq;
+  private long submitted;
+  private long completed;
+  private long kernels;
+  private long busy;
+
+  public static Behavior<Command> create(VgpuParams params, int commandBuffer, RunContext run,
+      ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
+      ActorRef<MetricsHub.Command> metrics) {
+    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, run, scheduler, smGroup, metrics));
+  }
+
+  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, RunContext run,
+      ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
+      ActorRef<MetricsHub.Command> metrics) {
+    super(ctx);
+    this.vgpu = params.vgpu();
+    this.commandBuffer = commandBuffer;
+    this.run = run;
+    this.scheduler = scheduler;
+    this.smGroup = smGroup;
+    this.metrics = metrics;
+    this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
+    scheduler.tell(new GpuScheduler.Join(params, ctx.messageAdapter(GpuScheduler.Dispatch.class,
+        d -> new Dispatched(d.work()))));
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Launch.class, m -> queue(m.kernel(), null))
+        .onMessage(Sync.class, m -> queue(m.kernel(), m.replyTo()))
+        .onMessage(Present.class, this::onPresent)
+        .onMessage(Flush.class, this::onFlush)
+        .onMessage(Dispatched.class, this::onDispatched)
+        .onMessage(KernelFinished.class, this::onKernelFinished)
+        .onMessage(Drain.class, this::onDrain)
+        .onMessage(Report.class, this::onReport)
+        .build();
+  }
+
+  private Behavior<Command> queue(KernelSpec kernel, ActorRef<VCpu.Command> syncReply) {
+    long id = ((long) vgpu << ID_SHIFT) | seq++;
+    GpuWork work = new GpuWork(id, vgpu, kernel.soloNanos(), run.now(), syncReply != null);
+    submitted++;
+    pending.put(id, new Pending(work, kernel, syncReply));
+    undispatched.add(id);
+    outstanding.add(id);
+    scheduler.tell(new GpuScheduler.Queued(work));
+    return this;
+  }
+
+  private Behavior<Command> onPresent(Present msg) {
+    submitted++;
+    if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
+    if (framesInFlight.size() > commandBuffer) {
+      blockedPresents.add(msg.replyTo());
+    } else {
+      completed++;
+      msg.replyTo().tell(VCpu.PresentReturned.INSTANCE);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onFlush(Flush msg) {
+    submitted++;
+    long upTo = ((long) vgpu << ID_SHIFT) | (seq - 1);
+    flushes.add(new Waiter(upTo, msg.replyTo()));
+    releaseFlushes();
+    return this;
+  }
+
+  private Behavior<Command> onDispatched(Dispatched msg) {
+    Pending p = pending.get(msg.work().id());
+    undispatched.remove(msg.work().id());
+    smGroup.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter));
+    releaseFlushes();
+    return this;
+  }
+
+  private Behavior<Command> onKernelFinished(KernelFinished msg) {
+    SmGroup.Finished f = msg.finished();
+    Pending p = pending.remove(f.workId());
+    outstanding.remove(f.workId());
+    completed++;
+    kernels++;
+    busy += f.gpuNanos();
+    scheduler.tell(new GpuScheduler.Completed(p.work(), f.gpuNanos()));
+    metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
+    if (p.syncReply() != null) p.syncReply().tell(VCpu.SyncReturned.INSTANCE);
+    while (!framesInFlight.isEmpty() && (outstanding.isEmpty() || outstanding.first() > framesInFlight.peek())) {
+      framesInFlight.poll();
+    }
+    while (!blockedPresents.isEmpty() && framesInFlight.size() - blockedPresents.size() < commandBuffer) {
+      completed++;
+      blockedPresents.poll().tell(VCpu.PresentReturned.INSTANCE);
+    }
+    if (outstanding.isEmpty()) {
+      while (!drains.isEmpty()) drains.poll().tell(new Drained(vgpu));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onDrain(Drain msg) {
+    if (outstanding.isEmpty()) {
+      msg.replyTo().tell(new Drained(vgpu));
+    } else {
+      drains.add(msg.replyTo());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onReport(Report msg) {
+    long open = outstanding.size() + blockedPresents.size() + flushes.size();
+    msg.replyTo().tell(new VgpuReport(vgpu, submitted, completed, 0, open, kernels, busy));
+    return this;
+  }
+
+  private void releaseFlushes() {
+    while (!flushes.isEmpty() && (undispatched.isEmpty() || undispatched.first() > flushes.peek().upToId())) {
+      completed++;
+      flushes.poll().replyTo().tell(VCpu.FlushReturned.INSTANCE);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package org.gpuemu.emulator.vm;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.GpuMemory;
+import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.gpu.VgpuParams;
+import org.gpuemu.workloads.WorkloadCatalog;
+
+/**
+ * A guest VM: its vGPU, its guest agent and its vCPUs, placed on physical cores. The workload's main thread runs
+ * on vCPU 0; the other vCPUs exist (and could be given work) but idle, as a single-threaded game leaves them.
+ */
+public final class Vm {
+
+  public sealed interface Command {}
+
+  /** Asks for the VM's actors again. */
+  public record Units(ActorRef<Ready> replyTo) implements Command {}
+
+  /** Announced to {@code replyTo} once the VM's actors exist. */
+  public record Ready(int vm, ActorRef<VGpu.Command> vgpu, List<ActorRef<VCpu.Command>> vcpus) {}
+
+  private Vm() {}
+
+  /** Wiring the VM needs from the host. */
+  public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<GpuScheduler.Command> scheduler,
+      ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics) {}
+
+  public static Behavior<Command> create(Settings.Vm vm, int firstVcpu, long seed, RunContext run, Wiring w,
+      ActorRef<Ready> replyTo) {
+    return Behaviors.setup(ctx -> {
+      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VgpuParams(vm.index(), vm.name(), vm.weight()),
+          vm.commandBuffer(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
+      ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vgpu), "agent");
+      w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
+      List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
+      for (int i = 0; i < vm.vcpus(); i++) {
+        var program = i == 0 ? WorkloadCatalog.get(vm.workload()).start(seed + 7919L * vm.index()) : null;
+        vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
+            agent, w.memory(), w.metrics()), "vcpu-" + i));
+      }
+      Ready ready = new Ready(vm.index(), vgpu, List.copyOf(vcpus));
+      replyTo.tell(ready);
+      return Behaviors.receive(Command.class)
+          .onMessage(Units.class, m -> {
+            m.replyTo().tell(ready);
+            return Behaviors.same();
+          })
+          .build();
+    });
+  }
+}

@@ -1,0 +1,60 @@
+package org.gpuemu.emulator.clock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ScaledClockTest {
+
+  // An arbitrary non-zero origin: the clock must measure from its start, not from nanoTime's zero.
+  private final AtomicLong wallNanos = new AtomicLong(5_000_000_000L);
+
+  @Test
+  void slowMotion_tenthScale_tenWallMillisAreOneEmulatedMilli() {
+    ScaledClock clock = new ScaledClock(0.1, wallNanos::get);
+    wallNanos.addAndGet(10_000_000);
+    assertEquals(1_000_000, clock.nowNanos());
+    // DESIGN.md §4: at 0.1 a 46 µs kernel takes 460 µs of wall time.
+    assertEquals(460_000, clock.toWallNanos(46_000));
+    assertEquals(46_000, clock.toEmulatedNanos(460_000));
+  }
+
+  @Test
+  void fastForward_tenfoldScale_oneWallMilliIsTenEmulatedMillis() {
+    ScaledClock clock = new ScaledClock(10, wallNanos::get);
+    wallNanos.addAndGet(1_000_000);
+    assertEquals(10_000_000, clock.nowNanos());
+    assertEquals(1_600_000, clock.toWallNanos(16_000_000));
+    assertEquals(10.0, clock.timeScale());
+  }
+
+  @Test
+  void start_movesEmulatedZeroToNow() {
+    ScaledClock clock = new ScaledClock(1.0, wallNanos::get);
+    wallNanos.addAndGet(7_000);
+    assertEquals(7_000, clock.nowNanos());
+    clock.start();
+    assertEquals(0, clock.nowNanos());
+    wallNanos.addAndGet(3_000);
+    assertEquals(3_000, clock.nowNanos());
+  }
+
+  @Test
+  void systemClock_neverRunsBackwards() {
+    ScaledClock clock = new ScaledClock(1.0);
+    long first = clock.nowNanos();
+    long second = clock.nowNanos();
+    assertEquals(true, first >= 0 && second >= first, first + " then " + second);
+  }
+
+  @ParameterizedTest
+  @ValueSource(doubles = {0.0, -1.0, Double.NaN, Double.POSITIVE_INFINITY})
+  void invalidScale_isRejected(double scale) {
+    assertThrows(IllegalArgumentException.class, () -> new ScaledClock(scale));
+    assertThrows(IllegalArgumentException.class, () -> new ManualClock(scale));
+  }
+}

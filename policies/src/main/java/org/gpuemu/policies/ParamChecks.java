@@ -1,0 +1,32 @@
+package org.gpuemu.policies;
+
+/**
+ * Range checks a policy applies to its parameters when it is built. The configuration loader validates scenarios
+ * first and reports every problem with its path; these checks only guard policies built directly (tests, tools)
+ * so a nonsensical value fails at construction instead of as a stall mid-run.
+ */
+public final class ParamChecks {
+  private ParamChecks() {}
+
+  /** A duration parameter that must be > 0 nanoseconds. */
+  public static long positiveNanos(PolicyParams params, String policy, String key) {
+    return positive(params.nanos(key), policy, key);
+  }
+
+  /** A count parameter that must be > 0 and fit an {@code int}. */
+  public static int positiveCount(PolicyParams params, String policy, String key) {
+    long value = positive(params.count(key), policy, key);
+    if (value > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          policy + ": parameter '" + key + "' must be at most " + Integer.MAX_VALUE + ", got " + value);
+    }
+    return (int) value;
+  }
+
+  private static long positive(long value, String policy, String key) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(policy + ": parameter '" + key + "' must be > 0, got " + value);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,26 @@
+package org.gpuemu.policies.cpu;
+
+import java.util.List;
+
+/**
+ * A CPU scheduling policy for one physical core: events in, decisions out; no clocks, no threads.
+ * The CpuScheduler actor asks {@link #pick} whenever the core is free and reports what ran with {@link #ran}.
+ */
+public interface CpuPolicy {
+  String name();
+
+  /** A vCPU becomes runnable (it has a CPU burst, spins, or was woken). Idempotent for an already runnable vCPU. */
+  void runnable(int vcpu, int weight, long now);
+
+  /** A vCPU leaves the run queue (burst done, blocked). Idempotent. */
+  void blocked(int vcpu, long now);
+
+  /** Which runnable vCPU runs next, and for how long at most. The picked vCPU stays runnable until blocked. */
+  CpuDecision pick(long now);
+
+  /** The vCPU given by the last pick ran for {@code nanos} of emulated time. */
+  void ran(int vcpu, long nanos, long now);
+
+  /** Violations of the policy's own invariants (empty when consistent). */
+  List<String> checkInvariants();
+}

@@ -1,0 +1,13 @@
+package org.gpuemu.policies.gpu;
+
+/** What the GPU scheduler does next. */
+public sealed interface GpuDecision {
+  /** Hand this request to the GPU now. */
+  record Dispatch(GpuWork work) implements GpuDecision {}
+
+  /** Nothing may be dispatched until an event arrives (a request queued or completed). */
+  record Idle() implements GpuDecision {}
+
+  /** Nothing may be dispatched now; ask again at this emulated time (a budget refills, a slice ends). */
+  record WakeAt(long nanos) implements GpuDecision {}
+}

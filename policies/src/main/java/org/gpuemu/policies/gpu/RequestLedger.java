@@ -1,0 +1,51 @@
+package org.gpuemu.policies.gpu;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.gpuemu.policies.Violations;
+
+/**
+ * The bookkeeping every GPU policy shares for its invariants: each request is queued once, dispatched once while
+ * it is waiting, completed once while it is in flight, and never more than {@code max-inflight} are in flight.
+ * Only waiting and in-flight ids are held, so memory stays bounded by the queue lengths over long runs.
+ */
+final class RequestLedger {
+  private final String policy;
+  private final int maxInflight;
+  private final Set<Long> waiting = new HashSet<>();
+  private final Set<Long> inflight = new HashSet<>();
+  private final Violations violations = new Violations();
+
+  RequestLedger(String policy, int maxInflight) {
+    this.policy = policy;
+    this.maxInflight = maxInflight;
+  }
+
+  void queued(GpuWork work) {
+    if (inflight.contains(work.id()) || !waiting.add(work.id())) {
+      violations.add(policy + ": request " + work.id() + " of vGPU " + work.vgpu() + " queued twice");
+    }
+  }
+
+  void dispatched(GpuWork work) {
+    if (!waiting.remove(work.id())) {
+      violations.add(policy + ": dispatched request " + work.id() + " which was not waiting");
+    }
+    inflight.add(work.id());
+    if (inflight.size() > maxInflight) {
+      violations.add(policy + ": dispatched request " + work.id() + " making " + inflight.size()
+          + " in flight (max-inflight " + maxInflight + ")");
+    }
+  }
+
+  void completed(GpuWork work) {
+    if (!inflight.remove(work.id())) {
+      violations.add(policy + ": request " + work.id() + " completed but was not in flight");
+    }
+  }
+
+  List<String> violations() {
+    return violations.list();
+  }
+}

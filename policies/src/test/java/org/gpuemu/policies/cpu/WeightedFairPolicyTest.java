@@ -1,0 +1,199 @@
+package org.gpuemu.policies.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.gpuemu.policies.PolicyParams;
+import org.junit.jupiter.api.Test;
+
+class WeightedFairPolicyTest {
+  private static final long MS = 1_000_000;
+  private static final long US = 1_000;
+  private static final long PERIOD = 6 * MS;
+  private static final long MIN_GRANULARITY = 750 * US;
+
+  private static WeightedFairPolicy weightedFair() {
+    return new WeightedFairPolicy(PolicyParams.of(Map.of("period", PERIOD, "min-granularity", MIN_GRANULARITY)));
+  }
+
+  private static CpuDecision.Run run(CpuDecision decision) {
+    return assertInstanceOf(CpuDecision.Run.class, decision);
+  }
+
+  /** Lets every pick run its whole slice until {@code end}; returns nanoseconds run per vCPU. */
+  private static long[] runUntil(WeightedFairPolicy policy, long start, long end, int vcpus) {
+    long[] ran = new long[vcpus];
+    for (long now = start; now < end; ) {
+      CpuDecision.Run r = run(policy.pick(now));
+      long slice = Math.min(r.sliceNanos(), end - now);
+      now += slice;
+      policy.ran(r.vcpu(), slice, now);
+      ran[r.vcpu()] += slice;
+    }
+    return ran;
+  }
+
+  @Test
+  void weightedFair_twoToOneWeights_getTwoToOneCpuTime() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(0, 2, 0);
+    policy.runnable(1, 1, 0);
+
+    long[] ran = runUntil(policy, 0, 1_000 * MS, 2);
+
+    // Weights 2:1 of one core for 1 s: 2/3 s and 1/3 s. Ignoring weights in vruntime would give 1/2 each.
+    assertEquals(2.0 / 3, ran[0] / 1e9, 0.01);
+    assertEquals(1.0 / 3, ran[1] / 1e9, 0.01);
+    assertEquals(List.of(), policy.checkInvariants());
+  }
+
+  @Test
+  void weightedFair_sliceIsWeightedShareOfPeriod() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(0, 2, 0);
+    policy.runnable(1, 1, 0);
+    // period * w / sum(w): 6 ms * 2/3 = 4 ms for the heavier vCPU, which has the same vruntime and a lower index.
+    assertEquals(new CpuDecision.Run(0, 4 * MS), policy.pick(0));
+    policy.ran(0, 4 * MS, 4 * MS);
+    assertEquals(new CpuDecision.Run(1, 2 * MS), policy.pick(4 * MS));
+  }
+
+  @Test
+  void weightedFair_sliceNeverShorterThanMinGranularity() {
+    WeightedFairPolicy policy = weightedFair();
+    for (int v = 0; v < 10; v++) {
+      policy.runnable(v, 1, 0);
+    }
+    // 6 ms / 10 = 0.6 ms would be below the 0.75 ms minimum granularity.
+    assertEquals(MIN_GRANULARITY, run(policy.pick(0)).sliceNanos());
+  }
+
+  @Test
+  void weightedFair_wakingSleeper_getsBoundedCredit() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(0, 1, 0);
+    policy.runnable(1, 1, 0);
+    policy.blocked(1, 0);
+    runUntil(policy, 0, 1_000 * MS, 2);
+    assertEquals(1_000 * MS, policy.vruntime(0));
+
+    policy.runnable(1, 1, 1_000 * MS);
+    // Asleep for 1 s with vruntime 0, it is owed at most half a period: min vruntime (1 s) - 3 ms.
+    assertEquals(1_000 * MS - PERIOD / 2, policy.vruntime(1));
+    long[] ran = runUntil(policy, 1_000 * MS, 1_099 * MS, 2);
+    // 99 ms = the 3 ms credit run first, then 32 alternating 3 ms slices: the sleeper is ahead by exactly its
+    // credit (51 ms against 48 ms), not by the 1 s it slept.
+    assertEquals(PERIOD / 2, ran[1] - ran[0]);
+    assertEquals(List.of(), policy.checkInvariants());
+  }
+
+  @Test
+  void weightedFair_shortSleeper_keepsItsOwnVruntime() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(0, 1, 0);
+    policy.runnable(1, 1, 0);
+    runUntil(policy, 0, 12 * MS, 2);
+    policy.blocked(1, 12 * MS);
+    runUntil(policy, 12 * MS, 13 * MS, 2);
+    long before = policy.vruntime(1);
+
+    policy.runnable(1, 1, 13 * MS);
+    // Its own vruntime (6 ms) is above min vruntime - period/2 (7 - 3 = 4 ms): it gains nothing by sleeping.
+    assertEquals(6 * MS, before);
+    assertEquals(before, policy.vruntime(1));
+  }
+
+  @Test
+  void weightedFair_newVcpu_startsAtMinVruntime() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(0, 1, 0);
+    runUntil(policy, 0, 50 * MS, 1);
+    policy.runnable(1, 1, 50 * MS);
+    assertEquals(50 * MS, policy.vruntime(1), "a late joiner does not get 50 ms of catch-up");
+  }
+
+  @Test
+  void weightedFair_tiesGoToTheLowestVcpuIndex() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(3, 1, 0);
+    policy.runnable(1, 1, 0);
+    policy.runnable(2, 1, 0);
+    assertEquals(1, run(policy.pick(0)).vcpu());
+  }
+
+  @Test
+  void weightedFair_neverPicksABlockedVcpu_andIdlesWhenNoneIsRunnable() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(0, 1, 0);
+    policy.runnable(1, 1, 0);
+    policy.blocked(0, 0);
+    policy.blocked(0, 0);
+    assertEquals(1, run(policy.pick(0)).vcpu());
+    policy.blocked(1, 0);
+    assertInstanceOf(CpuDecision.Idle.class, policy.pick(0));
+    assertEquals(List.of(), policy.checkInvariants());
+  }
+
+  @Test
+  void weightedFair_carriesDivisionRemainders_soNoNanosecondIsLost() {
+    WeightedFairPolicy policy = weightedFair();
+    policy.runnable(0, 3, 0);
+    for (int i = 0; i < 3; i++) {
+      policy.ran(0, 1, i + 1);
+    }
+    // Three single nanoseconds at weight 3 are one weight-1 nanosecond; truncating each would give 0.
+    assertEquals(1, policy.vruntime(0));
+  }
+
+  @Test
+  void weightedFair_randomEvents_keepMinVruntimeMonotonic_andInvariants() {
+    WeightedFairPolicy policy = weightedFair();
+    Random rnd = new Random(11);
+    long now = 0;
+    long lastMin = 0;
+    for (int i = 0; i < 20_000; i++) {
+      int vcpu = rnd.nextInt(5);
+      switch (rnd.nextInt(3)) {
+        case 0 -> policy.runnable(vcpu, 1 + rnd.nextInt(4), now);
+        case 1 -> policy.blocked(vcpu, now);
+        default -> {
+          if (policy.pick(now) instanceof CpuDecision.Run r) {
+            long ran = 1 + rnd.nextInt((int) r.sliceNanos());
+            now += ran;
+            policy.ran(r.vcpu(), ran, now);
+          } else {
+            now += MS;
+          }
+        }
+      }
+      assertTrue(policy.minVruntime() >= lastMin, "min vruntime decreased at event " + i);
+      lastMin = policy.minVruntime();
+      assertEquals(List.of(), policy.checkInvariants(), "after event " + i);
+    }
+  }
+
+  @Test
+  void weightedFair_rejectsNonPositiveWeights() {
+    WeightedFairPolicy policy = weightedFair();
+    assertThrows(IllegalArgumentException.class, () -> policy.runnable(0, 0, 0));
+  }
+
+  @Test
+  void registry_unknownName_failsListingTheValidNames() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> CpuPolicies.create("x", PolicyParams.empty()));
+    assertEquals("unknown CPU policy 'x'; valid: weighted-fair", e.getMessage());
+  }
+
+  @Test
+  void registry_createsWeightedFairByName() {
+    CpuPolicy policy = CpuPolicies.create("weighted-fair",
+        PolicyParams.of(Map.of("period", PERIOD, "min-granularity", MIN_GRANULARITY)));
+    assertEquals("weighted-fair", policy.name());
+  }
+}

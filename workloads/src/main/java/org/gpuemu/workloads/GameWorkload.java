@@ -1,0 +1,91 @@
+package org.gpuemu.workloads;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A game or 3D benchmark as a frame loop (vgris.txt Figure 1 and 5a): per frame, the CPU computes objects and
+ * records draw calls, handing the GPU one batch after each share of CPU work; then the game paces itself and
+ * calls {@code Present}. Phases run in order (3DMark's game tests) and the sequence loops when {@code loop} is set.
+ */
+public final class GameWorkload implements Workload {
+  private final String name;
+  private final String description;
+  private final List<GamePhase> phases;
+  private final boolean loop;
+
+  public GameWorkload(String name, String description, List<GamePhase> phases, boolean loop) {
+    if (phases.isEmpty()) throw new IllegalArgumentException("a game needs at least one phase");
+    this.name = name;
+    this.description = description;
+    this.phases = List.copyOf(phases);
+    this.loop = loop;
+  }
+
+  @Override public String name() { return name; }
+
+  @Override public String description() { return description; }
+
+  public List<GamePhase> phases() { return phases; }
+
+  @Override public Program start(long seed) {
+    return new FrameLoop(new SplittableRandom(seed ^ name.hashCode()));
+  }
+
+  /** The phase running at {@code sinceStart} emulated nanoseconds, or null after the last one without loop. */
+  GamePhase phaseAt(long sinceStart) {
+    long total = 0;
+    for (GamePhase p : phases) {
+      if (p.durationNanos() == Long.MAX_VALUE) return p;
+      total += p.durationNanos();
+    }
+    long t = loop ? sinceStart % total : sinceStart;
+    for (GamePhase p : phases) {
+      if (t < p.durationNanos()) return p;
+      t -= p.durationNanos();
+    }
+    return null;
+  }
+
+  private final class FrameLoop implements Program {
+    private final SplittableRandom random;
+    private final ArrayDeque<Step> pending = new ArrayDeque<>();
+    private GamePhase samplerPhase;
+    private Variation.Sampler sampler;
+    private long startedAt = -1;
+    private long frame;
+
+    private FrameLoop(SplittableRandom random) {
+      this.random = random;
+    }
+
+    @Override public Step next(long emulatedNanos) {
+      if (startedAt < 0) startedAt = emulatedNanos;
+      if (pending.isEmpty() && !planFrame(emulatedNanos)) return null;
+      return pending.poll();
+    }
+
+    private boolean planFrame(long now) {
+      GamePhase phase = phaseAt(now - startedAt);
+      if (phase == null) return false;
+      if (phase != samplerPhase) {
+        samplerPhase = phase;
+        sampler = phase.variation().sampler(random);
+      }
+      Scene s = phase.scene().scaled(sampler.factor(now - startedAt));
+      int b = phase.batches();
+      long cpuEach = Math.max(1, s.cpuNanos() / b);
+      long gpuEach = Math.max(1, s.gpuNanos() / b);
+      KernelSpec batch = KernelSpec.cd(name + "/" + phase.name(), gpuEach);
+      for (int i = 0; i < b; i++) {
+        pending.add(new Step.CpuBurst(cpuEach));
+        pending.add(new Step.LaunchKernel(batch));
+      }
+      if (s.pacingNanos() > 0) pending.add(new Step.Sleep(s.pacingNanos()));
+      pending.add(new Step.Present());
+      frame++;
+      return true;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package org.gpuemu.workloads;
+
+/**
+ * One step of a guest program, executed in order by a vCPU.
+ *
+ * <p>Asynchronous steps ({@link LaunchKernel}) return to the guest at once; synchronous ones
+ * ({@link SyncCall}, {@link Flush}, {@link Malloc}) block the vCPU until the vGPU answers; {@link Present}
+ * returns at once unless the guest's command buffer is full (Direct3D semantics, vgris.txt §2.2).
+ */
+public sealed interface Step {
+
+  /** CPU work: needs a physical core for {@code nanos} of emulated time. */
+  record CpuBurst(long nanos) implements Step {
+    public CpuBurst {
+      if (nanos <= 0) throw new IllegalArgumentException("nanos must be > 0: " + nanos);
+    }
+  }
+
+  /** Asynchronous kernel launch or draw batch: queued on the vGPU's request ring, the vCPU goes on. */
+  record LaunchKernel(KernelSpec kernel) implements Step {}
+
+  /** Synchronous call (copy back, query): blocks the vCPU until its GPU work has completed. */
+  record SyncCall(KernelSpec kernel) implements Step {}
+
+  /** End of a frame: the frame is shown when all its GPU work has completed. */
+  record Present() implements Step {}
+
+  /** Pushes the guest's queued commands to the GPU and waits until they have been handed over. */
+  record Flush() implements Step {}
+
+  /** Allocates GPU memory; may fail when the VM's cap would be exceeded. */
+  record Malloc(long bytes) implements Step {
+    public Malloc {
+      if (bytes <= 0) throw new IllegalArgumentException("bytes must be > 0: " + bytes);
+    }
+  }
+
+  /** Frees GPU memory allocated earlier. */
+  record Free(long bytes) implements Step {
+    public Free {
+      if (bytes <= 0) throw new IllegalArgumentException("bytes must be > 0: " + bytes);
+    }
+  }
+
+  /** The guest sleeps: no CPU, no GPU. */
+  record Sleep(long nanos) implements Step {
+    public Sleep {
+      if (nanos <= 0) throw new IllegalArgumentException("nanos must be > 0: " + nanos);
+    }
+  }
+}
