@@ -1,0 +1,172 @@
+package org.gpuemu.emulator.vm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.gpuemu.emulator.clock.ScaledClock;
+import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.FluidModel;
+import org.gpuemu.emulator.gpu.GpuMemory;
+import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.run.Runner;
+import org.gpuemu.policies.PolicyParams;
+import org.gpuemu.policies.cpu.CpuPolicies;
+import org.gpuemu.policies.gpu.GpuPolicies;
+import org.gpuemu.policies.gpu.VgpuParams;
+import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.workloads.Program;
+import org.gpuemu.workloads.Step;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** The request path vCPU → vGPU → scheduler → SM group → vGPU → vCPU, with real actors in real time. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RequestPathTest {
+  private static final long MS = 1_000_000;
+  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
+
+  @AfterAll
+  void shutdown() {
+    kit.shutdownTestKit();
+  }
+
+  /** One core, one GPU, one VM whose vCPUs run the given programs. */
+  private final class Rig {
+    final RunContext run;
+    final ActorRef<CpuScheduler.Command> core;
+    final ActorRef<VGpu.Command> vgpu;
+    final ActorRef<GpuMemory.Command> memory;
+    final ActorRef<MetricsHub.Command> metrics;
+    final ActorRef<GuestAgent.Command> agent;
+    final Settings.Vm vm;
+
+    Rig(Settings.SyncWait wait, int commandBuffer) throws Exception {
+      ScaledClock clock = new ScaledClock(1.0);
+      run = new RunContext(clock, new TimerLateness(clock));
+      vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer, 0, 30);
+      core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
+          PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L))), run));
+      ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
+          GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run));
+      ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
+      memory = kit.spawn(GpuMemory.create(MemoryPolicies.create("static", PolicyParams.empty()), run));
+      memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
+      Path timeline = Files.createTempFile("timeline", ".jsonl");
+      metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30)), 1_000 * MS, timeline, run));
+      vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, run, scheduler, group, metrics));
+      agent = kit.spawn(GuestAgent.create(vgpu));
+    }
+
+    ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
+      ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
+      Program program = now -> queue.poll();
+      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics));
+    }
+
+    /** Starts the vCPU, waits until its program's steps are done, returns its report. */
+    VCpu.VcpuReport runToEnd(ActorRef<VCpu.Command> vcpu) {
+      TestProbe<VCpu.Stopped> stopped = kit.createTestProbe();
+      vcpu.tell(VCpu.Start.INSTANCE);
+      vcpu.tell(new VCpu.Stop(stopped.getRef()));
+      stopped.receiveMessage(java.time.Duration.ofSeconds(10));
+      return report(vcpu);
+    }
+
+    VCpu.VcpuReport report(ActorRef<VCpu.Command> vcpu) {
+      TestProbe<VCpu.VcpuReport> probe = kit.createTestProbe();
+      vcpu.tell(new VCpu.Report(probe.getRef()));
+      return probe.receiveMessage();
+    }
+
+    VGpu.VgpuReport vgpuReport() {
+      TestProbe<VGpu.VgpuReport> probe = kit.createTestProbe();
+      vgpu.tell(new VGpu.Report(probe.getRef()));
+      return probe.receiveMessage();
+    }
+  }
+
+  @Test
+  void syncCall_polling_keepsTheCoreForTheWholeWait() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.POLL, 2);
+    VCpu.VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("copy", 30 * MS))));
+    // polling spins on the core until the 30 ms call answers
+    assertTrue(r.ranNanos() >= 29 * MS && r.ranNanos() <= 45 * MS, "ran " + r.ranNanos());
+    assertEquals(1, rig.vgpuReport().completed());
+  }
+
+  @Test
+  void syncCall_hybridSpinning_yieldsTheCoreAfterTheSpinLimit() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);
+    VCpu.VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("copy", 30 * MS))));
+    // 100 us of spinning, then blocked off-core, then 1 us to wake: far less than the 30 ms wait
+    assertTrue(r.ranNanos() >= 100_000 && r.ranNanos() <= 2 * MS, "ran " + r.ranNanos());
+    assertTrue(r.maxStallNanos() >= 30 * MS, "the vCPU was blocked for the whole call: " + r.maxStallNanos());
+  }
+
+  @Test
+  void asyncLaunch_doesNotBlockTheVcpu() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);
+    ActorRef<VCpu.Command> v = rig.vcpu(0, new Step.LaunchKernel(KernelSpec.cd("k", 2_000 * MS)),
+        new Step.CpuBurst(MS));
+    rig.runToEnd(v);
+    VGpu.VgpuReport g = rig.vgpuReport();
+    assertEquals(1, g.submitted());
+    assertEquals(1, g.outstanding(), "the 2 s kernel is still running while the vCPU already finished");
+  }
+
+  @Test
+  void twoVcpusOnOneCore_eachWaitsForTheOther_asStealTime() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);
+    ActorRef<VCpu.Command> a = rig.vcpu(0, new Step.CpuBurst(10 * MS));
+    ActorRef<VCpu.Command> b = rig.vcpu(1, new Step.CpuBurst(10 * MS));
+    TestProbe<VCpu.Stopped> stopped = kit.createTestProbe();
+    a.tell(VCpu.Start.INSTANCE);
+    b.tell(VCpu.Start.INSTANCE);
+    a.tell(new VCpu.Stop(stopped.getRef()));
+    b.tell(new VCpu.Stop(stopped.getRef()));
+    stopped.receiveMessage(java.time.Duration.ofSeconds(10));
+    stopped.receiveMessage(java.time.Duration.ofSeconds(10));
+    VCpu.VcpuReport ra = rig.report(a);
+    VCpu.VcpuReport rb = rig.report(b);
+    assertEquals(10 * MS, ra.ranNanos(), "CPU time is accounted from the model's slices");
+    assertEquals(10 * MS, rb.ranNanos());
+    // sharing one core, the pair ends after ~20 ms, so together they waited ~ 9 + 10 ms while runnable
+    long steal = ra.stealNanos() + rb.stealNanos();
+    assertTrue(steal >= 17 * MS && steal <= 23 * MS, "steal " + steal);
+  }
+
+  @Test
+  void present_blocksWhileTheCommandBufferIsFull() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.HYBRID, 1);
+    Step frame = new Step.LaunchKernel(KernelSpec.cd("frame", 40 * MS));
+    ActorRef<VCpu.Command> v = rig.vcpu(0, frame, new Step.Present(), frame, new Step.Present(), frame,
+        new Step.Present());
+    v.tell(VCpu.Start.INSTANCE);
+    TestProbe<Object> waiter = kit.createTestProbe();
+    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
+      assertEquals(6, rig.report(v).steps());
+      assertEquals(0, rig.vgpuReport().outstanding());
+      return null;
+    });
+    VCpu.VcpuReport r = rig.report(v);
+    assertTrue(r.maxStallNanos() >= 35 * MS, "a Present blocked: " + r.maxStallNanos());
+    VGpu.VgpuReport g = rig.vgpuReport();
+    assertEquals(6, g.submitted());
+    assertEquals(g.submitted(), g.completed() + g.outstanding());
+  }
+}
