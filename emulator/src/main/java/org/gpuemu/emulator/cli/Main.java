@@ -94,6 +94,8 @@ public final class Main implements Callable<Integer> {
       Long durationNanos = null;
       if (duration != null) {
         try {
+          // a bare number would be read as milliseconds; the scenario file rejects it, so the option does too
+          if (!duration.trim().matches(".*[a-zA-Z]")) throw new ConfigException.Generic("no unit");
           durationNanos = ConfigFactory.parseString("d = \"" + duration.replace("\"", "") + "\"").getDuration("d").toNanos();
         } catch (ConfigException e) {
           throw ConfigProblems.of("--duration " + duration + ": expected a duration with a unit, e.g. 5s");

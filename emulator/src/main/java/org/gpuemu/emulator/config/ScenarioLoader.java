@@ -73,7 +73,11 @@ public final class ScenarioLoader {
     }
     user = applySets(user, overrides.sets());
     fail();
-    user = user.resolve();
+    try {
+      user = user.resolve();
+    } catch (ConfigException e) {
+      throw ConfigProblems.of(file + ": cannot resolve a substitution: " + e.getMessage());
+    }
     for (String top : user.root().keySet()) {
       if (!top.equals(ROOT)) problems.add(at(top, "unknown top-level key; a scenario's keys live under 'scenario'"));
     }
@@ -315,20 +319,18 @@ public final class ScenarioLoader {
       if (!WorkloadCatalog.contains(workload)) {
         problems.add(at(p + ".workload", "unknown workload '" + workload + "'; see `list` for the valid names"));
       }
-      int weight = vm.getInt("weight");
-      if (weight <= 0) problems.add(at(p + ".weight", "expected an integer > 0, got " + weight));
-      int vcpus = vm.getInt("vcpus");
-      if (vcpus <= 0) problems.add(at(p + ".vcpus", "expected an integer > 0, got " + vcpus));
-      List<Integer> pinned = vm.getIntList("cores");
+      int weight = positiveInt(vm, "weight", p + ".weight");
+      int vcpus = positiveInt(vm, "vcpus", p + ".vcpus");
+      List<Long> pinned = vm.getLongList("cores");
       List<Integer> placed = new ArrayList<>();
-      for (int core : pinned) {
+      for (long core : pinned) {
         if (core < 0 || core >= hostCores) {
           problems.add(at(p + ".cores", "core " + core + " does not exist; the host has cores 0.." + (hostCores - 1)
               + " (scenario.host.cores = " + hostCores + ")"));
         }
       }
       for (int i = 0; i < Math.max(0, vcpus); i++) {
-        placed.add(pinned.isEmpty() ? nextCore++ % hostCores : pinned.get(i % pinned.size()));
+        placed.add(pinned.isEmpty() ? nextCore++ % hostCores : pinned.get(i % pinned.size()).intValue());
       }
       long cap = vm.getBytes("memory-cap");
       if (cap <= 0) problems.add(at(p + ".memory-cap", "expected a size > 0"));
@@ -343,8 +345,7 @@ public final class ScenarioLoader {
       };
       long spin = vm.getDuration("spin-limit").toNanos();
       if (spin < 0) problems.add(at(p + ".spin-limit", "expected a duration >= 0"));
-      int buffer = vm.getInt("command-buffer");
-      if (buffer <= 0) problems.add(at(p + ".command-buffer", "expected an integer > 0, got " + buffer));
+      int buffer = positiveInt(vm, "command-buffer", p + ".command-buffer");
       long delay = vm.getDuration("start-delay").toNanos();
       if (delay < 0) problems.add(at(p + ".start-delay", "expected a duration >= 0"));
       double slaFps = vm.getDouble("sla.fps");
@@ -384,9 +385,21 @@ public final class ScenarioLoader {
   }
 
   private int positiveInt(Config c, String key) {
-    int v = c.getInt(key);
-    if (v <= 0) problems.add(at("scenario." + key, "expected an integer > 0, got " + v));
-    return v;
+    return positiveInt(c, key, "scenario." + key);
+  }
+
+  /** An int > 0; when it is not, the problem is recorded and 1 returned so later checks (core placement) go on. */
+  private int positiveInt(Config c, String key, String fullPath) {
+    long v = c.getLong(key);
+    if (v <= 0) {
+      problems.add(at(fullPath, "expected an integer > 0, got " + v));
+      return 1;
+    }
+    if (v > Integer.MAX_VALUE) {
+      problems.add(at(fullPath, "expected an integer from 1 to " + Integer.MAX_VALUE + ", got " + v));
+      return 1;
+    }
+    return (int) v;
   }
 
   private long positiveNanos(Config c, String key) {
