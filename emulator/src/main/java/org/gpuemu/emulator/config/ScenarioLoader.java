@@ -122,7 +122,7 @@ public final class ScenarioLoader {
         case "vm-defaults" -> problems.add(at(path, "unknown key; set VMs under scenario.vms.<name>"));
         default -> {
           if (!defaults.root().containsKey(key)) {
-            problems.add(at(path, "unknown key; expected one of " + keysOf(defaults.root(), "vm-defaults")));
+            problems.add(at(path, "unknown key; expected one of " + keysWithVms(defaults.root())));
           } else {
             checkAgainst(e.getValue(), defaults.root().get(key), path);
           }
@@ -312,7 +312,12 @@ public final class ScenarioLoader {
     }
     Config template = reference.getConfig("scenario-defaults.vm-defaults");
     int nextCore = 0;
-    for (String vmName : user.getObject("vms").keySet()) {
+    // HOCON objects are unordered maps; a VM's index follows its line in the file so that indexes and core
+    // placement are what the reader of the file expects.
+    List<String> names = new ArrayList<>(user.getObject("vms").keySet());
+    names.sort(java.util.Comparator.comparingInt((String n) -> user.getObject("vms").get(n).origin().lineNumber())
+        .thenComparing(n -> n));
+    for (String vmName : names) {
       String p = "scenario.vms." + ConfigUtil.joinPath(vmName);
       Config vm = user.getObject("vms").toConfig().getConfig(ConfigUtil.joinPath(vmName)).withFallback(template);
       String workload = vm.getString("workload");
@@ -428,6 +433,14 @@ public final class ScenarioLoader {
 
   private void fail() throws ConfigProblems {
     if (!problems.isEmpty()) throw new ConfigProblems(problems);
+  }
+
+  /** The keys a scenario may set at its top: the defaults' keys, with vms instead of vm-defaults. */
+  private static String keysWithVms(ConfigObject defaults) {
+    Set<String> keys = new TreeSet<>(defaults.keySet());
+    keys.remove("vm-defaults");
+    keys.add("vms");
+    return keys.toString();
   }
 
   private static String keysOf(ConfigObject o, String... hidden) {

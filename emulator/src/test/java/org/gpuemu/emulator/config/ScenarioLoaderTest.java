@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.gpuemu.emulator.config.ScenarioLoader.Overrides;
 import org.gpuemu.emulator.config.Settings.SyncWait;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -64,7 +63,6 @@ class ScenarioLoaderTest {
 
   // Settings.Vm documents 'index: dense index in file order', but ScenarioLoader walks the VMs in the order of
   // Typesafe Config's ConfigObject (a HashMap), so these three come out as [3dmark05, nba2012, dirt3].
-  @Disabled("known bug, reported: ScenarioLoader orders VMs by HashMap order of their names, not file order")
   @Test
   void vms_keepTheFilesOrder_notHashOrder() throws Exception {
     Path file = write("order.conf", """
