@@ -3,12 +3,14 @@ package org.gpuemu.emulator.clock;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.ToLongFunction;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -32,7 +34,8 @@ public final class TimerProbe {
    * The default dispatcher the emulator should run on: DESIGN.md §8 found JDK 17's ForkJoinPool with parallelism
    * 1-2 starving timer-driven actors when two actor chains stayed busy (apache/pekko#661), while a fixed 2-thread
    * pool did not and gave the best loaded lateness. Two threads because this machine has two cores; never more
-   * threads than cores, or the timer thread loses its core.
+   * threads than cores. With {@link HighResScheduler} spinning, two threads are already one busy thread more than
+   * two cores: {@link #main} has a one-thread row to weigh that.
    */
   public static final Config RECOMMENDED_DISPATCHER =
       ConfigFactory.parseString(
@@ -99,42 +102,73 @@ public final class TimerProbe {
     return Result.of(lateness.snapshot());
   }
 
-  /** Prints lateness of 1,000 timers of 0.1-10 ms under the default, 1 ms-tick and high-resolution schedulers. */
+  /**
+   * Prints lateness of 1,000 timers of 0.1-10 ms under the default, 1 ms-tick and high-resolution schedulers.
+   *
+   * <p>Trials interleave the schedulers, so JIT warm-up and machine noise fall on all of them alike.
+   */
   public static void main(String[] args) {
     int actors = 100;
     int rounds = 10;
     long minDelay = TimeUnit.MICROSECONDS.toNanos(100);
     long maxDelay = TimeUnit.MILLISECONDS.toNanos(10);
-    int trials = 3;
+    int warmUps = 4;
+    int trials = 7;
     long seed = 42;
     List<Variant> variants =
         List.of(
             new Variant("pekko default (10ms tick)", ConfigFactory.empty()),
             new Variant("pekko tick-duration=1ms", ConfigFactory.parseString("pekko.scheduler.tick-duration = 1ms")),
-            new Variant("HighResScheduler (spin 150us)", HIGH_RES_SCHEDULER));
+            new Variant("HighResScheduler spin=150us", HIGH_RES_SCHEDULER),
+            // Park only: shows what the spin buys and what it costs when dense timers keep it spinning.
+            new Variant(
+                "HighResScheduler spin=0",
+                ConfigFactory.parseString(HighResScheduler.SPIN_PATH + " = 0us").withFallback(HIGH_RES_SCHEDULER)),
+            // Spinning timer thread + 2 dispatcher threads is one busy thread more than 2 cores: this row shows
+            // the price of that against 1 dispatcher thread.
+            new Variant(
+                "HighResScheduler, 1 disp. thread",
+                ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
+                    .withFallback(HIGH_RES_SCHEDULER)));
 
     System.out.printf(
         Locale.ROOT,
-        "timer lateness, due to receipt: %d actors x %d rounds of %d-%d us, %d cores, Java %s, "
-            + "2-thread thread-pool-executor%n",
-        actors, rounds, minDelay / 1_000, maxDelay / 1_000,
-        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-    // Throw-away run: JIT and class loading would otherwise land in the first configuration's max.
-    measure(HIGH_RES_SCHEDULER.withFallback(RECOMMENDED_DISPATCHER), actors, minDelay, maxDelay, 3, seed);
-
-    System.out.printf(
-        Locale.ROOT, "%-30s %5s %7s %9s %9s %9s %9s%n", "scheduler", "trial", "timers", "p50 us", "p99 us",
-        "p99.9 us", "max us");
-    for (Variant variant : variants) {
-      for (int trial = 1; trial <= trials; trial++) {
-        Config config = variant.config().withFallback(RECOMMENDED_DISPATCHER);
-        // The same seed per trial across variants: every scheduler gets the same delays.
-        Result r = measure(config, actors, minDelay, maxDelay, rounds, seed + trial);
-        System.out.printf(
-            Locale.ROOT, "%-30s %5d %7d %9d %9d %9d %9d%n", variant.name(), trial, r.count(), r.p50(),
-            r.p99(), r.p999(), r.max());
+        "Timer lateness, due to receipt, us: %d actors x %d rounds of %d-%d us single timers; %d cores, Java %s,"
+            + " default dispatcher = fixed 2-thread thread-pool-executor unless named; %d warm-up rounds, %d trials%n",
+        actors, rounds, minDelay / 1_000, maxDelay / 1_000, Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), warmUps, trials);
+    for (int warmUp = 0; warmUp < warmUps; warmUp++) {
+      for (Variant variant : variants) {
+        measure(variant.config().withFallback(RECOMMENDED_DISPATCHER), actors, minDelay, maxDelay, rounds, seed);
       }
     }
+    Result[][] results = new Result[variants.size()][trials];
+    for (int trial = 0; trial < trials; trial++) {
+      for (int v = 0; v < variants.size(); v++) {
+        // The same seed per trial across variants: every scheduler gets the same delays.
+        Config config = variants.get(v).config().withFallback(RECOMMENDED_DISPATCHER);
+        results[v][trial] = measure(config, actors, minDelay, maxDelay, rounds, seed + trial);
+      }
+    }
+
+    String row = "%-32s %-7s %7s %9s %9s %9s %9s%n";
+    System.out.printf(Locale.ROOT, row, "scheduler", "trial", "timers", "p50", "p99", "p99.9", "max");
+    for (int v = 0; v < variants.size(); v++) {
+      String name = variants.get(v).name();
+      for (int trial = 0; trial < trials; trial++) {
+        Result r = results[v][trial];
+        System.out.printf(Locale.ROOT, row, name, trial + 1, r.count(), r.p50(), r.p99(), r.p999(), r.max());
+      }
+      Result[] all = results[v];
+      System.out.printf(
+          Locale.ROOT, row, name, "median", all[0].count(), median(all, Result::p50), median(all, Result::p99),
+          median(all, Result::p999), median(all, Result::max));
+    }
+  }
+
+  private static long median(Result[] results, ToLongFunction<Result> column) {
+    long[] values = Arrays.stream(results).mapToLong(column).sorted().toArray();
+    return values[values.length / 2];
   }
 
   /**

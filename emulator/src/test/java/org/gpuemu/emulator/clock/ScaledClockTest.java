@@ -2,6 +2,7 @@ package org.gpuemu.emulator.clock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ class ScaledClockTest {
     ScaledClock clock = new ScaledClock(1.0);
     long first = clock.nowNanos();
     long second = clock.nowNanos();
-    assertEquals(true, first >= 0 && second >= first, first + " then " + second);
+    assertTrue(first >= 0 && second >= first, first + " then " + second);
   }
 
   @ParameterizedTest
