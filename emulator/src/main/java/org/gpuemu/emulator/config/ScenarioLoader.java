@@ -268,7 +268,7 @@ public final class ScenarioLoader {
       case OBJECT -> Kind.OBJECT;
       case LIST -> Kind.INT_LIST;
       case BOOLEAN -> Kind.BOOL;
-      case NUMBER -> raw instanceof Double ? Kind.REAL : Kind.INT;
+      case NUMBER -> raw instanceof Double || writtenAsReal(template) ? Kind.REAL : Kind.INT;
       case STRING -> {
         String s = raw.toString().trim();
         if (DURATION.matcher(s).matches()) yield Kind.DURATION;
@@ -277,6 +277,29 @@ public final class ScenarioLoader {
       }
       default -> Kind.TEXT;
     };
+  }
+
+  private static final Map<java.net.URL, List<String>> SOURCES = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Typesafe Config stores a whole-number default such as {@code 30.0} as an integer, so the kind of a number is
+   * read from how reference.conf writes it: with a decimal point it takes any real number.
+   */
+  private static boolean writtenAsReal(ConfigValue template) {
+    java.net.URL url = template.origin().url();
+    int line = template.origin().lineNumber();
+    if (url == null || line < 1) return false;
+    List<String> lines = SOURCES.computeIfAbsent(url, u -> {
+      try (var in = u.openStream()) {
+        return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+      } catch (java.io.IOException e) {
+        return List.of();
+      }
+    });
+    if (line > lines.size()) return false;
+    String text = lines.get(line - 1).replaceFirst("#.*$", "");
+    int eq = text.indexOf('=');
+    return eq >= 0 && text.substring(eq + 1).trim().matches("-?\\d*\\.\\d+");
   }
 
   // ---------------------------------------------------------------- semantics
@@ -351,12 +374,19 @@ public final class ScenarioLoader {
       long spin = vm.getDuration("spin-limit").toNanos();
       if (spin < 0) problems.add(at(p + ".spin-limit", "expected a duration >= 0"));
       int buffer = positiveInt(vm, "command-buffer", p + ".command-buffer");
+      int driverQueue = positiveInt(vm, "driver-queue", p + ".driver-queue");
       long delay = vm.getDuration("start-delay").toNanos();
       if (delay < 0) problems.add(at(p + ".start-delay", "expected a duration >= 0"));
+      long stopAfter = vm.getDuration("stop-after").toNanos();
+      if (stopAfter < 0) problems.add(at(p + ".stop-after", "expected a duration >= 0 (0s: runs to the end)"));
       double slaFps = vm.getDouble("sla.fps");
       if (!(slaFps > 0)) problems.add(at(p + ".sla.fps", "expected a frame rate > 0, got " + slaFps));
-      vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer, delay,
-          slaFps));
+      double share = vm.getDouble("share");
+      if (!(share >= 0 && share <= 1)) {
+        problems.add(at(p + ".share", "expected a GPU share in (0, 1] (0: not set), got " + share));
+      }
+      vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer,
+          driverQueue, delay, stopAfter == 0 ? Long.MAX_VALUE : stopAfter, slaFps, share == 0 ? Double.NaN : share));
     }
     return vms;
   }

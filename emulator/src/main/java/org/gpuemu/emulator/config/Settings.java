@@ -33,9 +33,13 @@ public final class Settings {
    *
    * @param index dense index in file order; also its vGPU's index
    * @param cores the physical core of each vCPU (already resolved from pinning)
+   * @param driverQueue requests the driver's command buffer holds for this VM at once
+   * @param share the VM's GPU share for proportional-share policies; NaN when the scenario sets none
+   * @param stopAfterNanos how long after its start the VM's program stops; {@link Long#MAX_VALUE}: never
    */
   public record Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
-      SyncWait syncWait, long spinLimitNanos, int commandBuffer, long startDelayNanos, double slaFps) {
+      SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
+      long stopAfterNanos, double slaFps, double share) {
     public Vm {
       cores = List.copyOf(cores);
     }

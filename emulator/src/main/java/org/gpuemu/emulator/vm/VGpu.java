@@ -19,9 +19,18 @@ import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.KernelSpec;
 
 /**
- * A VM's virtual GPU: its request ring (what the guest queued and the scheduler has not dispatched), the frames
- * the guest has queued (Present blocks while more than {@code commandBuffer} are unfinished, the Direct3D driver's
- * bounded command buffer), and the accounting of the GPU time its requests used.
+ * A VM's virtual GPU: its request ring, the frames the guest has queued, and the accounting of the GPU time its
+ * requests used.
+ *
+ * <p>Two bounds model the Direct3D path of vgris.txt §2.2. The driver's command buffer holds at most
+ * {@code driverQueue} of this guest's requests (queued at the GPU scheduler or running); further requests stay in
+ * the runtime's queue ("commands still kept by Direct3D runtime ... until available room is found in the command
+ * buffer at the driver side") and are handed on, in order, as the guest's earlier requests complete. Because every
+ * guest has only a few requests in the shared FIFO, the FIFO serves guests in turn, request by request, so GPU time
+ * is shared about equally ("allocates resources fairly under contention", §3.2) and a guest with light frames gets
+ * more frames. {@code Present} returns once everything the guest recorded is in the driver's buffer (which is what
+ * makes Present expensive under contention, Figure 6, and what {@code Flush} does ahead of it) and no more than
+ * {@code commandBuffer} frames are unfinished.
  */
 public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
@@ -33,10 +42,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** Synchronous call: {@code replyTo} gets {@link VCpu.SyncReturned} when the work has completed. */
   public record Sync(KernelSpec kernel, ActorRef<VCpu.Command> replyTo) implements Command {}
 
-  /** End of frame: {@link VCpu.PresentReturned} as soon as the command buffer has room. */
+  /** End of frame: {@link VCpu.PresentReturned} once the frame is in the driver's buffer and the buffer has room. */
   public record Present(ActorRef<VCpu.Command> replyTo) implements Command {}
 
-  /** {@link VCpu.FlushReturned} once everything queued so far has been handed to the GPU. */
+  /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
   public record Flush(ActorRef<VCpu.Command> replyTo) implements Command {}
 
   /** Reply {@link Drained} once nothing of this vGPU is queued or running. */
@@ -62,36 +71,40 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private final int vgpu;
   private final int commandBuffer;
+  private final int driverQueue;
   private final RunContext run;
   private final ActorRef<GpuScheduler.Command> scheduler;
   private final ActorRef<SmGroup.Command> smGroup;
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<SmGroup.Finished> finishedAdapter;
   private final Map<Long, Pending> pending = new HashMap<>();
-  private final TreeSet<Long> undispatched = new TreeSet<>();
+  private final ArrayDeque<Long> runtime = new ArrayDeque<>();
   private final TreeSet<Long> outstanding = new TreeSet<>();
   private final ArrayDeque<Long> framesInFlight = new ArrayDeque<>();
   private final ArrayDeque<ActorRef<VCpu.Command>> blockedPresents = new ArrayDeque<>();
   private final ArrayDeque<Waiter> flushes = new ArrayDeque<>();
   private final ArrayDeque<ActorRef<Drained>> drains = new ArrayDeque<>();
+  private int inDriver;
   private long seq;
   private long submitted;
   private long completed;
   private long kernels;
   private long busy;
 
-  public static Behavior<Command> create(VgpuParams params, int commandBuffer, RunContext run,
+  public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, RunContext run,
       ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
       ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, run, scheduler, smGroup, metrics));
+    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, run, scheduler, smGroup,
+        metrics));
   }
 
-  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, RunContext run,
+  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, RunContext run,
       ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
       ActorRef<MetricsHub.Command> metrics) {
     super(ctx);
     this.vgpu = params.vgpu();
     this.commandBuffer = commandBuffer;
+    this.driverQueue = driverQueue;
     this.run = run;
     this.scheduler = scheduler;
     this.smGroup = smGroup;
@@ -119,22 +132,40 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     GpuWork work = new GpuWork(id, vgpu, kernel.soloNanos(), run.now(), syncReply != null);
     submitted++;
     pending.put(id, new Pending(work, kernel, syncReply));
-    undispatched.add(id);
     outstanding.add(id);
-    scheduler.tell(new GpuScheduler.Queued(work));
+    runtime.add(id);
+    handToDriver();
     return this;
+  }
+
+  /** Moves requests from the runtime's queue into the driver's buffer while it has room for this guest. */
+  private void handToDriver() {
+    while (!runtime.isEmpty() && inDriver < driverQueue) {
+      inDriver++;
+      scheduler.tell(new GpuScheduler.Queued(pending.get(runtime.poll()).work()));
+    }
+    releaseFlushes();
+    releasePresents();
   }
 
   private Behavior<Command> onPresent(Present msg) {
     submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
-    if (framesInFlight.size() > commandBuffer) {
-      blockedPresents.add(msg.replyTo());
-    } else {
-      completed++;
-      msg.replyTo().tell(VCpu.PresentReturned.INSTANCE);
-    }
+    blockedPresents.add(msg.replyTo());
+    releasePresents();
     return this;
+  }
+
+  /** Answers blocked Presents once the runtime has handed everything on and few enough frames are unfinished. */
+  private void releasePresents() {
+    while (!framesInFlight.isEmpty() && (outstanding.isEmpty() || outstanding.first() > framesInFlight.peek())) {
+      framesInFlight.poll();
+    }
+    while (!blockedPresents.isEmpty() && runtime.isEmpty()
+        && framesInFlight.size() - (blockedPresents.size() - 1) <= commandBuffer) {
+      completed++;
+      blockedPresents.poll().tell(VCpu.PresentReturned.INSTANCE);
+    }
   }
 
   private Behavior<Command> onFlush(Flush msg) {
@@ -147,9 +178,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onDispatched(Dispatched msg) {
     Pending p = pending.get(msg.work().id());
-    undispatched.remove(msg.work().id());
     smGroup.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter));
-    releaseFlushes();
     return this;
   }
 
@@ -163,13 +192,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     scheduler.tell(new GpuScheduler.Completed(p.work(), f.gpuNanos()));
     metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
     if (p.syncReply() != null) p.syncReply().tell(VCpu.SyncReturned.INSTANCE);
-    while (!framesInFlight.isEmpty() && (outstanding.isEmpty() || outstanding.first() > framesInFlight.peek())) {
-      framesInFlight.poll();
-    }
-    while (!blockedPresents.isEmpty() && framesInFlight.size() - blockedPresents.size() < commandBuffer) {
-      completed++;
-      blockedPresents.poll().tell(VCpu.PresentReturned.INSTANCE);
-    }
+    inDriver--;
+    handToDriver();
     if (outstanding.isEmpty()) {
       while (!drains.isEmpty()) drains.poll().tell(new Drained(vgpu));
     }
@@ -192,7 +216,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private void releaseFlushes() {
-    while (!flushes.isEmpty() && (undispatched.isEmpty() || undispatched.first() > flushes.peek().upToId())) {
+    while (!flushes.isEmpty() && (runtime.isEmpty() || runtime.peek() > flushes.peek().upToId())) {
       completed++;
       flushes.poll().replyTo().tell(VCpu.FlushReturned.INSTANCE);
     }

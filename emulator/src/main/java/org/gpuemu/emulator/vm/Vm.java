@@ -39,7 +39,7 @@ public final class Vm {
       ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
       ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VgpuParams(vm.index(), vm.name(), vm.weight()),
-          vm.commandBuffer(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
+          vm.commandBuffer(), vm.driverQueue(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
       ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vgpu), "agent");
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();

@@ -57,6 +57,17 @@ class BadInputTest {
   // ------------------------------------------------------------------ unknown keys
 
   @Test
+  void shareOutOfRange_isRejected() throws IOException {
+    onlyProblemAt(problems("scenario.vms.a { share = 1.5 }\n"), "scenario.vms.a.share", "(0, 1]");
+  }
+
+  @Test
+  void fractionalCount_isRejected_butFractionalRealIsNot() throws IOException {
+    onlyProblemAt(problems("scenario.vms.a { vcpus = 1.5, sla.fps = 29.97 }\n"), "scenario.vms.a.vcpus",
+        "an integer");
+  }
+
+  @Test
   void unknownKeyInScenario_isRejected_withPathAndValidKeys() throws IOException {
     List<String> p = problems("scenario { colour = red, vms.a {} }\n");
     String line = problemAt(p, "scenario.colour", "unknown key", "expected one of [");

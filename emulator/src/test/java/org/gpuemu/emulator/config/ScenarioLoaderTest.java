@@ -117,13 +117,16 @@ class ScenarioLoaderTest {
           sync-wait = poll
           spin-limit = 20us
           command-buffer = 3
+          driver-queue = 4
           start-delay = 2s
+          stop-after = 5s
           sla.fps = 60
+          share = 0.3
         }
         """);
     Settings.Vm a = vm(ScenarioLoader.load(file, Overrides.none()), "a");
-    assertEquals(new Settings.Vm(0, "a", "nba2012", 1, List.of(0), 512L << 20, SyncWait.POLL, 20 * US, 3, 2 * S, 60.0),
-        a);
+    assertEquals(new Settings.Vm(0, "a", "nba2012", 1, List.of(0), 512L << 20, SyncWait.POLL, 20 * US, 3, 4, 2 * S,
+        5 * S, 60.0, 0.3), a);
   }
 
   @Test

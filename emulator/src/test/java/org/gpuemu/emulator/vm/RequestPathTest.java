@@ -38,6 +38,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RequestPathTest {
   private static final long MS = 1_000_000;
+  private static final int DRIVER_QUEUE = 2;
   private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
 
   @AfterAll
@@ -56,9 +57,14 @@ class RequestPathTest {
     final Settings.Vm vm;
 
     Rig(Settings.SyncWait wait, int commandBuffer) throws Exception {
+      this(wait, commandBuffer, DRIVER_QUEUE);
+    }
+
+    Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue) throws Exception {
       ScaledClock clock = new ScaledClock(1.0);
       run = new RunContext(clock, new TimerLateness(clock));
-      vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer, 0, 30);
+      vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
+          driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN);
       core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L))), run));
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
@@ -68,7 +74,7 @@ class RequestPathTest {
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = Files.createTempFile("timeline", ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30)), 1_000 * MS, timeline, run));
-      vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, run, scheduler, group, metrics));
+      vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, run, scheduler, group, metrics));
       agent = kit.spawn(GuestAgent.create(vgpu));
     }
 
@@ -168,5 +174,23 @@ class RequestPathTest {
     VGpu.VgpuReport g = rig.vgpuReport();
     assertEquals(6, g.submitted());
     assertEquals(g.submitted(), g.completed() + g.outstanding());
+  }
+
+  @Test
+  void present_waitsUntilTheRuntimeHasHandedTheWholeFrameToTheDriver() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.HYBRID, 5, 1);
+    Step draw = new Step.LaunchKernel(KernelSpec.cd("draw", 20 * MS));
+    ActorRef<VCpu.Command> v = rig.vcpu(0, draw, draw, draw, new Step.Present());
+    v.tell(VCpu.Start.INSTANCE);
+    TestProbe<Object> waiter = kit.createTestProbe();
+    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
+      assertEquals(4, rig.report(v).steps());
+      assertEquals(0, rig.vgpuReport().outstanding());
+      return null;
+    });
+    // the driver holds one request of this guest: the third draw is handed on when the second finishes (~40 ms),
+    // and only then does Present return, although five frames could be buffered
+    long stall = rig.report(v).maxStallNanos();
+    assertTrue(stall >= 38 * MS && stall < 58 * MS, "Present blocked for " + stall);
   }
 }
