@@ -28,6 +28,9 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   public record Queued(GpuWork work) implements Command {}
 
+  /** A vGPU leaves (its VM stopped and its work drained); nothing of it is queued any more. */
+  public record Leave(int vgpu) implements Command {}
+
   public record Completed(GpuWork work, long gpuNanos) implements Command {}
 
   public record Report(ActorRef<SchedulerReport> replyTo) implements Command {}
@@ -65,6 +68,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     return newReceiveBuilder()
         .onMessage(Join.class, this::onJoin)
         .onMessage(Queued.class, this::onQueued)
+        .onMessage(Leave.class, this::onLeave)
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(Wake.class, this::onWake)
         .onMessage(Report.class, this::onReport)
@@ -80,6 +84,14 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onQueued(Queued msg) {
     long now = run.now();
     policy.queued(msg.work(), now);
+    decide(now);
+    return this;
+  }
+
+  private Behavior<Command> onLeave(Leave msg) {
+    vgpus.remove(msg.vgpu());
+    long now = run.now();
+    //TODO policy.removeVgpu(msg.vgpu());
     decide(now);
     return this;
   }

@@ -82,7 +82,7 @@ public final class Summary {
       int i = vm.index();
       VGpu.VgpuReport g = r.vgpus().get(i);
       MetricsHub.VmMetrics m = r.metrics().vms().get(i);
-      double ranSeconds = Math.max(1e-9, seconds - vm.startDelayNanos() / 1e9);
+      double ranSeconds = Math.max(1e-9, ranNanos(vm, r.emulatedNanos()) / 1e9);
       double share = totalBusy > 0 ? (double) g.gpuBusyNanos() / totalBusy : 0;
       double fairShare = (double) vm.weight() / totalWeight;
       double normalized = share / fairShare;
@@ -244,6 +244,13 @@ public final class Summary {
         lat.get("p99"), lat.get("max"), fid.get("limit_us"), faithful ? "faithful" : "NOT FAITHFUL"));
     b.append(broken.isEmpty() ? "invariants: ok" : "invariants BROKEN: " + String.join("; ", broken));
     return b.toString();
+  }
+
+  /** How long the VM's program ran: from its start delay to its stop-after or the end of the run. */
+  static long ranNanos(Settings.Vm vm, long endNanos) {
+    long stop = vm.stopAfterNanos() == Long.MAX_VALUE ? endNanos
+        : Math.min(endNanos, vm.startDelayNanos() + vm.stopAfterNanos());
+    return Math.max(0, stop - vm.startDelayNanos());
   }
 
   private static double round(double v, int digits) {

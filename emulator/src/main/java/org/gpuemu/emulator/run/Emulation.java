@@ -13,6 +13,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.host.Host;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
@@ -31,6 +32,13 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private record HostReady(Host.Refs refs) implements Command {}
 
   private record StartVm(int vm, long due) implements Command {}
+
+  private record StopVm(int vm, long due) implements Command {}
+
+  /** A vCPU of a VM that left before the end (stop-after) has stopped. */
+  private record LeftVcpuStopped(int vm) implements Command {}
+
+  private record LeftVgpuDrained(VGpu.Drained drained) implements Command {}
 
   private record EndRun(long due) implements Command {}
 
@@ -58,6 +66,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<FaultInjector.Command> faults;
   private Host.Refs refs;
+  private final java.util.Map<Integer, Integer> leaving = new java.util.HashMap<>();
   private int awaiting;
   private long endedAt;
 
@@ -86,6 +95,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     return newReceiveBuilder()
         .onMessage(HostReady.class, this::onHostReady)
         .onMessage(StartVm.class, this::onStartVm)
+        .onMessage(StopVm.class, this::onStopVm)
+        .onMessage(LeftVcpuStopped.class, this::onLeftVcpuStopped)
+        .onMessage(LeftVgpuDrained.class, this::onLeftVgpuDrained)
         .onMessage(EndRun.class, this::onEndRun)
         .onMessage(VcpuStopped.class, this::onVcpuStopped)
         .onMessage(VgpuDrained.class, this::onVgpuDrained)
@@ -118,6 +130,36 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private void startVm(int index) {
     for (ActorRef<VCpu.Command> vcpu : refs.vms().get(index).vcpus()) vcpu.tell(VCpu.Start.INSTANCE);
+    Settings.Vm vm = scenario.vms().get(index);
+    if (vm.stopAfterNanos() != Long.MAX_VALUE) {
+      long due = vm.startDelayNanos() + vm.stopAfterNanos();
+      if (due < scenario.durationNanos()) run.arm(timers, "stop-" + index, new StopVm(index, due), due);
+    }
+  }
+
+  /** A VM leaves before the end: its vCPUs stop, the GPU finishes what it queued, its vGPU leaves the scheduler. */
+  private Behavior<Command> onStopVm(StopVm msg) {
+    run.fired(msg.due());
+    List<ActorRef<VCpu.Command>> vcpus = refs.vms().get(msg.vm()).vcpus();
+    leaving.put(msg.vm(), vcpus.size());
+    ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class,
+        st -> new LeftVcpuStopped(msg.vm()));
+    for (ActorRef<VCpu.Command> vcpu : vcpus) vcpu.tell(new VCpu.Stop(stopped));
+    return this;
+  }
+
+  private Behavior<Command> onLeftVcpuStopped(LeftVcpuStopped msg) {
+    int left = leaving.merge(msg.vm(), -1, Integer::sum);
+    if (left == 0) {
+      refs.vms().get(msg.vm()).vgpu().tell(new VGpu.Drain(
+          getContext().messageAdapter(VGpu.Drained.class, LeftVgpuDrained::new)));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onLeftVgpuDrained(LeftVgpuDrained msg) {
+    refs.scheduler().tell(new GpuScheduler.Leave(msg.drained().vgpu()));
+    return this;
   }
 
   private Behavior<Command> onEndRun(EndRun msg) {

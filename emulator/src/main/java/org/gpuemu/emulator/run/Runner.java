@@ -39,10 +39,13 @@ public final class Runner {
 
   private Runner() {}
 
-  /** Pekko settings every run uses: the high-resolution scheduler and the dispatcher measured best here. */
+  /**
+   * Pekko settings every run uses: the high-resolution scheduler and the dispatcher measured best here. JVM
+   * system properties ({@code -Dpekko....}) still override them, for measuring alternatives.
+   */
   public static Config pekkoConfig() {
-    return ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"")
-        .withFallback(TimerProbe.RECOMMENDED_DISPATCHER)
+    return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"")
+        .withFallback(TimerProbe.RECOMMENDED_DISPATCHER))
         .withFallback(ConfigFactory.load());
   }
 

@@ -40,9 +40,10 @@ class BaselineScenarioTest {
     // DiRT 3 averages 31 FPS in the paper (67 alone): contention halves it; 25 % tolerance
     double fps = (double) dirt3.get("fps");
     assertTrue(fps > 31 * 0.75 && fps < 31 * 1.25, "DiRT 3 fps " + fps);
-    // the light game gets the most frames: NBA 2012 above DiRT 3 above GT2 (paper: ~90, 31, < 30)
+    // the light game gets the most frames: NBA 2012 near 90 FPS (25 % tolerance), DiRT 3 above GT2
     double nba = (double) vm(s, "nba2012").get("fps");
-    assertTrue(nba > 1.15 * fps && fps > 1.15 * (double) gt2.get("fps"), "NBA " + nba + ", DiRT 3 " + fps);
+    assertTrue(nba > 90 * 0.75 && nba < 90 * 1.25, "NBA 2012 fps " + nba);
+    assertTrue(fps > 1.15 * (double) gt2.get("fps"), "DiRT 3 " + fps + ", GT2 " + gt2.get("fps"));
     // "allocates resources fairly under contention" (vgris §3.2): GPU shares within a third ± 0.1
     for (String name : new String[] {"dirt3", "3dmark05", "nba2012"}) {
       double share = (double) vm(s, name).get("gpu_share");
