@@ -23,6 +23,25 @@ public final class ParamChecks {
     return (int) value;
   }
 
+  /** A real parameter that must be finite and > 0. */
+  public static double positiveReal(PolicyParams params, String policy, String key) {
+    double value = params.real(key);
+    if (!(value > 0) || Double.isInfinite(value)) {
+      throw new IllegalArgumentException(
+          policy + ": parameter '" + key + "' must be a finite number > 0, got " + value);
+    }
+    return value;
+  }
+
+  /** A fraction parameter that must be in (0, 1]. */
+  public static double fraction(PolicyParams params, String policy, String key) {
+    double value = params.real(key);
+    if (!(value > 0 && value <= 1)) {
+      throw new IllegalArgumentException(policy + ": parameter '" + key + "' must be in (0, 1], got " + value);
+    }
+    return value;
+  }
+
   private static long positive(long value, String policy, String key) {
     if (value <= 0) {
       throw new IllegalArgumentException(policy + ": parameter '" + key + "' must be > 0, got " + value);

@@ -91,7 +91,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onLeave(Leave msg) {
     vgpus.remove(msg.vgpu());
     long now = run.now();
-    //TODO policy.removeVgpu(msg.vgpu());
+    policy.removeVgpu(msg.vgpu());
     decide(now);
     return this;
   }

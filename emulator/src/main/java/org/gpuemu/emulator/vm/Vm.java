@@ -38,7 +38,7 @@ public final class Vm {
   public static Behavior<Command> create(Settings.Vm vm, int firstVcpu, long seed, RunContext run, Wiring w,
       ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
-      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VgpuParams(vm.index(), vm.name(), vm.weight()),
+      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps()),
           vm.commandBuffer(), vm.driverQueue(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
       ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vgpu), "agent");
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));

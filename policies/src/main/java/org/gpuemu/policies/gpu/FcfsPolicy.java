@@ -17,7 +17,8 @@ import org.gpuemu.policies.PolicyParams;
  * <p>Interpretations: arrival order is the order of {@link #queued} calls (the caller delivers them in emulated
  * time order), so there are no ties to break. {@code max-inflight} models the depth of the hardware queue: the
  * head is dispatched while fewer than that many requests are in flight. The per-guest bounded command buffer that
- * makes {@code Present} block is the emulator's vGPU, not this policy. Weights are ignored, as in the baseline.
+ * makes {@code Present} block is the emulator's vGPU, not this policy. Weights are ignored, as in the baseline. A
+ * vGPU may leave once drained; one with requests still queued may not.
  *
  * <p>Parameters: {@code max-inflight} (count, &gt; 0).
  */
@@ -34,7 +35,12 @@ public final class FcfsPolicy implements GpuPolicy {
 
   /** Reads {@code max-inflight}. */
   public FcfsPolicy(PolicyParams params) {
-    this.maxInflight = ParamChecks.positiveCount(params, NAME, MAX_INFLIGHT);
+    this(ParamChecks.positiveCount(params, NAME, MAX_INFLIGHT));
+  }
+
+  /** An FCFS queue whose caller already read and checked {@code max-inflight} (VGRIS dispatches through one). */
+  public FcfsPolicy(int maxInflight) {
+    this.maxInflight = maxInflight;
     this.ledger = new RequestLedger(NAME, maxInflight);
   }
 
@@ -48,6 +54,17 @@ public final class FcfsPolicy implements GpuPolicy {
     if (!vgpus.add(vgpu.vgpu())) {
       throw new IllegalArgumentException(NAME + ": vGPU " + vgpu.vgpu() + " added twice");
     }
+  }
+
+  @Override
+  public void removeVgpu(int vgpu) {
+    if (!vgpus.contains(vgpu)) {
+      throw new IllegalArgumentException(NAME + ": unknown vGPU " + vgpu + " cannot leave");
+    }
+    if (queue.stream().anyMatch(w -> w.vgpu() == vgpu)) {
+      throw new IllegalStateException(NAME + ": vGPU " + vgpu + " left with requests still queued");
+    }
+    vgpus.remove(vgpu);
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.gpuemu.policies.gpu;
 import java.util.SortedSet;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.PolicyRegistry;
+import org.gpuemu.policies.vgris.VgrisPolicy;
 
 /** The one registry of GPU time-sharing policies; scenario files name them in {@code policy}. */
 public final class GpuPolicies {
@@ -13,6 +14,15 @@ public final class GpuPolicies {
       .add(RoundRobinPolicy.NAME,
           "gVirt round robin: each vGPU owns the GPU for a time slice, switching after the GPU drains (VMCG §2, §5.1)",
           RoundRobinPolicy::new)
+      .add(VgrisPolicy.SLA_AWARE,
+          "VGRIS SLA-aware: each VM sleeps before Present to hold its SLA frame latency; FCFS dispatch (VGRIS §3.2)",
+          VgrisPolicy::slaAware)
+      .add(VgrisPolicy.PROPORTIONAL_SHARE,
+          "VGRIS proportional share: a VM presents only while its Eq. 1 budget is positive; FCFS dispatch (§3.2)",
+          VgrisPolicy::proportionalShare)
+      .add(VgrisPolicy.HYBRID,
+          "VGRIS hybrid: Algorithm 1 switches between SLA-aware and proportional share, Eq. 2 shares (VGRIS §3.2)",
+          VgrisPolicy::hybrid)
       .build();
 
   private GpuPolicies() {}

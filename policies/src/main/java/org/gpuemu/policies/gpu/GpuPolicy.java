@@ -13,6 +13,14 @@ public interface GpuPolicy {
   /** A vGPU joins (before any of its work is queued). */
   void addVgpu(VgpuParams vgpu);
 
+  /**
+   * A vGPU leaves (its VM stopped) after the emulator drained it: nothing of it is queued or in flight. Policies
+   * that cannot forget a vGPU keep this default, which refuses, rather than silently keeping its state.
+   */
+  default void removeVgpu(int vgpu) {
+    throw new UnsupportedOperationException(name() + ": vGPUs cannot leave during a run (vGPU " + vgpu + ")");
+  }
+
   /** A request was queued on a vGPU's ring. */
   void queued(GpuWork work, long now);
 

@@ -30,6 +30,9 @@ import org.gpuemu.policies.PolicyParams;
  *       more before anyone else does.</li>
  *   <li>{@link #switches()} counts changes from one vGPU to another; the first owner taking an unowned GPU is not
  *       a switch. Weights are ignored: plain round robin gives every vGPU the same slice.</li>
+ *   <li>A vGPU may leave once drained ({@link #removeVgpu}); gVirt's description gives no rule, so: when the
+ *       owner leaves, the rotation resumes with the next vGPU after its index, and that grant counts as a context
+ *       switch (another context is loaded).</li>
  * </ul>
  * Because the owner either dispatches or waits for a completion, the policy never needs a timer
  * ({@link GpuDecision.WakeAt}): slice expiry is noticed at the next event.
@@ -52,6 +55,7 @@ public final class RoundRobinPolicy implements GpuPolicy {
   private final int maxInflight;
   private final NavigableMap<Integer, Deque<GpuWork>> queues = new TreeMap<>();
   private final RequestLedger ledger;
+  private final java.util.Set<Integer> departed = new java.util.HashSet<>();
 
   private int owner = -1;
   private long sliceStart;
@@ -76,6 +80,19 @@ public final class RoundRobinPolicy implements GpuPolicy {
     if (queues.putIfAbsent(vgpu.vgpu(), new ArrayDeque<>()) != null) {
       throw new IllegalArgumentException(NAME + ": vGPU " + vgpu.vgpu() + " added twice");
     }
+  }
+
+  @Override
+  public void removeVgpu(int vgpu) {
+    Deque<GpuWork> queue = queues.get(vgpu);
+    if (queue == null) {
+      throw new IllegalArgumentException(NAME + ": unknown vGPU " + vgpu + " cannot leave");
+    }
+    if (!queue.isEmpty()) {
+      throw new IllegalStateException(NAME + ": vGPU " + vgpu + " left with requests still queued");
+    }
+    queues.remove(vgpu);
+    departed.add(vgpu);
   }
 
   @Override
@@ -119,7 +136,7 @@ public final class RoundRobinPolicy implements GpuPolicy {
       violations.add(NAME + ": vGPU " + owner + " dispatched " + dispatchedInSlice + " requests in one slice (max "
           + maxPerSlice + ")");
     }
-    if (owner != -1 && !queues.containsKey(owner)) {
+    if (owner != -1 && !queues.containsKey(owner) && !departed.contains(owner)) {
       violations.add(NAME + ": owner " + owner + " is not a known vGPU");
     }
     return violations;
@@ -136,7 +153,8 @@ public final class RoundRobinPolicy implements GpuPolicy {
   }
 
   private boolean ownerMayContinue(long now) {
-    return !queues.get(owner).isEmpty() && now - sliceStart < slice && dispatchedInSlice < maxPerSlice;
+    Deque<GpuWork> queue = queues.get(owner);
+    return queue != null && !queue.isEmpty() && now - sliceStart < slice && dispatchedInSlice < maxPerSlice;
   }
 
   /** The first vGPU with queued work after the owner in cyclic index order, the owner itself last; -1 if none. */

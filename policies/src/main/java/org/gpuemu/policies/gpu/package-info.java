@@ -4,7 +4,8 @@
  * org.gpuemu.policies.gpu.GpuDecision} (dispatch this request, stay idle until the next event, or wake at a given
  * emulated time); the GpuScheduler actor does the dispatching. Policies are found by name in {@link
  * org.gpuemu.policies.gpu.GpuPolicies}; the baselines here are the default driver's global FCFS queue ({@code
- * fcfs}) and gVirt's round robin ({@code round-robin}), and every policy checks that no request is lost or run
- * twice.
+ * fcfs}) and gVirt's round robin ({@code round-robin}); the VGRIS policies ({@code vgris-sla}, {@code vgris-share},
+ * {@code vgris-hybrid}) live in {@code org.gpuemu.policies.vgris}. Every policy checks that no request is lost or
+ * run twice.
  */
 package org.gpuemu.policies.gpu;

@@ -29,7 +29,12 @@ class EveryGpuPolicyTest {
   static final PolicyParams PARAMS = PolicyParams.of(Map.of(
       "max-inflight", 2L,
       "slice", 16 * MS,
-      "max-kernels-per-slice", 8L));
+      "max-kernels-per-slice", 8L,
+      "present-history", 20L,
+      "period", MS,
+      "fps-threshold", 30.0,
+      "gpu-threshold", 0.9,
+      "window", 5_000 * MS));
 
   static Stream<Arguments> policiesAndSeeds() {
     return GpuPolicies.names().stream().flatMap(name -> Stream.of(1L, 2L, 3L).map(seed -> Arguments.of(name, seed)));

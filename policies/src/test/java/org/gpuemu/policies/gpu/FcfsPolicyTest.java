@@ -100,4 +100,33 @@ class FcfsPolicyTest {
         () -> new FcfsPolicy(PolicyParams.of(Map.of("max-inflight", 0L))));
     assertEquals("fcfs: parameter 'max-inflight' must be > 0, got 0", zero.getMessage());
   }
+
+  @Test
+  void fcfs_forgetsAVgpuThatLeft_soItsLaterWorkIsRefused() {
+    FcfsPolicy policy = fcfs(2, 2);
+    policy.removeVgpu(1);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> policy.queued(work(1, 1, 0), 0));
+    assertTrue(e.getMessage().contains("unknown vGPU 1"), e.getMessage());
+    policy.queued(work(2, 0, 0), 0);
+    assertEquals(2L, ((GpuDecision.Dispatch) policy.next(0, 0)).work().id(), "the other vGPU is unaffected");
+  }
+
+  @Test
+  void fcfs_refusesToLetAVgpuLeaveWhileItsRequestsAreQueued() {
+    FcfsPolicy policy = fcfs(2, 2);
+    policy.queued(work(1, 0, 0), 0);
+    policy.queued(work(2, 1, 0), 0);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> policy.removeVgpu(1));
+    assertEquals("fcfs: vGPU 1 left with requests still queued", e.getMessage());
+
+    assertInstanceOf(GpuDecision.Dispatch.class, policy.next(0, 0));
+    assertInstanceOf(GpuDecision.Dispatch.class, policy.next(0, 1));
+    policy.removeVgpu(1);
+  }
+
+  @Test
+  void fcfs_refusesToRemoveAVgpuThatNeverJoined() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> fcfs(2, 1).removeVgpu(3));
+    assertEquals("fcfs: unknown vGPU 3 cannot leave", e.getMessage());
+  }
 }

@@ -9,22 +9,25 @@ import org.gpuemu.policies.PolicyParams;
 import org.junit.jupiter.api.Test;
 
 class GpuPoliciesTest {
+  private static final String VALID = "fcfs, round-robin, vgris-hybrid, vgris-share, vgris-sla";
+
   @Test
   void registry_unknownName_failsListingTheValidNames() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> GpuPolicies.create("xyz", PolicyParams.empty()));
-    assertEquals("unknown GPU policy 'xyz'; valid: fcfs, round-robin", e.getMessage());
+    assertEquals("unknown GPU policy 'xyz'; valid: " + VALID, e.getMessage());
   }
 
   @Test
   void registry_describeOfUnknownName_failsTheSameWay() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GpuPolicies.describe("xyz"));
-    assertEquals("unknown GPU policy 'xyz'; valid: fcfs, round-robin", e.getMessage());
+    assertEquals("unknown GPU policy 'xyz'; valid: " + VALID, e.getMessage());
   }
 
   @Test
   void registry_namesAreSorted_andEachHasADescription() {
-    assertEquals(List.of("fcfs", "round-robin"), List.copyOf(GpuPolicies.names()));
+    assertEquals(List.of("fcfs", "round-robin", "vgris-hybrid", "vgris-share", "vgris-sla"),
+        List.copyOf(GpuPolicies.names()));
     for (String name : GpuPolicies.names()) {
       assertFalse(GpuPolicies.describe(name).isBlank(), name);
     }

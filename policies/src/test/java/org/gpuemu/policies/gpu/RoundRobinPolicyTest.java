@@ -2,6 +2,7 @@ package org.gpuemu.policies.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -203,5 +204,29 @@ class RoundRobinPolicyTest {
     roundRobin(4, 2, 2);
     assertInstanceOf(GpuDecision.Idle.class, policy.next(0, 0));
     assertEquals(-1, policy.owner());
+  }
+
+  @Test
+  void roundRobin_whenTheOwnerLeaves_rotationResumesAfterIt_asASwitch() {
+    roundRobin(4, 2, 4);
+    policy.queued(work(1, 1), 0);
+    GpuWork w = dispatched(policy.next(0, 0));
+    assertEquals(1, policy.owner());
+    policy.completed(w, MS, MS);
+    policy.removeVgpu(1);
+    policy.queued(work(2, 0), MS);
+    policy.queued(work(3, 3), MS);
+    assertEquals(3, dispatched(policy.next(MS, 0)).vgpu(), "the next after index 1 with work is 3");
+    assertEquals(1, policy.switches());
+    assertEquals(List.of(), policy.checkInvariants());
+    assertThrows(IllegalArgumentException.class, () -> policy.removeVgpu(1));
+  }
+
+  @Test
+  void roundRobin_refusesToLetAVgpuLeaveWithQueuedWork() {
+    roundRobin(4, 2, 4);
+    policy.queued(work(1, 2), 0);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> policy.removeVgpu(2));
+    assertEquals("round-robin: vGPU 2 left with requests still queued", e.getMessage());
   }
 }
