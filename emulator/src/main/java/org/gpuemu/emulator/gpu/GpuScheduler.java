@@ -1,6 +1,13 @@
 package org.gpuemu.emulator.gpu;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -8,16 +15,28 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
+import org.gpuemu.policies.vgris.AlgorithmSwitch;
+import org.gpuemu.policies.vgris.PresentDecision;
+import org.gpuemu.policies.vgris.PresentGate;
+import org.gpuemu.policies.vgris.PresentMode;
+import org.gpuemu.policies.vgris.SecondReport;
 
 /**
  * The GPU time-sharing scheduler: a thin adapter around a {@link GpuPolicy}. vGPUs tell it what they queued and
  * what completed; it asks the policy what to dispatch and tells the owning vGPU to hand that request to its SM
  * group. When the policy wants to be asked again later (a slice ends, a budget refills) it arms a timer.
+ *
+ * <p>With a VGRIS policy ({@link PresentGate}) it is also VGRIS's scheduling controller (vgris.txt §3.1): the
+ * guest agents join it and get their Present mode; every emulated second it collects each agent's frames, adds
+ * the GPU usage it accounted itself, and hands the reports to the policy; when the algorithm changes it gives
+ * every agent its new mode and the timeline the new mode name; and it answers agents asking to Present under
+ * proportional share, at once or when the budget allows.
  */
 public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
@@ -37,31 +56,81 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   private record Wake(long token, long due) implements Command {}
 
+  /** A VM's guest agent joins the controller; it gets its {@link SetMode} at once. */
+  public record AgentJoin(int vgpu, ActorRef<ToAgent> agent) implements Command {}
+
+  /** An agent asks whether its VM may Present now; the answer is {@link PresentAllowed}, maybe later. */
+  public record MayPresent(int vgpu, ActorRef<ToAgent> replyTo) implements Command {}
+
+  /**
+   * An agent's answer to {@link Collect}: frames presented since its previous report; {@code running} is false
+   * while the guest had not yet presented when the second began (not started, or loading).
+   */
+  public record AgentReport(int vgpu, long seq, int frames, boolean running) implements Command {}
+
+  private record SecondEnded(long due) implements Command {}
+
+  private record PresentWake(long due) implements Command {}
+
+  /** What the controller tells a guest agent. */
+  public sealed interface ToAgent {}
+
+  /** The mode the agent applies to Present from now on. */
+  public record SetMode(PresentMode mode) implements ToAgent {}
+
+  /** The Present the agent asked about may go. */
+  public enum PresentAllowed implements ToAgent { INSTANCE }
+
+  /** Report the frames of the second that began at {@code secondStart}. */
+  public record Collect(long seq, long secondStart) implements ToAgent {}
+
   /** To a vGPU: hand this request to the GPU now. */
   public record Dispatch(GpuWork work) {}
 
-  /** Final figures: the policy's name and invariant violations, dispatches made. */
-  public record SchedulerReport(String policy, long dispatched, List<String> violations) {}
+  /**
+   * Final figures: the policy's name and invariant violations, dispatches made; for a VGRIS policy also its
+   * algorithm switches and each VM's final share (by vGPU; empty otherwise).
+   */
+  public record SchedulerReport(String policy, long dispatched, List<String> violations,
+      List<AlgorithmSwitch> switches, Map<Integer, Double> shares) {}
 
   private static final Object WAKE = "wake";
+  private static final Object SECOND = "second";
+  private static final Object PRESENT_WAKE = "present-wake";
+  private static final long SECOND_NANOS = 1_000_000_000L;
 
   private final GpuPolicy policy;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final java.util.Map<Integer, ActorRef<Dispatch>> vgpus = new java.util.HashMap<>();
+  private final ActorRef<MetricsHub.Command> metrics;
+  private final PresentGate gate;
+  private final Map<Integer, ActorRef<Dispatch>> vgpus = new HashMap<>();
+  private final Map<Integer, ActorRef<ToAgent>> agents = new LinkedHashMap<>();
+  private final Map<Integer, ActorRef<ToAgent>> postponed = new LinkedHashMap<>();
+  private final Map<Integer, Long> busyThisSecond = new HashMap<>();
+  private Map<Integer, Long> busyOfCollected = Map.of();
+  private final Set<Integer> awaitingReports = new HashSet<>();
+  private final List<SecondReport> reports = new ArrayList<>();
   private int inflight;
   private long dispatched;
   private long token;
+  private long seq;
+  private long secondEnd;
+  private long collectedEnd;
 
-  public static Behavior<Command> create(GpuPolicy policy, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new GpuScheduler(ctx, policy, run, timers)));
+  public static Behavior<Command> create(GpuPolicy policy, RunContext run, ActorRef<MetricsHub.Command> metrics) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new GpuScheduler(ctx, policy, run, metrics, timers)));
   }
 
-  private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, RunContext run, TimerScheduler<Command> timers) {
+  private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, RunContext run,
+      ActorRef<MetricsHub.Command> metrics, TimerScheduler<Command> timers) {
     super(ctx);
     this.policy = policy;
     this.run = run;
+    this.metrics = metrics;
     this.timers = timers;
+    this.gate = policy instanceof PresentGate g ? g : null;
+    metrics.tell(new MetricsHub.Mode(gate != null ? gate.algorithm().label() : policy.name()));
   }
 
   @Override public Receive<Command> createReceive() {
@@ -71,6 +140,11 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(Leave.class, this::onLeave)
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(Wake.class, this::onWake)
+        .onMessage(AgentJoin.class, this::onAgentJoin)
+        .onMessage(MayPresent.class, this::onMayPresent)
+        .onMessage(PresentWake.class, this::onPresentWake)
+        .onMessage(SecondEnded.class, this::onSecondEnded)
+        .onMessage(AgentReport.class, this::onAgentReport)
         .onMessage(Report.class, this::onReport)
         .build();
   }
@@ -90,6 +164,9 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   private Behavior<Command> onLeave(Leave msg) {
     vgpus.remove(msg.vgpu());
+    agents.remove(msg.vgpu());
+    postponed.remove(msg.vgpu());
+    if (awaitingReports.remove(msg.vgpu()) && awaitingReports.isEmpty()) evaluateSecond();
     long now = run.now();
     policy.removeVgpu(msg.vgpu());
     decide(now);
@@ -99,6 +176,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onCompleted(Completed msg) {
     long now = run.now();
     inflight--;
+    busyThisSecond.merge(msg.work().vgpu(), msg.gpuNanos(), Long::sum);
     policy.completed(msg.work(), msg.gpuNanos(), now);
     decide(now);
     return this;
@@ -111,8 +189,99 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, policy.checkInvariants()));
+    List<AlgorithmSwitch> switches = gate == null ? List.of() : List.copyOf(gate.switches());
+    SortedMap<Integer, Double> shares = gate == null ? new java.util.TreeMap<>() : gate.shares();
+    msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, policy.checkInvariants(), switches,
+        Map.copyOf(shares)));
     return this;
+  }
+
+  // ------------------------------------------------------------------ VGRIS controller
+
+  private Behavior<Command> onAgentJoin(AgentJoin msg) {
+    agents.put(msg.vgpu(), msg.agent());
+    msg.agent().tell(new SetMode(PresentGate.presentModeOf(policy, msg.vgpu())));
+    if (gate != null && secondEnd == 0) {
+      secondEnd = (run.now() / SECOND_NANOS + 1) * SECOND_NANOS;
+      run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onMayPresent(MayPresent msg) {
+    if (gate == null) {
+      msg.replyTo().tell(PresentAllowed.INSTANCE);
+      return this;
+    }
+    postponed.put(msg.vgpu(), msg.replyTo());
+    releasePresents(run.now());
+    return this;
+  }
+
+  private Behavior<Command> onPresentWake(PresentWake msg) {
+    releasePresents(run.fired(msg.due()));
+    return this;
+  }
+
+  /** Lets every postponed Present go that the policy now allows; wakes up again for the earliest of the rest. */
+  private void releasePresents(long now) {
+    long earliest = Long.MAX_VALUE;
+    var it = postponed.entrySet().iterator();
+    while (it.hasNext()) {
+      var e = it.next();
+      PresentDecision d = gate.requestPresent(e.getKey(), now);
+      if (d instanceof PresentDecision.PostponeUntil until) {
+        earliest = Math.min(earliest, until.nanos());
+      } else {
+        e.getValue().tell(PresentAllowed.INSTANCE);
+        it.remove();
+      }
+    }
+    if (earliest != Long.MAX_VALUE) run.arm(timers, PRESENT_WAKE, new PresentWake(earliest), earliest);
+  }
+
+  private Behavior<Command> onSecondEnded(SecondEnded msg) {
+    long due = run.fired(msg.due());
+    if (!awaitingReports.isEmpty()) {
+      // an agent did not answer within a whole second: evaluate with the reports that came
+      getContext().getLog().warn("agents {} did not report the second ending at {} ns", awaitingReports, due);
+      awaitingReports.clear();
+      evaluateSecond();
+    }
+    seq++;
+    reports.clear();
+    collectedEnd = due;
+    busyOfCollected = Map.copyOf(busyThisSecond);
+    busyThisSecond.clear();
+    for (Map.Entry<Integer, ActorRef<ToAgent>> e : agents.entrySet()) {
+      awaitingReports.add(e.getKey());
+      e.getValue().tell(new Collect(seq, due - SECOND_NANOS));
+    }
+    secondEnd = due + SECOND_NANOS;
+    run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);
+    if (awaitingReports.isEmpty()) evaluateSecond();
+    return this;
+  }
+
+  private Behavior<Command> onAgentReport(AgentReport msg) {
+    if (msg.seq() != seq || !awaitingReports.remove(msg.vgpu())) return this;
+    long busy = busyOfCollected.getOrDefault(msg.vgpu(), 0L);
+    if (msg.running()) {
+      reports.add(new SecondReport(msg.vgpu(), msg.frames(), (double) busy / SECOND_NANOS));
+    }
+    if (awaitingReports.isEmpty()) evaluateSecond();
+    return this;
+  }
+
+  /** Algorithm 1's step for the second just collected; new modes go to every agent when the algorithm changed. */
+  private void evaluateSecond() {
+    if (gate.secondEnded(collectedEnd, List.copyOf(reports))) {
+      for (Map.Entry<Integer, ActorRef<ToAgent>> e : agents.entrySet()) {
+        e.getValue().tell(new SetMode(gate.presentMode(e.getKey())));
+      }
+      metrics.tell(new MetricsHub.Mode(gate.algorithm().label()));
+    }
+    reports.clear();
   }
 
   private void decide(long now) {

@@ -63,7 +63,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
       cores.add(ctx.spawn(CpuScheduler.create(c, CpuPolicies.create(cpu.name(), cpu.params()), run), "core-" + c));
     }
     Settings.PolicyChoice g = scenario.gpuPolicy();
-    scheduler = ctx.spawn(GpuScheduler.create(GpuPolicies.create(g.name(), g.params()), run), "gpu-scheduler");
+    scheduler = ctx.spawn(GpuScheduler.create(GpuPolicies.create(g.name(), g.params()), run, metrics), "gpu-scheduler");
     Settings.PolicyChoice m = scenario.memoryPolicy();
     ctx.spawn(PhysicalGpu.create(scenario.gpu(), MemoryPolicies.create(m.name(), m.params()), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");

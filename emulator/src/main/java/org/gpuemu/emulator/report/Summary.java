@@ -15,6 +15,7 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
+import org.gpuemu.policies.vgris.AlgorithmSwitch;
 
 /**
  * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
@@ -115,6 +116,10 @@ public final class Summary {
       v.put("workload", vm.workload());
       v.put("weight", vm.weight());
       v.put("sla_fps", vm.slaFps());
+      Double policyShare = r.scheduler().shares().get(i);
+      double configured = vm.share();
+      v.put("share", policyShare != null ? Double.valueOf(round(policyShare, 4))
+          : Double.isNaN(configured) ? null : Double.valueOf(configured));
       v.put("fps", round(m.frames() / ranSeconds, 2));
       v.put("frame_latency_ms", Map.of("p50", round(m.latencyP50Us() / 1e3, 3), "p99", round(m.latencyP99Us() / 1e3, 3),
           "max", round(m.latencyMaxUs() / 1e3, 3)));
@@ -139,6 +144,15 @@ public final class Summary {
       }
     }
     doc.put("vms", vms);
+    List<Map<String, Object>> policySwitches = new ArrayList<>();
+    for (AlgorithmSwitch sw : r.scheduler().switches()) {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("t_s", round(sw.nanos() / 1e9, 3));
+      one.put("from", sw.from().label());
+      one.put("to", sw.to().label());
+      policySwitches.add(one);
+    }
+    doc.put("policy_switches", policySwitches);
 
     long kernelBusy = 0;
     long switchTime = 0;
@@ -240,6 +254,15 @@ public final class Summary {
     Map<String, Object> gpu = (Map<String, Object>) doc.get("gpu");
     b.append(String.format("gpu utilization %.1f %%, fairness mmr %.3f lambda %.3f%n",
         100 * (double) gpu.get("utilization"), (double) fair.get("mmr"), (double) fair.get("lambda")));
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> switches = (List<Map<String, Object>>) doc.get("policy_switches");
+    if (!switches.isEmpty()) {
+      StringBuilder list = new StringBuilder();
+      for (Map<String, Object> sw : switches) {
+        list.append(String.format(" %ss %s->%s", sw.get("t_s"), sw.get("from"), sw.get("to")));
+      }
+      b.append("policy switches:").append(list).append(String.format("%n"));
+    }
     b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (limit %s us): %s%n", lat.get("p50"),
         lat.get("p99"), lat.get("max"), fid.get("limit_us"), faithful ? "faithful" : "NOT FAITHFUL"));
     b.append(broken.isEmpty() ? "invariants: ok" : "invariants BROKEN: " + String.join("; ", broken));

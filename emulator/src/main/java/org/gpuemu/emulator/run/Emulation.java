@@ -109,7 +109,6 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private Behavior<Command> onHostReady(HostReady msg) {
     refs = msg.refs();
     timeZero.run();
-    metrics.tell(new MetricsHub.Mode(scenario.gpuPolicy().name()));
     metrics.tell(MetricsHub.Begin.INSTANCE);
     for (Settings.Vm vm : scenario.vms()) {
       if (vm.startDelayNanos() == 0) {

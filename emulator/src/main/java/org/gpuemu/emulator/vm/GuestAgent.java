@@ -6,10 +6,26 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.vgris.PresentMode;
+import org.gpuemu.policies.vgris.SlaPacer;
 
 /**
- * Where a policy intercepts the guest's graphics calls before they reach the vGPU (VGRIS's per-VM agent hooks
- * {@code Present}). The baseline policies do not intercept: the agent passes every call straight through.
+ * The per-VM agent of VGRIS (vgris.txt §3.1): it intercepts the guest's {@code Present} and applies the mode the
+ * scheduling controller (the {@link GpuScheduler}) gives it, and it reports the frames of every second to the
+ * controller. Under the baseline policies the mode is pass-through and Present goes straight to the vGPU.
+ *
+ * <ul>
+ *   <li>SLA-aware (§3.2, Figure 5): {@code Flush}, then sleep target − (time since the previous Present returned,
+ *       flush included) − predicted Present cost, then Present; the cost of every Present (issue to return) is
+ *       recorded, in every mode, so the prediction is ready when the hybrid switches to SLA-aware. The flush's own
+ *       CPU cost is not modelled: the paper measures it instead of predicting it, and so does this agent.</li>
+ *   <li>Proportional share (§3.2): the agent asks the controller before each Present and holds it until the VM's
+ *       budget allows.</li>
+ * </ul>
+ * A frame's latency is measured by the vCPU (between the returns of two Presents), not here.
  */
 public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
@@ -18,23 +34,121 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   /** The guest calls Present; the answer goes to {@code replyTo} as {@link VCpu.PresentReturned}. */
   public record Present(ActorRef<VCpu.Command> replyTo) implements Command {}
 
-  private final ActorRef<VGpu.Command> vgpu;
+  private record FromController(GpuScheduler.ToAgent message) implements Command {}
 
-  public static Behavior<Command> create(ActorRef<VGpu.Command> vgpu) {
-    return Behaviors.setup(ctx -> new GuestAgent(ctx, vgpu));
+  private record FromVgpu(VCpu.Command answer) implements Command {}
+
+  private record SleepEnded(long due) implements Command {}
+
+  /** Present costs averaged by default, until the controller names another history ("the past twenty"). */
+  private static final int DEFAULT_HISTORY = 20;
+  private static final Object SLEEP = "sla-sleep";
+
+  private final int vgpuIndex;
+  private final ActorRef<VGpu.Command> vgpu;
+  private final ActorRef<GpuScheduler.Command> controller;
+  private final RunContext run;
+  private final TimerScheduler<Command> timers;
+  private final ActorRef<VCpu.Command> vgpuAnswers;
+  private final ActorRef<GpuScheduler.ToAgent> controllerMessages;
+  private PresentMode mode = new PresentMode.PassThrough();
+  private SlaPacer pacer;
+  private int pacerHistory = DEFAULT_HISTORY;
+  private ActorRef<VCpu.Command> guest;
+  private long lastReturned = -1;
+  private long firstReturned = -1;
+  private long presentIssued;
+  private int framesSinceReport;
+
+  public static Behavior<Command> create(int vgpuIndex, double slaFps, ActorRef<VGpu.Command> vgpu,
+      ActorRef<GpuScheduler.Command> controller, RunContext run) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        new GuestAgent(ctx, vgpuIndex, slaFps, vgpu, controller, run, timers)));
   }
 
-  private GuestAgent(ActorContext<Command> ctx, ActorRef<VGpu.Command> vgpu) {
+  private GuestAgent(ActorContext<Command> ctx, int vgpuIndex, double slaFps, ActorRef<VGpu.Command> vgpu,
+      ActorRef<GpuScheduler.Command> controller, RunContext run, TimerScheduler<Command> timers) {
     super(ctx);
+    this.vgpuIndex = vgpuIndex;
     this.vgpu = vgpu;
+    this.controller = controller;
+    this.run = run;
+    this.timers = timers;
+    this.pacer = new SlaPacer(SlaPacer.targetLatencyNanos(slaFps), DEFAULT_HISTORY);
+    this.vgpuAnswers = ctx.messageAdapter(VCpu.Command.class, FromVgpu::new);
+    this.controllerMessages = ctx.messageAdapter(GpuScheduler.ToAgent.class, FromController::new);
+    controller.tell(new GpuScheduler.AgentJoin(vgpuIndex, controllerMessages));
   }
 
   @Override public Receive<Command> createReceive() {
-    return newReceiveBuilder().onMessage(Present.class, this::onPresent).build();
+    return newReceiveBuilder()
+        .onMessage(Present.class, this::onPresent)
+        .onMessage(FromVgpu.class, this::onVgpu)
+        .onMessage(SleepEnded.class, this::onSleepEnded)
+        .onMessage(FromController.class, this::onController)
+        .build();
   }
 
   private Behavior<Command> onPresent(Present msg) {
-    vgpu.tell(new VGpu.Present(msg.replyTo()));
+    guest = msg.replyTo();
+    if (mode instanceof PresentMode.SlaAware) {
+      vgpu.tell(new VGpu.Flush(vgpuAnswers));
+    } else if (mode instanceof PresentMode.ProportionalShare) {
+      controller.tell(new GpuScheduler.MayPresent(vgpuIndex, controllerMessages));
+    } else {
+      issuePresent();
+    }
     return this;
+  }
+
+  private Behavior<Command> onVgpu(FromVgpu msg) {
+    if (msg.answer() instanceof VCpu.FlushReturned) {
+      long now = run.now();
+      long sleep = pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned);
+      if (sleep > 0) {
+        run.arm(timers, SLEEP, new SleepEnded(now + sleep), now + sleep);
+      } else {
+        issuePresent();
+      }
+    } else if (msg.answer() instanceof VCpu.PresentReturned) {
+      long now = run.now();
+      pacer.presentReturned(now - presentIssued);
+      lastReturned = now;
+      if (firstReturned < 0) firstReturned = now;
+      framesSinceReport++;
+      guest.tell(VCpu.PresentReturned.INSTANCE);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onSleepEnded(SleepEnded msg) {
+    run.fired(msg.due());
+    issuePresent();
+    return this;
+  }
+
+  private Behavior<Command> onController(FromController msg) {
+    GpuScheduler.ToAgent m = msg.message();
+    if (m instanceof GpuScheduler.SetMode set) {
+      mode = set.mode();
+      if (mode instanceof PresentMode.SlaAware sla
+          && (sla.targetLatencyNanos() != pacer.targetLatencyNanos() || sla.presentHistory() != pacerHistory)) {
+        pacer = new SlaPacer(sla.targetLatencyNanos(), sla.presentHistory());
+        pacerHistory = sla.presentHistory();
+      }
+    } else if (m instanceof GpuScheduler.PresentAllowed) {
+      issuePresent();
+    } else if (m instanceof GpuScheduler.Collect collect) {
+      // a second counts only when the guest was already presenting when it began
+      boolean running = firstReturned >= 0 && firstReturned <= collect.secondStart();
+      controller.tell(new GpuScheduler.AgentReport(vgpuIndex, collect.seq(), framesSinceReport, running));
+      framesSinceReport = 0;
+    }
+    return this;
+  }
+
+  private void issuePresent() {
+    presentIssued = run.now();
+    vgpu.tell(new VGpu.Present(vgpuAnswers));
   }
 }

@@ -67,15 +67,15 @@ class RequestPathTest {
           driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN);
       core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L))), run));
-      ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
-          GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run));
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
       memory = kit.spawn(GpuMemory.create(MemoryPolicies.create("static", PolicyParams.empty()), run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = Files.createTempFile("timeline", ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30)), 1_000 * MS, timeline, run));
+      ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
+          GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, run, scheduler, group, metrics));
-      agent = kit.spawn(GuestAgent.create(vgpu));
+      agent = kit.spawn(GuestAgent.create(0, 30, vgpu, scheduler, run));
     }
 
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {

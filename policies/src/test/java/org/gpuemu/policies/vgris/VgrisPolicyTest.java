@@ -86,8 +86,8 @@ class VgrisPolicyTest {
   @Test
   void sla_tellsEachAgentItsOwnTargetLatency() {
     create("vgris-sla", vm(0), new VgpuParams(1, "fast", 1, Double.NaN, 60));
-    assertEquals(new PresentMode.SlaAware(33_333_333, 20), policy.presentMode(0));
-    assertEquals(new PresentMode.SlaAware(16_666_667, 20), policy.presentMode(1));
+    assertEquals(new PresentMode.SlaAware(33_000_000, 20), policy.presentMode(0));
+    assertEquals(new PresentMode.SlaAware(16_000_000, 20), policy.presentMode(1));
   }
 
   @Test
@@ -158,7 +158,7 @@ class VgrisPolicyTest {
     create("vgris-hybrid", vm(0), vm(1));
     assertEquals(new PresentMode.ProportionalShare(0.5), policy.presentMode(0));
     starveVm1ForFiveSeconds();
-    assertEquals(new PresentMode.SlaAware(33_333_333, 20), policy.presentMode(0));
+    assertEquals(new PresentMode.SlaAware(33_000_000, 20), policy.presentMode(0));
     runOnGpu(0, 50 * MS, 5 * SECOND + MS);
     assertEquals(ALLOW, policy.requestPresent(0, 5 * SECOND + MS));
   }
@@ -236,7 +236,7 @@ class VgrisPolicyTest {
     assertEquals(new PresentMode.PassThrough(),
         PresentGate.presentModeOf(GpuPolicies.create("fcfs", PolicyParams.of(DEFAULTS)), 0));
     create("vgris-sla", vm(0));
-    assertEquals(new PresentMode.SlaAware(33_333_333, 20), PresentGate.presentModeOf(policy, 0));
+    assertEquals(new PresentMode.SlaAware(33_000_000, 20), PresentGate.presentModeOf(policy, 0));
   }
 
   @Test
