@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
 
 /**
  * A game or 3D benchmark as a frame loop (vgris.txt Figure 1 and 5a): per frame, the CPU computes objects and
- * records draw calls, handing the GPU one batch after each share of CPU work; then the game paces itself and
- * calls {@code Present}. Phases run in order (3DMark's game tests) and the sequence loops when {@code loop} is set.
+ * records draw calls, handing the GPU one batch after each share of CPU work (the runtime's command queue filled);
+ * then the game paces itself and calls {@code Present}, which submits the last batch. Phases run in order (3DMark's game tests) and the sequence loops when {@code loop} is set.
  */
 public final class GameWorkload implements Workload {
   private final String name;
@@ -80,10 +80,10 @@ public final class GameWorkload implements Workload {
       KernelSpec batch = KernelSpec.cd(name + "/" + phase.name(), gpuEach);
       for (int i = 0; i < b; i++) {
         pending.add(new Step.CpuBurst(cpuEach));
-        pending.add(new Step.LaunchKernel(batch));
+        if (i < b - 1) pending.add(new Step.LaunchKernel(batch));
       }
       if (s.pacingNanos() > 0) pending.add(new Step.Sleep(s.pacingNanos()));
-      pending.add(new Step.Present());
+      pending.add(new Step.Present(batch));
       frame++;
       return true;
     }

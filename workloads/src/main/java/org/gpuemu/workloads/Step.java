@@ -22,8 +22,17 @@ public sealed interface Step {
   /** Synchronous call (copy back, query): blocks the vCPU until its GPU work has completed. */
   record SyncCall(KernelSpec kernel) implements Step {}
 
-  /** End of a frame: the frame is shown when all its GPU work has completed. */
-  record Present() implements Step {}
+  /**
+   * End of a frame. {@code tail} is the last batch of the frame's commands, which the Direct3D runtime submits
+   * with Present rather than when its command queue fills (vgris.txt §2.2); null when there is none. A policy
+   * that holds Present back (VGRIS proportional share) therefore holds that batch back too.
+   */
+  record Present(KernelSpec tail) implements Step {
+    /** A Present that submits no commands of its own. */
+    public Present() {
+      this(null);
+    }
+  }
 
   /** Pushes the guest's queued commands to the GPU and waits until they have been handed over. */
   record Flush() implements Step {}

@@ -68,6 +68,9 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
    */
   public record AgentReport(int vgpu, long seq, int frames, boolean running) implements Command {}
 
+  /** Emulated time zero has come (the guardian sends it): the controller's per-second reports begin. */
+  public enum Begin implements Command { INSTANCE }
+
   private record SecondEnded(long due) implements Command {}
 
   private record PresentWake(long due) implements Command {}
@@ -141,6 +144,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(Wake.class, this::onWake)
         .onMessage(AgentJoin.class, this::onAgentJoin)
+        .onMessage(Begin.class, m -> onBegin())
         .onMessage(MayPresent.class, this::onMayPresent)
         .onMessage(PresentWake.class, this::onPresentWake)
         .onMessage(SecondEnded.class, this::onSecondEnded)
@@ -201,8 +205,13 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onAgentJoin(AgentJoin msg) {
     agents.put(msg.vgpu(), msg.agent());
     msg.agent().tell(new SetMode(PresentGate.presentModeOf(policy, msg.vgpu())));
-    if (gate != null && secondEnd == 0) {
-      secondEnd = (run.now() / SECOND_NANOS + 1) * SECOND_NANOS;
+    return this;
+  }
+
+  /** Agents join while the tree is built, before time zero; the clock may be read only from here on. */
+  private Behavior<Command> onBegin() {
+    if (gate != null) {
+      secondEnd = SECOND_NANOS;
       run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);
     }
     return this;

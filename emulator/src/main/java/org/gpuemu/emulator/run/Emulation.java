@@ -110,6 +110,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     refs = msg.refs();
     timeZero.run();
     metrics.tell(MetricsHub.Begin.INSTANCE);
+    refs.scheduler().tell(GpuScheduler.Begin.INSTANCE);
     for (Settings.Vm vm : scenario.vms()) {
       if (vm.startDelayNanos() == 0) {
         startVm(vm.index());

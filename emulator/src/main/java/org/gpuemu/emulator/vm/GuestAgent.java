@@ -11,6 +11,7 @@ import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SlaPacer;
+import org.gpuemu.workloads.KernelSpec;
 
 /**
  * The per-VM agent of VGRIS (vgris.txt §3.1): it intercepts the guest's {@code Present} and applies the mode the
@@ -31,8 +32,11 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   public sealed interface Command {}
 
-  /** The guest calls Present; the answer goes to {@code replyTo} as {@link VCpu.PresentReturned}. */
-  public record Present(ActorRef<VCpu.Command> replyTo) implements Command {}
+  /**
+   * The guest calls Present, submitting {@code tail} (null: nothing); the answer goes to {@code replyTo} as
+   * {@link VCpu.PresentReturned}.
+   */
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) implements Command {}
 
   private record FromController(GpuScheduler.ToAgent message) implements Command {}
 
@@ -55,6 +59,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private SlaPacer pacer;
   private int pacerHistory = DEFAULT_HISTORY;
   private ActorRef<VCpu.Command> guest;
+  private KernelSpec tail;
   private long lastReturned = -1;
   private long firstReturned = -1;
   private long presentIssued;
@@ -91,7 +96,11 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   private Behavior<Command> onPresent(Present msg) {
     guest = msg.replyTo();
+    tail = msg.tail();
     if (mode instanceof PresentMode.SlaAware) {
+      // the Flush pushes the frame's last batch out now, ahead of the sleep
+      if (tail != null) vgpu.tell(new VGpu.Launch(tail));
+      tail = null;
       vgpu.tell(new VGpu.Flush(vgpuAnswers));
     } else if (mode instanceof PresentMode.ProportionalShare) {
       controller.tell(new GpuScheduler.MayPresent(vgpuIndex, controllerMessages));
@@ -149,6 +158,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   private void issuePresent() {
     presentIssued = run.now();
-    vgpu.tell(new VGpu.Present(vgpuAnswers));
+    vgpu.tell(new VGpu.Present(vgpuAnswers, tail));
+    tail = null;
   }
 }

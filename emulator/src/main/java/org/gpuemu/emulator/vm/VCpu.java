@@ -262,9 +262,9 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
             cpuAdapter));
       }
       return false;
-    } else if (s instanceof Step.Present) {
+    } else if (s instanceof Step.Present p) {
       wait = Wait.PRESENT;
-      agent.tell(new GuestAgent.Present(getContext().getSelf()));
+      agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail()));
       return false;
     } else if (s instanceof Step.Flush) {
       wait = Wait.FLUSH;

@@ -42,8 +42,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** Synchronous call: {@code replyTo} gets {@link VCpu.SyncReturned} when the work has completed. */
   public record Sync(KernelSpec kernel, ActorRef<VCpu.Command> replyTo) implements Command {}
 
-  /** End of frame: {@link VCpu.PresentReturned} once the frame is in the driver's buffer and the buffer has room. */
-  public record Present(ActorRef<VCpu.Command> replyTo) implements Command {}
+  /**
+   * End of frame, submitting {@code tail} (null: nothing) first: {@link VCpu.PresentReturned} once the frame is
+   * in the driver's buffer and the buffer has room.
+   */
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) implements Command {}
 
   /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
   public record Flush(ActorRef<VCpu.Command> replyTo) implements Command {}
@@ -149,6 +152,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private Behavior<Command> onPresent(Present msg) {
+    if (msg.tail() != null) queue(msg.tail(), null);
     submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
     blockedPresents.add(msg.replyTo());

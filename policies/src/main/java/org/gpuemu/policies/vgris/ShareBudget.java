@@ -18,8 +18,8 @@ import java.util.TreeMap;
  *       goes backwards is ignored.</li>
  *   <li>Budgets are whole nanoseconds: t·s_i is rounded to the nearest nanosecond, at least 1 (with t = 1 ms the
  *       rounding is below 10⁻⁶ of a share).</li>
- *   <li>Consumption is charged when it is reported (a request's completion), after replenishing up to that time,
- *       all at once: a long request can drive the budget far below zero, and the VM then waits as many periods as
+ *   <li>Consumption is charged when it is reported (the policy reports a request's expected time when it is
+ *       dispatched and the difference when it completes), after replenishing up to that time, all at once: a long request can drive the budget far below zero, and the VM then waits as many periods as
  *       it takes to pay that debt back. Idle time is not banked: the cap t·s_i holds while nothing is charged.</li>
  *   <li>A VM that joins starts with a full budget t·s_i. When shares change (the hybrid recomputes them) a VM keeps
  *       its budget, debts included, capped at its new t·s_i.</li>
@@ -84,7 +84,7 @@ public final class ShareBudget {
     periodIndex = index;
   }
 
-  /** Charges GPU time a VM consumed, reported at {@code now}. */
+  /** Charges GPU time a VM consumed, reported at {@code now}; a negative amount refunds an overcharge. */
   public void charge(int vgpu, long gpuNanos, long now) {
     advance(now);
     account(vgpu).budget -= gpuNanos;

@@ -121,6 +121,20 @@ class VgrisPolicyTest {
   }
 
   @Test
+  void share_chargesTheExpectedTimeAtDispatch_andCorrectsItAtCompletion() {
+    create("vgris-share", vm(0, 0.3), vm(1, 0.5));
+    GpuWork work = new GpuWork(7, 0, 2 * MS, 500 * US, false);
+    policy.queued(work, 500 * US);
+    policy.next(500 * US, 0);
+    // charged 2 ms on dispatch, before it completes: 0.3 - 2 = -1.7 ms, positive again (+0.1) at 6 ms
+    assertEquals(new PresentDecision.PostponeUntil(6 * MS), policy.requestPresent(0, 600 * US));
+    // it really used 2.6 ms: the other 0.6 ms are charged at 2.5 ms, when the budget had come back to -1.1 ms:
+    // -1.7 ms again, and +0.3 ms a period gives +0.1 ms at 8 ms
+    policy.completed(work, 2_600 * US, 2_500 * US);
+    assertEquals(new PresentDecision.PostponeUntil(8 * MS), policy.requestPresent(0, 2_500 * US));
+  }
+
+  @Test
   void share_dispatchesRequestsInArrivalOrder_evenFromAVmInDebt() {
     create("vgris-share", vm(0, 0.3), vm(1, 0.5));
     runOnGpu(0, 2 * MS, 500 * US);
