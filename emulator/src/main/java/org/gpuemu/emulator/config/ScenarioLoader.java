@@ -385,8 +385,17 @@ public final class ScenarioLoader {
       if (!(share >= 0 && share <= 1)) {
         problems.add(at(p + ".share", "expected a GPU share in (0, 1] (0: not set), got " + share));
       }
+      long sleepInitial = vm.getDuration("present-sleep.initial").toNanos();
+      long sleepDecrease = vm.getDuration("present-sleep.decrease").toNanos();
+      long sleepEvery = vm.getDuration("present-sleep.every").toNanos();
+      if (sleepInitial < 0) problems.add(at(p + ".present-sleep.initial", "expected a duration >= 0"));
+      if (sleepDecrease < 0) problems.add(at(p + ".present-sleep.decrease", "expected a duration >= 0"));
+      if (sleepEvery <= 0) problems.add(at(p + ".present-sleep.every", "expected a duration > 0"));
+      Settings.PresentSleep sleep = sleepInitial == 0 ? Settings.PresentSleep.NONE
+          : new Settings.PresentSleep(Math.max(0, sleepInitial), Math.max(0, sleepDecrease), Math.max(1, sleepEvery));
       vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer,
-          driverQueue, delay, stopAfter == 0 ? Long.MAX_VALUE : stopAfter, slaFps, share == 0 ? Double.NaN : share));
+          driverQueue, delay, stopAfter == 0 ? Long.MAX_VALUE : stopAfter, slaFps, share == 0 ? Double.NaN : share,
+          sleep));
     }
     return vms;
   }

@@ -25,6 +25,23 @@ public final class Settings {
 
   public record Fidelity(double latenessThreshold, long livenessTimeoutNanos) {}
 
+  /**
+   * A sleep the guest agent inserts before every Present while the GPU policy leaves Present alone, as VGRIS does
+   * in Figure 8: {@code initialNanos} at the VM's start, {@code decreaseNanos} less after every {@code everyNanos},
+   * never below 0. {@link #NONE} inserts nothing.
+   */
+  public record PresentSleep(long initialNanos, long decreaseNanos, long everyNanos) {
+    public static final PresentSleep NONE = new PresentSleep(0, 0, 1_000_000_000L);
+
+    /** The sleep before a Present issued {@code sinceStart} after the VM started. */
+    public long at(long sinceStart) {
+      if (decreaseNanos == 0) return initialNanos;
+      long steps = Math.max(0, sinceStart) / everyNanos;
+      // steps beyond initial / decrease have brought it to 0 (and would overflow the product)
+      return steps >= initialNanos / decreaseNanos + 1 ? 0 : Math.max(0, initialNanos - steps * decreaseNanos);
+    }
+  }
+
   /** How a vCPU waits for a synchronous GPU call. */
   public enum SyncWait { POLL, HYBRID }
 
@@ -36,10 +53,11 @@ public final class Settings {
    * @param driverQueue requests the driver's command buffer holds for this VM at once
    * @param share the VM's GPU share for proportional-share policies; NaN when the scenario sets none
    * @param stopAfterNanos how long after its start the VM's program stops; {@link Long#MAX_VALUE}: never
+   * @param presentSleep a fixed sleep the guest agent inserts before each Present (vgris Figure 8)
    */
   public record Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
       SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
-      long stopAfterNanos, double slaFps, double share) {
+      long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep) {
     public Vm {
       cores = List.copyOf(cores);
     }

@@ -55,6 +55,7 @@ public final class Runner {
    */
   public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
       long liveEveryMillis) throws Exception {
+    java.nio.file.Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     RunContext context = new RunContext(clock, new TimerLateness(clock));
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();

@@ -7,6 +7,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.vgris.PresentMode;
@@ -26,7 +27,9 @@ import org.gpuemu.workloads.KernelSpec;
  *   <li>Proportional share (§3.2): the agent asks the controller before each Present and holds it until the VM's
  *       budget allows.</li>
  * </ul>
- * A frame's latency is measured by the vCPU (between the returns of two Presents), not here.
+ * Under a policy that does not intercept Present the agent passes it through, after the VM's fixed
+ * {@code present-sleep} if it has one (the sleep schedule of Figure 8). A frame's latency is measured by the vCPU
+ * (between the returns of two Presents), not here.
  */
 public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
@@ -49,6 +52,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private static final Object SLEEP = "sla-sleep";
 
   private final int vgpuIndex;
+  private final Settings.Vm vm;
   private final ActorRef<VGpu.Command> vgpu;
   private final ActorRef<GpuScheduler.Command> controller;
   private final RunContext run;
@@ -65,21 +69,22 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private long presentIssued;
   private int framesSinceReport;
 
-  public static Behavior<Command> create(int vgpuIndex, double slaFps, ActorRef<VGpu.Command> vgpu,
+  public static Behavior<Command> create(Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
       ActorRef<GpuScheduler.Command> controller, RunContext run) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new GuestAgent(ctx, vgpuIndex, slaFps, vgpu, controller, run, timers)));
+        new GuestAgent(ctx, vm, vgpu, controller, run, timers)));
   }
 
-  private GuestAgent(ActorContext<Command> ctx, int vgpuIndex, double slaFps, ActorRef<VGpu.Command> vgpu,
+  private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
       ActorRef<GpuScheduler.Command> controller, RunContext run, TimerScheduler<Command> timers) {
     super(ctx);
-    this.vgpuIndex = vgpuIndex;
+    this.vgpuIndex = vm.index();
+    this.vm = vm;
     this.vgpu = vgpu;
     this.controller = controller;
     this.run = run;
     this.timers = timers;
-    this.pacer = new SlaPacer(SlaPacer.targetLatencyNanos(slaFps), DEFAULT_HISTORY);
+    this.pacer = new SlaPacer(SlaPacer.targetLatencyNanos(vm.slaFps()), DEFAULT_HISTORY);
     this.vgpuAnswers = ctx.messageAdapter(VCpu.Command.class, FromVgpu::new);
     this.controllerMessages = ctx.messageAdapter(GpuScheduler.ToAgent.class, FromController::new);
     controller.tell(new GpuScheduler.AgentJoin(vgpuIndex, controllerMessages));
@@ -105,7 +110,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     } else if (mode instanceof PresentMode.ProportionalShare) {
       controller.tell(new GpuScheduler.MayPresent(vgpuIndex, controllerMessages));
     } else {
-      issuePresent();
+      sleepThenPresent(vm.presentSleep().at(run.now() - vm.startDelayNanos()));
     }
     return this;
   }
@@ -113,12 +118,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private Behavior<Command> onVgpu(FromVgpu msg) {
     if (msg.answer() instanceof VCpu.FlushReturned) {
       long now = run.now();
-      long sleep = pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned);
-      if (sleep > 0) {
-        run.arm(timers, SLEEP, new SleepEnded(now + sleep), now + sleep);
-      } else {
-        issuePresent();
-      }
+      sleepThenPresent(pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned));
     } else if (msg.answer() instanceof VCpu.PresentReturned) {
       long now = run.now();
       pacer.presentReturned(now - presentIssued);
@@ -154,6 +154,15 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       framesSinceReport = 0;
     }
     return this;
+  }
+
+  private void sleepThenPresent(long sleep) {
+    if (sleep > 0) {
+      long due = run.now() + sleep;
+      run.arm(timers, SLEEP, new SleepEnded(due), due);
+    } else {
+      issuePresent();
+    }
   }
 
   private void issuePresent() {

@@ -40,8 +40,7 @@ public final class Vm {
     return Behaviors.setup(ctx -> {
       ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps()),
           vm.commandBuffer(), vm.driverQueue(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
-      ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm.index(), vm.slaFps(), vgpu, w.scheduler(), run),
-          "agent");
+      ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run), "agent");
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
       for (int i = 0; i < vm.vcpus(); i++) {

@@ -122,11 +122,12 @@ class ScenarioLoaderTest {
           stop-after = 5s
           sla.fps = 60
           share = 0.3
+          present-sleep { initial = 300ms, decrease = 1ms }
         }
         """);
     Settings.Vm a = vm(ScenarioLoader.load(file, Overrides.none()), "a");
     assertEquals(new Settings.Vm(0, "a", "nba2012", 1, List.of(0), 512L << 20, SyncWait.POLL, 20 * US, 3, 4, 2 * S,
-        5 * S, 60.0, 0.3), a);
+        5 * S, 60.0, 0.3, new Settings.PresentSleep(300 * MS, MS, S)), a);
   }
 
   @Test

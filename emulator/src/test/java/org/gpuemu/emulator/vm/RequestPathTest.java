@@ -64,7 +64,7 @@ class RequestPathTest {
       ScaledClock clock = new ScaledClock(1.0);
       run = new RunContext(clock, new TimerLateness(clock));
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
-          driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN);
+          driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
       core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L))), run));
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
@@ -75,7 +75,7 @@ class RequestPathTest {
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
           GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, run, scheduler, group, metrics));
-      agent = kit.spawn(GuestAgent.create(0, 30, vgpu, scheduler, run));
+      agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));
     }
 
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
