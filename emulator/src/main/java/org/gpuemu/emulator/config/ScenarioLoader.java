@@ -24,6 +24,8 @@ import org.gpuemu.emulator.config.Settings.SyncWait;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.cpu.CpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicies;
+import org.gpuemu.policies.gpu.GpuPolicy;
+import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.policies.memory.MemoryPolicies;
 import org.gpuemu.workloads.WorkloadCatalog;
 
@@ -323,8 +325,25 @@ public final class ScenarioLoader {
     Settings.Fidelity fidelity = new Settings.Fidelity(threshold, positiveNanos(c, "fidelity.liveness-timeout"));
     long period = positiveNanos(c, "metrics.period");
     List<Settings.Vm> vms = vms(user, cores);
+    if (problems.isEmpty()) tryGpuPolicy(gpuPolicy, vms);
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
         new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms);
+  }
+
+  /**
+   * Builds the GPU policy and adds every VM to it, as the run will: a rule only the policy knows (VGRIS shares
+   * that sum above 1, a window that is not whole seconds) becomes a bad-input problem here, not a failed run.
+   */
+  private void tryGpuPolicy(PolicyChoice choice, List<Settings.Vm> vms) {
+    try {
+      GpuPolicy policy = GpuPolicies.create(choice.name(), choice.params());
+      for (Settings.Vm vm : vms) {
+        policy.addVgpu(new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps()));
+      }
+    } catch (IllegalArgumentException e) {
+      problems.add(at("scenario.scheduler.gpu", "policy " + choice.name() + " rejects this scenario: "
+          + e.getMessage()));
+    }
   }
 
   private List<Settings.Vm> vms(Config user, int hostCores) {

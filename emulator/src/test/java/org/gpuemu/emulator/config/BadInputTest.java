@@ -57,6 +57,19 @@ class BadInputTest {
   // ------------------------------------------------------------------ unknown keys
 
   @Test
+  void vgrisSharesAboveOne_areRejected_namingTheVms() throws IOException {
+    onlyProblemAt(problems("scenario { scheduler.gpu.policy = vgris-share\n"
+        + "vms { a { share = 0.6 }, b { share = 0.5 } } }\n"), "scenario.scheduler.gpu", "vgris-share", "a 0.6",
+        "b 0.5");
+  }
+
+  @Test
+  void hybridWindowNotWholeSeconds_isRejected() throws IOException {
+    onlyProblemAt(problems("scenario { scheduler.gpu { policy = vgris-hybrid, window = 2500ms }, vms.a {} }\n"),
+        "scenario.scheduler.gpu", "window");
+  }
+
+  @Test
   void shareOutOfRange_isRejected() throws IOException {
     onlyProblemAt(problems("scenario.vms.a { share = 1.5 }\n"), "scenario.vms.a.share", "(0, 1]");
   }
