@@ -1,0 +1,98 @@
+package org.gpuemu.emulator.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.GpuMemory;
+import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VGpu;
+import org.gpuemu.policies.PolicyParams;
+import org.gpuemu.policies.vgris.Algorithm;
+import org.gpuemu.policies.vgris.AlgorithmSwitch;
+import org.junit.jupiter.api.Test;
+
+/** The summary's verdicts from hand-made final reports: fidelity, per-VM run time, policy switches. */
+class SummaryTest {
+  private static final long MS = 1_000_000L;
+  private static final long S = 1_000 * MS;
+
+  private static Settings.Vm vm(int index, String name, long startDelay, long stopAfter) {
+    return new Settings.Vm(index, name, "dirt3", 1, List.of(0), 1L << 30, Settings.SyncWait.HYBRID, 100_000, 2, 2,
+        startDelay, stopAfter, 30, Double.NaN, Settings.PresentSleep.NONE);
+  }
+
+  /** A 10 s run of two VMs, 2 ms median kernel, the given median frame and p99 lateness. */
+  private static Summary summary(long medianFrameNanos, long p99Us, List<Settings.Vm> vms,
+      List<AlgorithmSwitch> switches) {
+    Settings.PolicyChoice none = new Settings.PolicyChoice("fcfs", PolicyParams.empty());
+    Settings.Scenario s = new Settings.Scenario("t", "", "t.conf", 1.0, 10 * S, 1, new Settings.Host(1),
+        new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, new Settings.Fidelity(0.1, 5 * S), S, vms);
+    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S),
+        new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S));
+    List<List<VCpu.VcpuReport>> vcpus = List.of(
+        List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100)),
+        List.of(new VCpu.VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100)));
+    MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0);
+    MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
+    return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,
+        List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
+        List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS)),
+        new GpuScheduler.SchedulerReport("fcfs", 20, List.of(), switches, Map.of()),
+        new GpuMemory.MemoryReport("static", 0, 0, List.of()), metrics,
+        new TimerLateness.Snapshot(1000, 20, p99Us, p99Us, p99Us)));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> fidelity(Summary s) {
+    return (Map<String, Object>) s.document().get("fidelity");
+  }
+
+  @Test
+  void fidelity_isJudgedAgainstTheMedianFrame_whenGuestsPresentFrames() {
+    List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
+    Summary ok = summary(20 * MS, 1_900, vms, List.of());
+    assertTrue(ok.faithful(), "1.9 ms is under 10 % of a 20 ms frame");
+    assertEquals("median frame", fidelity(ok).get("reference"));
+    assertEquals(2000.0, fidelity(ok).get("limit_us"));
+    assertNull(fidelity(ok).get("reason"));
+    Summary late = summary(20 * MS, 2_100, vms, List.of());
+    assertFalse(late.faithful());
+    assertTrue(((String) fidelity(late).get("reason")).contains("2100 us exceeds 10.0 % of the median frame"),
+        (String) fidelity(late).get("reason"));
+  }
+
+  @Test
+  void fidelity_isJudgedAgainstTheMedianKernel_withoutFrames() {
+    List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
+    Summary s = summary(0, 210, vms, List.of());
+    assertFalse(s.faithful(), "210 us is over 10 % of a 2 ms kernel");
+    assertEquals("median kernel", fidelity(s).get("reference"));
+    assertEquals(200.0, fidelity(s).get("limit_us"));
+  }
+
+  @SuppressWarnings("unchecked")
+  @Test
+  void fps_isOverEachVmsOwnRunTime_andSwitchesAreListed() {
+    // b starts at 2 s and stops 4 s later: its 100 frames are over 4 s
+    List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 2 * S, 4 * S));
+    Summary s = summary(20 * MS, 100, vms, List.of(
+        new AlgorithmSwitch(7 * S, Algorithm.PROPORTIONAL_SHARE, Algorithm.SLA_AWARE)));
+    Map<String, Map<String, Object>> out = (Map<String, Map<String, Object>>) s.document().get("vms");
+    assertEquals(10.0, out.get("a").get("fps"));
+    assertEquals(25.0, out.get("b").get("fps"));
+    assertEquals(List.of(Map.of("t_s", 7.0, "from", "proportional-share", "to", "sla-aware")),
+        s.document().get("policy_switches"));
+    assertTrue(s.table().contains("policy switches: 7.0s proportional-share->sla-aware"), s.table());
+  }
+}
