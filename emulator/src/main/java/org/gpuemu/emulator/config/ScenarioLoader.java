@@ -38,6 +38,8 @@ public final class ScenarioLoader {
   private static final Pattern DURATION = Pattern.compile("^\\d+(\\.\\d+)?\\s*(ns|us|ms|s|m|h|d)$");
   private static final Pattern SIZE = Pattern.compile("^\\d+\\s*(B|KiB|MiB|GiB|TiB|kB|MB|GB)$");
   private static final String ROOT = "scenario";
+  /** More vCPUs per VM than any hypervisor offers is a typo, and each would be an actor. */
+  static final int MAX_VCPUS = 1024;
 
   private enum Kind { INT, REAL, DURATION, BYTES, TEXT, BOOL, INT_LIST, OBJECT }
 
@@ -368,6 +370,10 @@ public final class ScenarioLoader {
       }
       int weight = positiveInt(vm, "weight", p + ".weight");
       int vcpus = positiveInt(vm, "vcpus", p + ".vcpus");
+      if (vcpus > MAX_VCPUS) {
+        problems.add(at(p + ".vcpus", "expected at most " + MAX_VCPUS + " vCPUs (each is an actor), got " + vcpus));
+        vcpus = 1;
+      }
       List<Long> pinned = vm.getLongList("cores");
       List<Integer> placed = new ArrayList<>();
       for (long core : pinned) {

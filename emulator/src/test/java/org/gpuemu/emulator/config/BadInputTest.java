@@ -70,6 +70,11 @@ class BadInputTest {
   }
 
   @Test
+  void absurdVcpuCount_isRejected() throws IOException {
+    onlyProblemAt(problems("scenario.vms.a { vcpus = 2000000000 }\n"), "scenario.vms.a.vcpus", "at most 1024");
+  }
+
+  @Test
   void shareOutOfRange_isRejected() throws IOException {
     onlyProblemAt(problems("scenario.vms.a { share = 1.5 }\n"), "scenario.vms.a.share", "(0, 1]");
   }
