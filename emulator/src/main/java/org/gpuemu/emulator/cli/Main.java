@@ -37,10 +37,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The command line: {@code run}, {@code validate}, {@code list}. Exit 0 ok, 1 an invariant broke, 2 bad input. */
+/** The command line: {@code run}, {@code validate}, {@code list}, {@code compare}. Exit 0 ok, 1 an invariant broke, 2 bad input. */
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
-    subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class})
+    subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;
@@ -54,6 +54,8 @@ public final class Main implements Callable<Integer> {
 
   /** Runs the command line and returns the exit status (tests call this). */
   public static int execute(String... args) {
+    // initialise logging before Pekko logs from its own threads, or SLF4J replays those calls with a warning
+    LoggerFactory.getILoggerFactory();
     CommandLine cli = new CommandLine(new Main());
     cli.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("error: " + ex.getMessage() + " (try --help)");

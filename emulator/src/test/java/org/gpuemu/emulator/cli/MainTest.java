@@ -261,4 +261,30 @@ class MainTest {
     assertEquals("fcfs", doc.get("policy").asText());
     assertEquals(0.3, doc.get("emulated_seconds").asDouble(), 0.05);
   }
+
+  @Test
+  void compare_runsEachPolicy_printsOneTable_andWritesCompareJson() throws IOException {
+    Path out = dir.resolve("cmp");
+    Result r = execute("compare", good().toString(), "--policies", "fcfs,round-robin", "--duration", "300ms",
+        "--out", out.toString());
+    assertEquals(0, r.status(), r.toString());
+    String header = r.out().lines().filter(l -> l.contains("fcfs") && l.contains("round-robin")).findFirst()
+        .orElseThrow(() -> new AssertionError(r.out()));
+    assertTrue(header.indexOf("fcfs") < header.indexOf("round-robin"), header);
+    assertTrue(r.out().contains("loop fps"), r.out());
+    JsonNode doc = new ObjectMapper().readTree(out.resolve("compare.json").toFile());
+    assertTrue(doc.get("rows").get("fairness mmr").has("round-robin"), doc.toString());
+    assertTrue(Files.exists(out.resolve("fcfs").resolve("summary.json")));
+  }
+
+  @Test
+  void compare_unknownPolicy_exits2_namingIt_beforeRunningAnything() throws IOException {
+    Path out = dir.resolve("cmp-bad");
+    Result r = execute("compare", good().toString(), "--policies", "fcfs,lottery", "--out", out.toString());
+    assertEquals(2, r.status(), r.toString());
+    assertEquals(1, r.errLines().size(), r.err());
+    assertTrue(r.errLines().get(0).startsWith("[lottery] ") && r.err().contains("unknown policy 'lottery'"), r.err());
+    assertFalse(Files.exists(out), "nothing ran");
+    r.assertNoStackTrace();
+  }
 }

@@ -1,0 +1,151 @@
+package org.gpuemu.emulator.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.run.Runner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Runs one scenario under several GPU policies, one after the other, and prints one table with the policies side
+ * by side (the table of FairGV Figures 8–9 and VMCG Figure 12). Each run's files go to {@code DIR/<policy>/};
+ * the table's figures also go to {@code DIR/compare.json}.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+    description = "Run a scenario under several GPU policies and compare them side by side.")
+final class Compare implements Callable<Integer> {
+  @CommandLine.Mixin Main.ScenarioOptionsMixin options;
+
+  @Option(names = "--policies", required = true, split = ",", paramLabel = "P1,P2,...",
+      description = "GPU policies to run the scenario under, e.g. fairgv,credit-poll")
+  List<String> policies;
+
+  @Option(names = "--out", description = "output folder (default: out/<scenario>-compare-<timestamp>)")
+  Path out;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = spec.commandLine().getOut();
+    List<Settings.Scenario> scenarios = new ArrayList<>();
+    boolean bad = false;
+    for (String policy : policies) {
+      options.opts.sets.put("scheduler.gpu.policy", policy);
+      try {
+        scenarios.add(options.opts.load());
+      } catch (ConfigProblems p) {
+        p.problems().forEach(line -> err.println("[" + policy + "] " + line));
+        bad = true;
+      }
+    }
+    if (bad) return Main.BAD_INPUT;
+    Path dir = out != null ? out : Paths.get("out", scenarios.get(0).name() + "-compare-"
+        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Map<String, Summary> results = new LinkedHashMap<>();
+    boolean logging = false;
+    for (Settings.Scenario s : scenarios) {
+      Path runDir = dir.resolve(s.gpuPolicy().name());
+      try {
+        Files.createDirectories(runDir);
+      } catch (java.io.IOException e) {
+        err.println(runDir + ": cannot create the output folder: " + e.getMessage());
+        return Main.BAD_INPUT;
+      }
+      if (!logging) {
+        Main.configureLogging(dir, false);
+        logging = true;
+      }
+      stdout.printf(Locale.ROOT, "running %s under %s: %.1f emulated s at time scale %s -> %s%n", s.name(),
+          s.gpuPolicy().name(), s.durationNanos() / 1e9, s.timeScale(), runDir);
+      stdout.flush();
+      Summary summary = new Summary(Runner.run(s, runDir, v -> { }, 1000));
+      summary.write(runDir.resolve("summary.json"));
+      results.put(s.gpuPolicy().name(), summary);
+    }
+    Map<String, Map<String, Object>> rows = rows(results);
+    stdout.print(table(rows, List.copyOf(results.keySet())));
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+        .writeValue(dir.resolve("compare.json").toFile(), Map.of("scenario", scenarios.get(0).name(), "rows", rows));
+    boolean unfaithful = results.values().stream().anyMatch(r -> !r.faithful());
+    if (unfaithful) {
+      err.println("warning: a run is marked faithful: false (see its row); do not trust its figures");
+    }
+    stdout.println("wrote " + dir.resolve("compare.json"));
+    return results.values().stream().allMatch(r -> r.brokenInvariants().isEmpty()) ? Main.OK : Main.BROKEN;
+  }
+
+  /** Row name → (policy → value): per VM figures first, then the run's. */
+  @SuppressWarnings("unchecked")
+  static Map<String, Map<String, Object>> rows(Map<String, Summary> results) {
+    Map<String, Map<String, Object>> rows = new LinkedHashMap<>();
+    for (Map.Entry<String, Summary> e : results.entrySet()) {
+      Map<String, Object> doc = e.getValue().document();
+      Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) doc.get("vms");
+      for (Map.Entry<String, Map<String, Object>> vm : vms.entrySet()) {
+        for (String key : new String[] {"fps", "throughput_per_s", "gpu_share", "normalized_throughput"}) {
+          row(rows, vm.getKey() + " " + key).put(e.getKey(), vm.getValue().get(key));
+        }
+      }
+      Map<String, Object> gpu = (Map<String, Object>) doc.get("gpu");
+      Map<String, Object> fairness = (Map<String, Object>) doc.get("fairness");
+      Map<String, Object> fidelity = (Map<String, Object>) doc.get("fidelity");
+      row(rows, "gpu utilization").put(e.getKey(), gpu.get("utilization"));
+      for (Map.Entry<String, Object> f : fairness.entrySet()) {
+        row(rows, "fairness " + f.getKey()).put(e.getKey(), f.getValue());
+      }
+      row(rows, "faithful").put(e.getKey(), fidelity.get("faithful"));
+      row(rows, "invariants ok").put(e.getKey(), e.getValue().brokenInvariants().isEmpty());
+    }
+    return rows;
+  }
+
+  private static Map<String, Object> row(Map<String, Map<String, Object>> rows, String name) {
+    return rows.computeIfAbsent(name, n -> new LinkedHashMap<>());
+  }
+
+  static String table(Map<String, Map<String, Object>> rows, List<String> policies) {
+    int first = Math.max(24, rows.keySet().stream().mapToInt(String::length).max().orElse(0) + 2);
+    int width = Math.max(12, policies.stream().mapToInt(String::length).max().orElse(0) + 2);
+    StringBuilder b = new StringBuilder();
+    b.append(pad("", first));
+    for (String p : policies) b.append(lpad(p, width));
+    b.append(System.lineSeparator());
+    for (Map.Entry<String, Map<String, Object>> row : rows.entrySet()) {
+      b.append(pad(row.getKey(), first));
+      for (String p : policies) b.append(lpad(format(row.getValue().get(p)), width));
+      b.append(System.lineSeparator());
+    }
+    return b.toString();
+  }
+
+  private static String format(Object v) {
+    if (v == null) return "-";
+    if (v instanceof Double d) return String.format(Locale.ROOT, Math.abs(d) >= 100 ? "%.1f" : "%.3f", d);
+    return String.valueOf(v);
+  }
+
+  private static String pad(String s, int width) {
+    return String.format("%-" + width + "s", s);
+  }
+
+  private static String lpad(String s, int width) {
+    return String.format("%" + width + "s", s);
+  }
+}
