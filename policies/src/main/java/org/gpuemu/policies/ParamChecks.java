@@ -1,5 +1,7 @@
 package org.gpuemu.policies;
 
+import java.util.List;
+
 /**
  * Range checks a policy applies to its parameters when it is built. The configuration loader validates scenarios
  * first and reports every problem with its path; these checks only guard policies built directly (tests, tools)
@@ -38,6 +40,25 @@ public final class ParamChecks {
     double value = params.real(key);
     if (!(value > 0 && value <= 1)) {
       throw new IllegalArgumentException(policy + ": parameter '" + key + "' must be in (0, 1], got " + value);
+    }
+    return value;
+  }
+
+  /** A true/false parameter (reference.conf writes it as a boolean; the loader hands it on as text). */
+  public static boolean flag(PolicyParams params, String policy, String key) {
+    String value = params.text(key);
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new IllegalArgumentException(policy + ": parameter '" + key + "' must be true or false, got " + value);
+    }
+    return value.equals("true");
+  }
+
+  /** A text parameter that must be one of {@code valid}. */
+  public static String oneOf(PolicyParams params, String policy, String key, List<String> valid) {
+    String value = params.text(key);
+    if (!valid.contains(value)) {
+      throw new IllegalArgumentException(
+          policy + ": parameter '" + key + "' must be one of " + String.join(", ", valid) + ", got " + value);
     }
     return value;
   }

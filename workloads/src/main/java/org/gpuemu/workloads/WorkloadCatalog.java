@@ -47,6 +47,8 @@ public final class WorkloadCatalog {
     list.add(new ComputeLoop("cuda-loop",
         "GPGPU loop: 50 us CPU, 2 async kernels of 200 us, one 100 us synchronous copy-back per iteration",
         50 * US, 200 * US, 2, 100 * US, ENDLESS));
+    list.addAll(FairgvWorkloads.all());
+    list.addAll(VmcgWorkloads.all());
     SortedMap<String, Workload> map = new TreeMap<>();
     for (Workload w : list) {
       if (map.put(w.name(), w) != null) throw new IllegalStateException("duplicate workload " + w.name());

@@ -3,7 +3,12 @@ package org.gpuemu.policies.gpu;
 import java.util.SortedSet;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.PolicyRegistry;
+import org.gpuemu.policies.fairgv.CreditPolicy;
+import org.gpuemu.policies.fairgv.FairgvPolicy;
+import org.gpuemu.policies.fairgv.StrictCoPolicy;
 import org.gpuemu.policies.vgris.VgrisPolicy;
+import org.gpuemu.policies.vmcg.GvirtBaseline;
+import org.gpuemu.policies.vmcg.VmcgPolicy;
 
 /** The one registry of GPU time-sharing policies; scenario files name them in {@code policy}. */
 public final class GpuPolicies {
@@ -23,6 +28,24 @@ public final class GpuPolicies {
       .add(VgrisPolicy.HYBRID,
           "VGRIS hybrid: Algorithm 1 switches between SLA-aware and proportional share, Eq. 2 shares (VGRIS §3.2)",
           VgrisPolicy::hybrid)
+      .add(GvirtBaseline.NAME,
+          "gVirt as VMCG measures it: one FCFS CRB queue in Dom0, 16 ms round-robin slices (VMCG §1-2, §5.1)",
+          GvirtBaseline::create)
+      .add(VmcgPolicy.NAME,
+          "VMCG: a V-Channel per VM, Eq. 2 credits, slices from CPU time, 4 CRBs per credit (VMCG Algorithm 1)",
+          VmcgPolicy::new)
+      .add(FairgvPolicy.NAME,
+          "FairGV: fair queuing by start tags, work conserving, GPU-centric coscheduling, collaborative turns (§3)",
+          FairgvPolicy::new)
+      .add(CreditPolicy.POLL,
+          "Xen credit scheduling of vGPUs on a time slice, guests polling for responses (FairGV §5.3)",
+          CreditPolicy::poll)
+      .add(CreditPolicy.HYBRID_SPIN,
+          "Xen credit scheduling of vGPUs on a time slice, guests hybrid-spinning for responses (FairGV §5.3)",
+          CreditPolicy::hybridSpin)
+      .add(StrictCoPolicy.NAME,
+          "Pegasus strict coscheduling: credit, CPU-requested vGPU switches under a fairness check (FairGV Alg. 1-2)",
+          StrictCoPolicy::new)
       .build();
 
   private GpuPolicies() {}

@@ -10,25 +10,28 @@ import org.gpuemu.policies.Violations;
  * it is waiting, completed once while it is in flight, and never more than {@code max-inflight} are in flight.
  * Only waiting and in-flight ids are held, so memory stays bounded by the queue lengths over long runs.
  */
-final class RequestLedger {
+public final class RequestLedger {
   private final String policy;
   private final int maxInflight;
   private final Set<Long> waiting = new HashSet<>();
   private final Set<Long> inflight = new HashSet<>();
   private final Violations violations = new Violations();
 
-  RequestLedger(String policy, int maxInflight) {
+  /** A ledger whose violations name {@code policy}; more than {@code maxInflight} in flight is a violation. */
+  public RequestLedger(String policy, int maxInflight) {
     this.policy = policy;
     this.maxInflight = maxInflight;
   }
 
-  void queued(GpuWork work) {
+  /** The request entered the policy's queues. */
+  public void queued(GpuWork work) {
     if (inflight.contains(work.id()) || !waiting.add(work.id())) {
       violations.add(policy + ": request " + work.id() + " of vGPU " + work.vgpu() + " queued twice");
     }
   }
 
-  void dispatched(GpuWork work) {
+  /** The policy handed the request to the GPU. */
+  public void dispatched(GpuWork work) {
     if (!waiting.remove(work.id())) {
       violations.add(policy + ": dispatched request " + work.id() + " which was not waiting");
     }
@@ -39,13 +42,15 @@ final class RequestLedger {
     }
   }
 
-  void completed(GpuWork work) {
+  /** The GPU finished the request. */
+  public void completed(GpuWork work) {
     if (!inflight.remove(work.id())) {
       violations.add(policy + ": request " + work.id() + " completed but was not in flight");
     }
   }
 
-  List<String> violations() {
+  /** Every broken rule so far (empty when consistent). */
+  public List<String> violations() {
     return violations.list();
   }
 }

@@ -22,17 +22,19 @@ import org.gpuemu.policies.PolicyParams;
  *       in flight. Requests are not preempted: one dispatched before the slice end may run past it (overrun), and
  *       the overrun is not charged to the next slice.</li>
  *   <li>The owner loses the GPU when its slice expired, it reached the limit, or its queue is empty. The next
- *       owner is the first vGPU after it in cyclic index order that has queued work, and it gets the GPU only
- *       once nothing is in flight (the GPU drains before a context switch; the completion that empties it asks
- *       again). Its slice starts at that moment.</li>
+ *       owner (see below) gets the GPU only once nothing is in flight (the GPU drains before a context switch; the
+ *       completion that empties it asks again). Its slice starts at that moment.</li>
+ *   <li>The next owner is chosen by the {@link TurnOrder}: by default ({@code round-robin}) the first vGPU after the
+ *       owner in cyclic index order that has queued work; gVirt as VMCG describes it ({@code gvirt}) takes the vGPU
+ *       whose oldest queued request arrived first, as its shared FCFS queue would serve it.</li>
  *   <li>If no other vGPU has work, the owner keeps the GPU: with work left it gets a fresh slice at once (no
  *       context switch, so no drain), with none it stays owner and continues without a switch when it queues
  *       more before anyone else does.</li>
  *   <li>{@link #switches()} counts changes from one vGPU to another; the first owner taking an unowned GPU is not
  *       a switch. Weights are ignored: plain round robin gives every vGPU the same slice.</li>
  *   <li>A vGPU may leave once drained ({@link #removeVgpu}); gVirt's description gives no rule, so: when the
- *       owner leaves, the rotation resumes with the next vGPU after its index, and that grant counts as a context
- *       switch (another context is loaded).</li>
+ *       owner leaves, the next owner is chosen as above (in cyclic order, the next vGPU after its index), and that
+ *       grant counts as a context switch (another context is loaded).</li>
  * </ul>
  * Because the owner either dispatches or waits for a completion, the policy never needs a timer
  * ({@link GpuDecision.WakeAt}): slice expiry is noticed at the next event.
@@ -50,10 +52,22 @@ public final class RoundRobinPolicy implements GpuPolicy {
   /** Parameter: how many dispatched requests may be in flight at once (a count). */
   public static final String MAX_INFLIGHT = "max-inflight";
 
+  /** Which vGPU with queued work gets the GPU after the owner. */
+  public enum TurnOrder {
+    /** The first after the owner in cyclic vGPU index order. */
+    CYCLIC_INDEX,
+    /** The one whose oldest queued request arrived first (a shared FCFS queue decides whose turn it is). */
+    OLDEST_REQUEST
+  }
+
+  private record Queued(GpuWork work, long arrival) {}
+
+  private final String name;
+  private final TurnOrder turnOrder;
   private final long slice;
   private final int maxPerSlice;
   private final int maxInflight;
-  private final NavigableMap<Integer, Deque<GpuWork>> queues = new TreeMap<>();
+  private final NavigableMap<Integer, Deque<Queued>> queues = new TreeMap<>();
   private final RequestLedger ledger;
   private final java.util.Set<Integer> departed = new java.util.HashSet<>();
 
@@ -61,35 +75,48 @@ public final class RoundRobinPolicy implements GpuPolicy {
   private long sliceStart;
   private int dispatchedInSlice;
   private long switches;
+  private long arrivals;
 
-  /** Reads {@code slice}, {@code max-kernels-per-slice} and {@code max-inflight}. */
+  /** {@code round-robin}: reads {@code slice}, {@code max-kernels-per-slice} and {@code max-inflight}. */
   public RoundRobinPolicy(PolicyParams params) {
-    this.slice = ParamChecks.positiveNanos(params, NAME, SLICE);
-    this.maxPerSlice = ParamChecks.positiveCount(params, NAME, MAX_KERNELS_PER_SLICE);
-    this.maxInflight = ParamChecks.positiveCount(params, NAME, MAX_INFLIGHT);
-    this.ledger = new RequestLedger(NAME, maxInflight);
+    this(NAME, ParamChecks.positiveNanos(params, NAME, SLICE),
+        ParamChecks.positiveCount(params, NAME, MAX_KERNELS_PER_SLICE),
+        ParamChecks.positiveCount(params, NAME, MAX_INFLIGHT), TurnOrder.CYCLIC_INDEX);
+  }
+
+  /** Round robin under another registry name, with checked values (gVirt as VMCG's baseline builds one). */
+  public RoundRobinPolicy(String name, long sliceNanos, int maxPerSlice, int maxInflight, TurnOrder turnOrder) {
+    if (sliceNanos <= 0 || maxPerSlice <= 0 || maxInflight <= 0) {
+      throw new IllegalArgumentException(name + ": slice, requests per slice and max-inflight must be > 0");
+    }
+    this.name = name;
+    this.turnOrder = turnOrder;
+    this.slice = sliceNanos;
+    this.maxPerSlice = maxPerSlice;
+    this.maxInflight = maxInflight;
+    this.ledger = new RequestLedger(name, maxInflight);
   }
 
   @Override
   public String name() {
-    return NAME;
+    return name;
   }
 
   @Override
   public void addVgpu(VgpuParams vgpu) {
     if (queues.putIfAbsent(vgpu.vgpu(), new ArrayDeque<>()) != null) {
-      throw new IllegalArgumentException(NAME + ": vGPU " + vgpu.vgpu() + " added twice");
+      throw new IllegalArgumentException(name + ": vGPU " + vgpu.vgpu() + " added twice");
     }
   }
 
   @Override
   public void removeVgpu(int vgpu) {
-    Deque<GpuWork> queue = queues.get(vgpu);
+    Deque<Queued> queue = queues.get(vgpu);
     if (queue == null) {
-      throw new IllegalArgumentException(NAME + ": unknown vGPU " + vgpu + " cannot leave");
+      throw new IllegalArgumentException(name + ": unknown vGPU " + vgpu + " cannot leave");
     }
     if (!queue.isEmpty()) {
-      throw new IllegalStateException(NAME + ": vGPU " + vgpu + " left with requests still queued");
+      throw new IllegalStateException(name + ": vGPU " + vgpu + " left with requests still queued");
     }
     queues.remove(vgpu);
     departed.add(vgpu);
@@ -97,12 +124,12 @@ public final class RoundRobinPolicy implements GpuPolicy {
 
   @Override
   public void queued(GpuWork work, long now) {
-    Deque<GpuWork> queue = queues.get(work.vgpu());
+    Deque<Queued> queue = queues.get(work.vgpu());
     if (queue == null) {
-      throw new IllegalArgumentException(NAME + ": request " + work.id() + " from unknown vGPU " + work.vgpu());
+      throw new IllegalArgumentException(name + ": request " + work.id() + " from unknown vGPU " + work.vgpu());
     }
     ledger.queued(work);
-    queue.addLast(work);
+    queue.addLast(new Queued(work, arrivals++));
   }
 
   @Override
@@ -133,11 +160,11 @@ public final class RoundRobinPolicy implements GpuPolicy {
   public List<String> checkInvariants() {
     List<String> violations = new ArrayList<>(ledger.violations());
     if (dispatchedInSlice > maxPerSlice) {
-      violations.add(NAME + ": vGPU " + owner + " dispatched " + dispatchedInSlice + " requests in one slice (max "
+      violations.add(name + ": vGPU " + owner + " dispatched " + dispatchedInSlice + " requests in one slice (max "
           + maxPerSlice + ")");
     }
     if (owner != -1 && !queues.containsKey(owner) && !departed.contains(owner)) {
-      violations.add(NAME + ": owner " + owner + " is not a known vGPU");
+      violations.add(name + ": owner " + owner + " is not a known vGPU");
     }
     return violations;
   }
@@ -153,18 +180,22 @@ public final class RoundRobinPolicy implements GpuPolicy {
   }
 
   private boolean ownerMayContinue(long now) {
-    Deque<GpuWork> queue = queues.get(owner);
+    Deque<Queued> queue = queues.get(owner);
     return queue != null && !queue.isEmpty() && now - sliceStart < slice && dispatchedInSlice < maxPerSlice;
   }
 
-  /** The first vGPU with queued work after the owner in cyclic index order, the owner itself last; -1 if none. */
+  /** The next vGPU with queued work in {@link #turnOrder}, the owner itself only when no other has any; -1 if none. */
   private int successor() {
-    for (Map.Entry<Integer, Deque<GpuWork>> e : queues.tailMap(owner, false).entrySet()) {
+    return turnOrder == TurnOrder.CYCLIC_INDEX ? nextInIndexOrder() : oldestRequestOwner();
+  }
+
+  private int nextInIndexOrder() {
+    for (Map.Entry<Integer, Deque<Queued>> e : queues.tailMap(owner, false).entrySet()) {
       if (!e.getValue().isEmpty()) {
         return e.getKey();
       }
     }
-    for (Map.Entry<Integer, Deque<GpuWork>> e : queues.headMap(owner, true).entrySet()) {
+    for (Map.Entry<Integer, Deque<Queued>> e : queues.headMap(owner, true).entrySet()) {
       if (!e.getValue().isEmpty()) {
         return e.getKey();
       }
@@ -172,8 +203,22 @@ public final class RoundRobinPolicy implements GpuPolicy {
     return -1;
   }
 
+  private int oldestRequestOwner() {
+    int oldest = -1;
+    long arrival = Long.MAX_VALUE;
+    for (Map.Entry<Integer, Deque<Queued>> e : queues.entrySet()) {
+      Queued head = e.getValue().peekFirst();
+      if (head != null && e.getKey() != owner && head.arrival() < arrival) {
+        oldest = e.getKey();
+        arrival = head.arrival();
+      }
+    }
+    Deque<Queued> own = queues.get(owner);
+    return oldest < 0 && own != null && !own.isEmpty() ? owner : oldest;
+  }
+
   private GpuDecision dispatchHead() {
-    GpuWork head = queues.get(owner).removeFirst();
+    GpuWork head = queues.get(owner).removeFirst().work();
     dispatchedInSlice++;
     ledger.dispatched(head);
     return new GpuDecision.Dispatch(head);

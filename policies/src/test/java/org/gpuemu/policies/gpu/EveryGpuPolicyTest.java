@@ -26,15 +26,30 @@ class EveryGpuPolicyTest {
    * The union of every registered policy's parameters, at their reference values. A new policy that reads a key
    * missing here fails this test with "policy parameter '...' missing": add the key.
    */
-  static final PolicyParams PARAMS = PolicyParams.of(Map.of(
-      "max-inflight", 2L,
-      "slice", 16 * MS,
-      "max-kernels-per-slice", 8L,
-      "present-history", 20L,
-      "period", MS,
-      "fps-threshold", 30.0,
-      "gpu-threshold", 0.9,
-      "window", 5_000 * MS));
+  static final PolicyParams PARAMS = PolicyParams.of(Map.ofEntries(
+      Map.entry("max-inflight", 2L),
+      Map.entry("slice", 16 * MS),
+      Map.entry("max-kernels-per-slice", 8L),
+      Map.entry("present-history", 20L),
+      Map.entry("period", MS),
+      Map.entry("fps-threshold", 30.0),
+      Map.entry("gpu-threshold", 0.9),
+      Map.entry("window", 5_000 * MS),
+      Map.entry("max-slice", 16 * MS),
+      Map.entry("slice-granularity", MS),
+      Map.entry("crbs-per-dispatch", 4L),
+      Map.entry("total-credits", 100L),
+      Map.entry("discipline", "non-preemptive"),
+      Map.entry("non-preemptive-slice", 6 * MS),
+      Map.entry("preemptive-slice", 30 * MS),
+      Map.entry("samples", 5L),
+      Map.entry("idle-spin", MS / 10),
+      Map.entry("work-conserving", "true"),
+      Map.entry("interactive-sync-calls", 10L),
+      Map.entry("interactive-window", 10 * MS),
+      Map.entry("slice-above-blocks", 360_000L),
+      Map.entry("sub-kernel-blocks", 1_500L),
+      Map.entry("accounting-period", 30 * MS)));
 
   static Stream<Arguments> policiesAndSeeds() {
     return GpuPolicies.names().stream().flatMap(name -> Stream.of(1L, 2L, 3L).map(seed -> Arguments.of(name, seed)));

@@ -9,7 +9,8 @@ import org.gpuemu.policies.PolicyParams;
 import org.junit.jupiter.api.Test;
 
 class GpuPoliciesTest {
-  private static final String VALID = "fcfs, round-robin, vgris-hybrid, vgris-share, vgris-sla";
+  private static final String VALID = "credit-hs, credit-poll, fairgv, fcfs, gvirt, round-robin, strict-co, vgris-hybrid, "
+      + "vgris-share, vgris-sla, vmcg";
 
   @Test
   void registry_unknownName_failsListingTheValidNames() {
@@ -26,7 +27,8 @@ class GpuPoliciesTest {
 
   @Test
   void registry_namesAreSorted_andEachHasADescription() {
-    assertEquals(List.of("fcfs", "round-robin", "vgris-hybrid", "vgris-share", "vgris-sla"),
+    assertEquals(List.of("credit-hs", "credit-poll", "fairgv", "fcfs", "gvirt", "round-robin", "strict-co",
+        "vgris-hybrid", "vgris-share", "vgris-sla", "vmcg"),
         List.copyOf(GpuPolicies.names()));
     for (String name : GpuPolicies.names()) {
       assertFalse(GpuPolicies.describe(name).isBlank(), name);

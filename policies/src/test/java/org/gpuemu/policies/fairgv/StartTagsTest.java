@@ -1,0 +1,125 @@
+package org.gpuemu.policies.fairgv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class StartTagsTest {
+  private static final long MS = 1_000_000;
+
+  private final StartTags tags = new StartTags();
+
+  @AfterEach
+  void invariantsHold() {
+    assertEquals(List.of(), tags.checkInvariants());
+  }
+
+  /** Runs the vGPU with the smallest start tag for one 10 ms quantum; returns its finish tag. */
+  private long runQuantum(List<Integer> order) {
+    int v = tags.first().getAsInt();
+    order.add(v);
+    return tags.charge(v, 10 * MS);
+  }
+
+  @Test
+  void figure4_tagsAndVirtualTime_replayExactly() {
+    // Figure 4: vGPU 1 of weight 1, vGPU 2 of weight 2, 10 ms quanta, vGPU 1 first on equal tags.
+    tags.join(1, 1);
+    tags.join(2, 2);
+    tags.wake(1);
+    tags.wake(2);
+    List<Integer> order = new ArrayList<>();
+
+    assertEquals(10 * MS, runQuantum(order), "F1 = 0 + 10/1");
+    assertEquals(5 * MS, runQuantum(order), "F2 = 0 + 10/2");
+    assertEquals(10 * MS, runQuantum(order), "vGPU 2 again: 5 < 10");
+    assertEquals(20 * MS, runQuantum(order), "equal tags (10, 10): vGPU 1 first");
+    assertEquals(15 * MS, runQuantum(order));
+    assertEquals(20 * MS, runQuantum(order));
+    assertEquals(30 * MS, runQuantum(order), "vGPU 1 runs from 60 to 70 ms");
+    assertEquals(List.of(1, 2, 2, 1, 2, 2, 1), order, "each vGPU gets GPU time in proportion to its weight");
+
+    tags.block(1); // at 70 ms
+    assertEquals(20 * MS, tags.virtualTime(), "only vGPU 2 is active");
+    assertEquals(25 * MS, runQuantum(order)); // 70-80
+    assertEquals(30 * MS, runQuantum(order)); // 80-90
+    assertEquals(35 * MS, runQuantum(order)); // 90-100; vGPU 2 runs again from 100 with start tag 35
+
+    tags.wake(1); // at 105 ms
+    assertEquals(35 * MS, tags.startTag(1), "the woken vGPU 1 gets the current virtual time, 35");
+    assertEquals(35 * MS, tags.virtualTime());
+    assertEquals(40 * MS, tags.charge(2, 10 * MS), "vGPU 2's quantum ends at 110");
+    assertEquals(OptionalInt.of(1), tags.first(), "vGPU 1 is scheduled in the next turn");
+  }
+
+  @Test
+  void wakingVgpu_aheadOfTheVirtualTime_keepsItsOwnTag() {
+    tags.join(0, 1);
+    tags.join(1, 1);
+    tags.wake(0);
+    tags.wake(1);
+    tags.charge(0, 50 * MS);
+    tags.block(0);
+    tags.wake(0);
+    // Virtual time is vGPU 1's 0; forcing vGPU 0 down to it would erase the 50 ms it was just charged.
+    assertEquals(50 * MS, tags.startTag(0));
+    assertEquals(OptionalInt.of(1), tags.first());
+  }
+
+  @Test
+  void virtualTime_isTheMinimumActiveStartTag_andHoldsWhenNobodyIsActive() {
+    tags.join(0, 1);
+    tags.join(1, 3);
+    tags.wake(0);
+    tags.wake(1);
+    tags.charge(0, 9 * MS);
+    tags.charge(1, 9 * MS);
+    assertEquals(3 * MS, tags.virtualTime(), "min(9, 9/3)");
+    tags.block(1);
+    assertEquals(9 * MS, tags.virtualTime(), "vGPU 1 no longer holds it back");
+    tags.block(0);
+    assertEquals(9 * MS, tags.virtualTime(), "nobody active: the last value");
+    tags.join(2, 1);
+    assertEquals(9 * MS, tags.startTag(2), "a newcomer starts at the virtual time");
+  }
+
+  @Test
+  void charge_carriesTheRemainderOfTheDivisionByWeight() {
+    tags.join(0, 3);
+    tags.wake(0);
+    tags.charge(0, 1);
+    tags.charge(0, 1);
+    assertEquals(0, tags.startTag(0), "2 ns at weight 3 is less than one weight-1 ns");
+    tags.charge(0, 1);
+    assertEquals(1, tags.startTag(0), "3 ns at weight 3 is one: nothing was lost to rounding");
+  }
+
+  @Test
+  void blockedVgpu_leavesTheSortedSet() {
+    tags.join(0, 1);
+    tags.join(1, 1);
+    tags.wake(0);
+    tags.wake(1);
+    tags.block(0);
+    assertFalse(tags.isActive(0));
+    assertEquals(OptionalInt.of(1), tags.first());
+    tags.block(1);
+    assertTrue(tags.first().isEmpty());
+  }
+
+  @Test
+  void weightsMustBePositive_andVgpusKnown() {
+    assertThrows(IllegalArgumentException.class, () -> tags.join(0, 0));
+    assertThrows(IllegalArgumentException.class, () -> tags.wake(7));
+    tags.join(0, 1);
+    assertThrows(IllegalArgumentException.class, () -> tags.join(0, 1));
+    assertThrows(IllegalArgumentException.class, () -> tags.charge(0, -1));
+  }
+}
