@@ -26,6 +26,7 @@ import org.gpuemu.policies.vgris.PresentDecision;
 import org.gpuemu.policies.vgris.PresentGate;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SecondReport;
+import org.gpuemu.policies.vmcg.VmcgInputs;
 
 /**
  * The GPU time-sharing scheduler: a thin adapter around a {@link GpuPolicy}. vGPUs tell it what they queued and
@@ -68,6 +69,12 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
    */
   public record AgentReport(int vgpu, long seq, int frames, boolean running) implements Command {}
 
+  /** A vCPU of the VM held a core this long (VMCG's CPU scheduling time, §5.1). */
+  public record CpuTime(int vgpu, long cpuNanos) implements Command {}
+
+  /** The VM's graphics memory as a share of the GPU's (VMCG's MSIZE_i / MSIZE), known when it is created. */
+  public record MemoryShare(int vgpu, double share) implements Command {}
+
   /** Emulated time zero has come (the guardian sends it): the controller's per-second reports begin. */
   public enum Begin implements Command { INSTANCE }
 
@@ -95,7 +102,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
    * algorithm switches and each VM's final share (by vGPU; empty otherwise).
    */
   public record SchedulerReport(String policy, long dispatched, List<String> violations,
-      List<AlgorithmSwitch> switches, Map<Integer, Double> shares) {}
+      List<AlgorithmSwitch> switches, Map<Integer, Double> shares, Map<String, Object> figures) {}
 
   private static final Object WAKE = "wake";
   private static final Object SECOND = "second";
@@ -107,6 +114,9 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
   private final PresentGate gate;
+  private final VmcgInputs vmcg;
+  private final Map<Integer, Double> memoryShares = new HashMap<>();
+  private final Map<Integer, Long> queuedThisSecond = new HashMap<>();
   private final Map<Integer, ActorRef<Dispatch>> vgpus = new HashMap<>();
   private final Map<Integer, ActorRef<ToAgent>> agents = new LinkedHashMap<>();
   private final Map<Integer, ActorRef<ToAgent>> postponed = new LinkedHashMap<>();
@@ -133,6 +143,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     this.metrics = metrics;
     this.timers = timers;
     this.gate = policy instanceof PresentGate g ? g : null;
+    this.vmcg = policy instanceof VmcgInputs v ? v : null;
     metrics.tell(new MetricsHub.Mode(gate != null ? gate.algorithm().label() : policy.name()));
   }
 
@@ -145,6 +156,8 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(Wake.class, this::onWake)
         .onMessage(AgentJoin.class, this::onAgentJoin)
         .onMessage(Begin.class, m -> onBegin())
+        .onMessage(CpuTime.class, this::onCpuTime)
+        .onMessage(MemoryShare.class, this::onMemoryShare)
         .onMessage(MayPresent.class, this::onMayPresent)
         .onMessage(PresentWake.class, this::onPresentWake)
         .onMessage(SecondEnded.class, this::onSecondEnded)
@@ -156,14 +169,42 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onJoin(Join msg) {
     vgpus.put(msg.params().vgpu(), msg.vgpu());
     policy.addVgpu(msg.params());
+    Double memory = memoryShares.get(msg.params().vgpu());
+    if (vmcg != null && memory != null) vmcg.resourcesMeasured(msg.params().vgpu(), 0, memory);
     return this;
   }
 
   private Behavior<Command> onQueued(Queued msg) {
     long now = run.now();
     policy.queued(msg.work(), now);
+    queuedThisSecond.merge(msg.work().vgpu(), 1L, Long::sum);
     decide(now);
     return this;
+  }
+
+  private Behavior<Command> onCpuTime(CpuTime msg) {
+    if (vmcg != null && vgpus.containsKey(msg.vgpu())) vmcg.cpuTimeUsed(msg.vgpu(), msg.cpuNanos());
+    return this;
+  }
+
+  private Behavior<Command> onMemoryShare(MemoryShare msg) {
+    memoryShares.put(msg.vgpu(), msg.share());
+    if (vmcg != null && vgpus.containsKey(msg.vgpu())) vmcg.resourcesMeasured(msg.vgpu(), 0, msg.share());
+    return this;
+  }
+
+  /**
+   * VMCG's BW_i, each second. The emulator moves no data over a PCI-E model, so a VM's bus occupancy is taken as
+   * its share of the command buffers (CRBs) submitted in the second: each is one DMA of commands.
+   */
+  private void measureResources() {
+    long total = 0;
+    for (long n : queuedThisSecond.values()) total += n;
+    for (Integer v : vgpus.keySet()) {
+      double bw = total == 0 ? 0 : (double) queuedThisSecond.getOrDefault(v, 0L) / total;
+      vmcg.resourcesMeasured(v, bw, memoryShares.getOrDefault(v, 0.0));
+    }
+    queuedThisSecond.clear();
   }
 
   private Behavior<Command> onLeave(Leave msg) {
@@ -195,8 +236,13 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onReport(Report msg) {
     List<AlgorithmSwitch> switches = gate == null ? List.of() : List.copyOf(gate.switches());
     SortedMap<Integer, Double> shares = gate == null ? new java.util.TreeMap<>() : gate.shares();
+    Map<String, Object> figures = new LinkedHashMap<>();
+    if (vmcg != null) {
+      figures.put("credit_replenishments", vmcg.replenishments());
+      figures.put("engine_switches", vmcg.switches());
+    }
     msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, policy.checkInvariants(), switches,
-        Map.copyOf(shares)));
+        Map.copyOf(shares), figures));
     return this;
   }
 
@@ -210,7 +256,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   /** Agents join while the tree is built, before time zero; the clock may be read only from here on. */
   private Behavior<Command> onBegin() {
-    if (gate != null) {
+    if (gate != null || vmcg != null) {
       secondEnd = SECOND_NANOS;
       run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);
     }
@@ -251,6 +297,13 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   private Behavior<Command> onSecondEnded(SecondEnded msg) {
     long due = run.fired(msg.due());
+    if (vmcg != null) measureResources();
+    if (gate == null) {
+      secondEnd = due + SECOND_NANOS;
+      run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);
+      decide(due);
+      return this;
+    }
     if (!awaitingReports.isEmpty()) {
       // an agent did not answer within a whole second: evaluate with the reports that came
       getContext().getLog().warn("agents {} did not report the second ending at {} ns", awaitingReports, due);

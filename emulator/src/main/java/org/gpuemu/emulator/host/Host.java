@@ -83,6 +83,8 @@ public final class Host extends AbstractBehavior<Host.Command> {
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {
       getContext().spawn(Vm.create(vm, firstVcpu, scenario.seed(), run, wiring, vmReady), "vm-" + vm.index());
+      scheduler.tell(new GpuScheduler.MemoryShare(vm.index(),
+          Math.min(1.0, (double) vm.memoryCapBytes() / scenario.gpu().memoryBytes())));
       firstVcpu += vm.vcpus();
     }
     return this;

@@ -26,6 +26,7 @@ import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
 import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.vmcg.Fairness;
 
 /**
  * Collects what the guests and the GPU report (frames, GPU time, memory held), keeps the run's per-VM
@@ -59,7 +60,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private record SinkDone(ActorRef<FinalMetrics> replyTo, Throwable failure) implements Command {}
 
   /** What the hub must know of a VM. */
-  public record VmInfo(int index, String name, double slaFps) {}
+  public record VmInfo(int index, String name, double slaFps, int weight) {}
 
   /** Last period's per-VM FPS and GPU share, for the progress line. */
   public record LiveView(long emulatedNanos, List<String> names, double[] fps, double[] gpuShare) {}
@@ -90,6 +91,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private final long[] maxMemory;
   private final long[] periodFrames;
   private final long[] periodBusy;
+  private final long[] periodKernels;
   private final double[] liveFps;
   private final double[] liveShare;
   private String mode = "";
@@ -118,6 +120,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     maxMemory = new long[n];
     periodFrames = new long[n];
     periodBusy = new long[n];
+    periodKernels = new long[n];
     liveFps = new double[n];
     liveShare = new double[n];
     Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = Source.<String>queue(QUEUE_SIZE)
@@ -163,6 +166,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private Behavior<Command> onGpuUsed(GpuUsed msg) {
     busy[msg.vm()] += msg.gpuNanos();
     periodBusy[msg.vm()] += msg.gpuNanos();
+    periodKernels[msg.vm()]++;
     return this;
   }
 
@@ -214,6 +218,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     double seconds = (end - periodStart) / 1e9;
     long total = 0;
     for (long b : periodBusy) total += b;
+    Double lambda = periodLambda();
     for (int v = 0; v < vms.size(); v++) {
       liveFps[v] = seconds > 0 ? periodFrames[v] / seconds : 0;
       liveShare[v] = total > 0 ? (double) periodBusy[v] / total : 0;
@@ -227,11 +232,29 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
       row.put("gpu_usage", round(seconds > 0 ? periodBusy[v] / 1e9 / seconds : 0, 4));
       row.put("mode", mode);
       row.put("memory_mb", round(memory[v] / 1048576.0, 1));
+      row.put("lambda", lambda == null ? null : round(lambda, 4));
       offer(row);
       periodFrames[v] = 0;
       periodBusy[v] = 0;
+      periodKernels[v] = 0;
     }
     periodStart = end;
+  }
+
+  /**
+   * VMCG's λ = Σ|w_i − w'_i| over the period (vmcg.txt §6.3): w the VMs' weight shares, w' their throughput
+   * shares, throughput being frames for a VM that has presented frames in the run and completed requests for one
+   * that has not. Null when nothing was done in the period.
+   */
+  private Double periodLambda() {
+    Map<Integer, Integer> weights = new java.util.HashMap<>();
+    Map<Integer, Long> throughputs = new java.util.HashMap<>();
+    for (int v = 0; v < vms.size(); v++) {
+      weights.put(v, vms.get(v).weight());
+      throughputs.put(v, frames[v] > 0 ? periodFrames[v] : periodKernels[v]);
+    }
+    java.util.OptionalDouble l = Fairness.lambda(weights, throughputs);
+    return l.isPresent() ? l.getAsDouble() : null;
   }
 
   private void offer(Map<String, Object> row) {

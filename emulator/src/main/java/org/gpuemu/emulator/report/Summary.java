@@ -16,6 +16,7 @@ import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
+import org.gpuemu.policies.vmcg.Fairness;
 
 /**
  * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
@@ -73,7 +74,8 @@ public final class Summary {
     Map<String, Object> vms = new LinkedHashMap<>();
     double minNorm = Double.MAX_VALUE;
     double maxNorm = 0;
-    double lambda = 0;
+    Map<Integer, Integer> weights = new LinkedHashMap<>();
+    Map<Integer, Double> throughputs = new LinkedHashMap<>();
     long submitted = 0;
     long completed = 0;
     long failed = 0;
@@ -89,7 +91,6 @@ public final class Summary {
       double normalized = share / fairShare;
       minNorm = Math.min(minNorm, normalized);
       maxNorm = Math.max(maxNorm, normalized);
-      lambda += Math.abs(fairShare - share);
       long steal = 0;
       long ran = 0;
       long memSubmitted = 0;
@@ -133,6 +134,8 @@ public final class Summary {
       v.put("requests_completed", vmCompleted);
       v.put("requests_failed", vmFailed);
       v.put("throughput_per_s", round(g.kernelsCompleted() / ranSeconds, 2));
+      weights.put(i, vm.weight());
+      throughputs.put(i, m.frames() > 0 ? m.frames() / ranSeconds : g.kernelsCompleted() / ranSeconds);
       v.put("normalized_throughput", round(normalized, 4));
       v.put("cpu_ms", round(ran / 1e6, 3));
       v.put("steal_ms", round(steal / 1e6, 3));
@@ -153,6 +156,7 @@ public final class Summary {
       policySwitches.add(one);
     }
     doc.put("policy_switches", policySwitches);
+    if (!r.scheduler().figures().isEmpty()) doc.put(s.gpuPolicy().name(), r.scheduler().figures());
 
     long kernelBusy = 0;
     long switchTime = 0;
@@ -181,7 +185,10 @@ public final class Summary {
 
     Map<String, Object> fairness = new LinkedHashMap<>();
     fairness.put("mmr", round(maxNorm > 0 ? minNorm / maxNorm : 0, 4));
-    fairness.put("lambda", round(lambda, 4));
+    // VMCG's λ (vmcg.txt §6.3): weight shares against throughput shares, throughput being FPS for a VM that
+    // presents frames and completed requests per second for one that does not
+    java.util.OptionalDouble lambda = Fairness.lambda(weights, throughputs);
+    fairness.put("lambda", lambda.isPresent() ? round(lambda.getAsDouble(), 4) : null);
     doc.put("fairness", fairness);
 
     // The unit the run emulated: frames when its guests present (what they measure is frame latency; a late
@@ -262,7 +269,8 @@ public final class Summary {
     @SuppressWarnings("unchecked")
     Map<String, Object> gpu = (Map<String, Object>) doc.get("gpu");
     b.append(String.format("gpu utilization %.1f %%, fairness mmr %.3f lambda %.3f%n",
-        100 * (double) gpu.get("utilization"), (double) fair.get("mmr"), (double) fair.get("lambda")));
+        100 * (double) gpu.get("utilization"), (double) fair.get("mmr"),
+        fair.get("lambda") == null ? Double.NaN : (double) fair.get("lambda")));
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> switches = (List<Map<String, Object>>) doc.get("policy_switches");
     if (!switches.isEmpty()) {

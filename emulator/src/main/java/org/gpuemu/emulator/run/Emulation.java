@@ -86,7 +86,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     this.timers = timers;
     faults = ctx.spawn(FaultInjector.create(), "faults");
     List<MetricsHub.VmInfo> infos = new ArrayList<>();
-    for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps()));
+    for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
     metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run), "metrics");
     ctx.spawn(Host.create(scenario, run, metrics, ctx.messageAdapter(Host.Refs.class, HostReady::new)), "host");
   }

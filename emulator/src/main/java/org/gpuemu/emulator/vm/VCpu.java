@@ -153,6 +153,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onCpuDone(CpuDone msg) {
     ran += msg.done().ranNanos();
     steal += msg.done().stealNanos();
+    if (msg.done().ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(msg.done().ranNanos()));
     switch (wait) {
       case CPU, SYNC_WAKING -> {
         return resume();

@@ -56,6 +56,9 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   public record Report(ActorRef<VgpuReport> replyTo) implements Command {}
 
+  /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
+  public record CpuTime(long cpuNanos) implements Command {}
+
   private record Dispatched(GpuWork work) implements Command {}
 
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
@@ -127,6 +130,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .onMessage(KernelFinished.class, this::onKernelFinished)
         .onMessage(Drain.class, this::onDrain)
         .onMessage(Report.class, this::onReport)
+        .onMessage(CpuTime.class, m -> {
+          scheduler.tell(new GpuScheduler.CpuTime(vgpu, m.cpuNanos()));
+          return this;
+        })
         .build();
   }
 

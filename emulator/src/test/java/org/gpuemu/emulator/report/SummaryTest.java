@@ -48,7 +48,7 @@ class SummaryTest {
     return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,
         List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
         List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS)),
-        new GpuScheduler.SchedulerReport("fcfs", 20, List.of(), switches, Map.of()),
+        new GpuScheduler.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
         new GpuMemory.MemoryReport("static", 0, 0, List.of()), metrics,
         new TimerLateness.Snapshot(1000, 20, p99Us, p99Us, p99Us)));
   }

@@ -71,7 +71,7 @@ class RequestPathTest {
       memory = kit.spawn(GpuMemory.create(MemoryPolicies.create("static", PolicyParams.empty()), run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = Files.createTempFile("timeline", ".jsonl");
-      metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30)), 1_000 * MS, timeline, run));
+      metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
           GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, run, scheduler, group, metrics));
