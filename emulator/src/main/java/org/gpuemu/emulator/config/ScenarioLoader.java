@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
@@ -26,6 +27,8 @@ import org.gpuemu.policies.cpu.CpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.VgpuParams;
+import org.gpuemu.policies.fairgv.GuestWait;
+import org.gpuemu.policies.fairgv.GuestWaitRule;
 import org.gpuemu.policies.memory.MemoryPolicies;
 import org.gpuemu.workloads.WorkloadCatalog;
 
@@ -327,7 +330,7 @@ public final class ScenarioLoader {
     Settings.Fidelity fidelity = new Settings.Fidelity(threshold, positiveNanos(c, "fidelity.liveness-timeout"));
     long period = positiveNanos(c, "metrics.period");
     List<Settings.Vm> vms = vms(user, cores);
-    if (problems.isEmpty()) tryGpuPolicy(gpuPolicy, vms);
+    if (problems.isEmpty()) vms = tryGpuPolicy(gpuPolicy, vms, user);
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
         new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms);
   }
@@ -336,16 +339,41 @@ public final class ScenarioLoader {
    * Builds the GPU policy and adds every VM to it, as the run will: a rule only the policy knows (VGRIS shares
    * that sum above 1, a window that is not whole seconds) becomes a bad-input problem here, not a failed run.
    */
-  private void tryGpuPolicy(PolicyChoice choice, List<Settings.Vm> vms) {
+  private List<Settings.Vm> tryGpuPolicy(PolicyChoice choice, List<Settings.Vm> vms, Config user) {
+    GpuPolicy policy;
     try {
-      GpuPolicy policy = GpuPolicies.create(choice.name(), choice.params());
+      policy = GpuPolicies.create(choice.name(), choice.params());
       for (Settings.Vm vm : vms) {
         policy.addVgpu(new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps()));
       }
     } catch (IllegalArgumentException e) {
       problems.add(at("scenario.scheduler.gpu", "policy " + choice.name() + " rejects this scenario: "
           + e.getMessage()));
+      return vms;
     }
+    return withGuestWait(policy, vms, user);
+  }
+
+  /**
+   * A policy that defines how guests wait for synchronous calls (FairGV's credit-poll polls, credit-hs and fairgv
+   * spin hybridly) sets every VM's {@code sync-wait}; a VM that sets another one contradicts the policy.
+   */
+  private List<Settings.Vm> withGuestWait(GpuPolicy policy, List<Settings.Vm> vms, Config user) {
+    Optional<GuestWait> rule = GuestWaitRule.of(policy);
+    if (rule.isEmpty()) return vms;
+    SyncWait wait = rule.get() == GuestWait.POLL ? SyncWait.POLL : SyncWait.HYBRID;
+    List<Settings.Vm> out = new ArrayList<>();
+    for (Settings.Vm vm : vms) {
+      String key = "vms." + ConfigUtil.joinPath(vm.name()) + ".sync-wait";
+      if (user.hasPath(key) && vm.syncWait() != wait) {
+        problems.add(at("scenario." + key, "policy " + policy.name() + " has its guests "
+            + wait.name().toLowerCase(java.util.Locale.ROOT) + "; remove this key or pick another policy"));
+      }
+      out.add(new Settings.Vm(vm.index(), vm.name(), vm.workload(), vm.weight(), vm.cores(), vm.memoryCapBytes(),
+          wait, vm.spinLimitNanos(), vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
+          vm.slaFps(), vm.share(), vm.presentSleep()));
+    }
+    return out;
   }
 
   private List<Settings.Vm> vms(Config user, int hostCores) {

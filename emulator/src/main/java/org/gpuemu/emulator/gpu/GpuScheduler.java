@@ -27,6 +27,9 @@ import org.gpuemu.policies.vgris.PresentGate;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SecondReport;
 import org.gpuemu.policies.vmcg.VmcgInputs;
+import org.gpuemu.policies.fairgv.CoscheduleRequest;
+import org.gpuemu.policies.fairgv.GpuCentricCoscheduling;
+import org.gpuemu.emulator.vm.VCpu;
 
 /**
  * The GPU time-sharing scheduler: a thin adapter around a {@link GpuPolicy}. vGPUs tell it what they queued and
@@ -46,7 +49,15 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   /** A vGPU joins; must precede its first {@link Queued}. */
   public record Join(VgpuParams params, ActorRef<Dispatch> vgpu) implements Command {}
 
-  public record Queued(GpuWork work) implements Command {}
+  /** A request reached the driver; {@code vcpu} is the vCPU the frontend tagged it with (-1: none). */
+  public record Queued(GpuWork work, int vcpu) implements Command {}
+
+  /**
+   * Where the VMs' vCPUs are, for coscheduling (FairGV Algorithms 3-4): every vCPU by its global index, and each
+   * VM's main vCPU (the one running its program). The host sends it once every VM exists.
+   */
+  public record Placement(Map<Integer, ActorRef<VCpu.Command>> vcpus, Map<Integer, Integer> mainVcpu)
+      implements Command {}
 
   /** A vGPU leaves (its VM stopped and its work drained); nothing of it is queued any more. */
   public record Leave(int vgpu) implements Command {}
@@ -115,6 +126,9 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final ActorRef<MetricsHub.Command> metrics;
   private final PresentGate gate;
   private final VmcgInputs vmcg;
+  private final GpuCentricCoscheduling coscheduling;
+  private Placement placement;
+  private long coschedules;
   private final Map<Integer, Double> memoryShares = new HashMap<>();
   private final Map<Integer, Long> queuedThisSecond = new HashMap<>();
   private final Map<Integer, ActorRef<Dispatch>> vgpus = new HashMap<>();
@@ -144,6 +158,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     this.timers = timers;
     this.gate = policy instanceof PresentGate g ? g : null;
     this.vmcg = policy instanceof VmcgInputs v ? v : null;
+    this.coscheduling = policy instanceof GpuCentricCoscheduling c ? c : null;
     metrics.tell(new MetricsHub.Mode(gate != null ? gate.algorithm().label() : policy.name()));
   }
 
@@ -151,6 +166,10 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     return newReceiveBuilder()
         .onMessage(Join.class, this::onJoin)
         .onMessage(Queued.class, this::onQueued)
+        .onMessage(Placement.class, m -> {
+          placement = m;
+          return this;
+        })
         .onMessage(Leave.class, this::onLeave)
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(Wake.class, this::onWake)
@@ -176,7 +195,11 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   private Behavior<Command> onQueued(Queued msg) {
     long now = run.now();
-    policy.queued(msg.work(), now);
+    if (coscheduling != null && msg.vcpu() >= 0) {
+      coscheduling.queued(msg.work(), msg.vcpu(), now);
+    } else {
+      policy.queued(msg.work(), now);
+    }
     queuedThisSecond.merge(msg.work().vgpu(), 1L, Long::sum);
     decide(now);
     return this;
@@ -237,6 +260,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     List<AlgorithmSwitch> switches = gate == null ? List.of() : List.copyOf(gate.switches());
     SortedMap<Integer, Double> shares = gate == null ? new java.util.TreeMap<>() : gate.shares();
     Map<String, Object> figures = new LinkedHashMap<>();
+    if (coscheduling != null) figures.put("coschedule_requests", coschedules);
     if (vmcg != null) {
       figures.put("credit_replenishments", vmcg.replenishments());
       figures.put("engine_switches", vmcg.switches());
@@ -346,9 +370,23 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     reports.clear();
   }
 
+  /** Hands each request to the vCPU it names (or its VM's main vCPU), which applies Algorithm 4 with its core. */
+  private void coschedule(List<CoscheduleRequest> requests) {
+    if (placement == null) return;
+    for (CoscheduleRequest r : requests) {
+      Integer vcpu = r.vcpu().isPresent() ? Integer.valueOf(r.vcpu().getAsInt()) : placement.mainVcpu().get(r.vgpu());
+      ActorRef<VCpu.Command> target = vcpu == null ? null : placement.vcpus().get(vcpu);
+      if (target != null) {
+        coschedules++;
+        target.tell(VCpu.Coschedule.INSTANCE);
+      }
+    }
+  }
+
   private void decide(long now) {
     while (true) {
       GpuDecision d = policy.next(now, inflight);
+      if (coscheduling != null) coschedule(coscheduling.takeCoscheduleRequests());
       if (d instanceof GpuDecision.Dispatch dispatch) {
         inflight++;
         dispatched++;

@@ -27,6 +27,12 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** Run vCPU {@code vcpu} for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link Finish}). */
   public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) implements Command {}
 
+  /**
+   * Run this vCPU next, now (FairGV's coscheduling, Algorithm 4's {@code resched_cpu}): the running one is
+   * preempted and stays runnable. Ignored when the vCPU has no request here or already runs.
+   */
+  public record Boost(int vcpu) implements Command {}
+
   /** End the vCPU's current request as soon as it is on the core (a spin saw its response). */
   public record Finish(int vcpu) implements Command {}
 
@@ -87,6 +93,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     return newReceiveBuilder()
         .onMessage(Run.class, this::onRun)
         .onMessage(Finish.class, this::onFinish)
+        .onMessage(Boost.class, this::onBoost)
         .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Report.class, this::onReport)
         .build();
@@ -96,8 +103,44 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     long now = run.now();
     requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.nanos(), msg.replyTo(), now));
     policy.runnable(msg.vcpu(), msg.weight(), now);
-    if (current == null) dispatch(now);
+    if (current == null) {
+      dispatch(now);
+    } else if (current.vcpu != msg.vcpu()) {
+      accountSoFar(now);
+      if (policy.preempts(msg.vcpu(), current.vcpu, now)) preempt(now);
+    }
     return this;
+  }
+
+  private Behavior<Command> onBoost(Boost msg) {
+    if (!requests.containsKey(msg.vcpu()) || (current != null && current.vcpu == msg.vcpu())) return this;
+    long now = run.now();
+    policy.boost(msg.vcpu(), now);
+    if (current != null) {
+      accountSoFar(now);
+      preempt(now);
+    } else {
+      dispatch(now);
+    }
+    return this;
+  }
+
+  /** Reports what the running vCPU has run of its slice so far; the slice goes on to its due time. */
+  private void accountSoFar(long now) {
+    if (now > sliceStart) {
+      account(current, now - sliceStart, now);
+      sliceStart = now;
+    }
+  }
+
+  /** Takes the core from the running vCPU, which stays runnable, and picks again. */
+  private void preempt(long now) {
+    token++;
+    timers.cancel(SLICE);
+    Request r = current;
+    current = null;
+    if (r.remaining <= 0) complete(r, now);
+    dispatch(now);
   }
 
   private Behavior<Command> onFinish(Finish msg) {

@@ -1,7 +1,9 @@
 package org.gpuemu.emulator.host;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -16,6 +18,7 @@ import org.gpuemu.emulator.gpu.PhysicalGpu;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.Vm;
 import org.gpuemu.policies.cpu.CpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicies;
@@ -93,6 +96,16 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private Behavior<Command> onVmReady(VmReady msg) {
     vms.put(msg.ready().vm(), msg.ready());
     if (vms.size() == scenario.vms().size()) {
+      Map<Integer, ActorRef<VCpu.Command>> vcpus = new HashMap<>();
+      Map<Integer, Integer> main = new HashMap<>();
+      int first = 0;
+      for (Settings.Vm vm : scenario.vms()) {
+        List<ActorRef<VCpu.Command>> refs = vms.get(vm.index()).vcpus();
+        for (int i = 0; i < refs.size(); i++) vcpus.put(first + i, refs.get(i));
+        main.put(vm.index(), first);
+        first += vm.vcpus();
+      }
+      scheduler.tell(new GpuScheduler.Placement(Map.copyOf(vcpus), Map.copyOf(main)));
       replyTo.tell(new Refs(List.copyOf(cores), scheduler, gpu.smGroups(), gpu.memory(), List.copyOf(vms.values())));
     }
     return this;

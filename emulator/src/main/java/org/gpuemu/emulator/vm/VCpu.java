@@ -42,6 +42,12 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   public record Report(ActorRef<VcpuReport> replyTo) implements Command {}
 
+  /**
+   * The GPU scheduler switched to this VM's vGPU and needs this vCPU running (FairGV's GPU-centric coscheduling,
+   * Algorithm 4): a vCPU blocked after hybrid spinning is woken to spin again, and its core runs it now.
+   */
+  public enum Coschedule implements Command { INSTANCE }
+
   private record CpuDone(CpuScheduler.Done done) implements Command {}
 
   private record MemoryAnswered(GpuMemory.Answer answer) implements Command {}
@@ -132,6 +138,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(MemoryAnswered.class, this::onMemoryAnswered)
         .onMessage(SleepEnded.class, this::onSleepEnded)
         .onMessage(Report.class, this::onReport)
+        .onMessage(Coschedule.class, m -> onCoschedule())
         .build();
   }
 
@@ -176,6 +183,22 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     } else if (wait == Wait.SYNC_BLOCKED) {
       wait = Wait.SYNC_WAKING;
       core.tell(new CpuScheduler.Run(vcpu, settings.weight(), WAKE_NANOS, cpuAdapter));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onCoschedule() {
+    switch (wait) {
+      case SYNC_BLOCKED -> {
+        // wakeup_vcpu: spin again, holding the core, until the answer or the spin limit
+        wait = Wait.SYNC_SPIN;
+        boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
+        core.tell(new CpuScheduler.Run(vcpu, settings.weight(), poll ? Long.MAX_VALUE : settings.spinLimitNanos(),
+            cpuAdapter));
+        core.tell(new CpuScheduler.Boost(vcpu));
+      }
+      case CPU, SYNC_SPIN, SYNC_WAKING -> core.tell(new CpuScheduler.Boost(vcpu));
+      default -> { }
     }
     return this;
   }
@@ -249,10 +272,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       core.tell(new CpuScheduler.Run(vcpu, settings.weight(), b.nanos(), cpuAdapter));
       return false;
     } else if (s instanceof Step.LaunchKernel l) {
-      vgpu.tell(new VGpu.Launch(l.kernel()));
+      vgpu.tell(new VGpu.Launch(l.kernel(), vcpu));
       return true;
     } else if (s instanceof Step.SyncCall c) {
-      vgpu.tell(new VGpu.Sync(c.kernel(), getContext().getSelf()));
+      vgpu.tell(new VGpu.Sync(c.kernel(), vcpu, getContext().getSelf()));
       answered = false;
       boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
       if (!poll && settings.spinLimitNanos() == 0) {

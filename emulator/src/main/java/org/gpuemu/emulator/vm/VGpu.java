@@ -36,11 +36,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   public sealed interface Command {}
 
-  /** Asynchronous launch: the guest does not wait. */
-  public record Launch(KernelSpec kernel) implements Command {}
+  /** Asynchronous launch from vCPU {@code vcpu} (-1: untagged): the guest does not wait. */
+  public record Launch(KernelSpec kernel, int vcpu) implements Command {}
 
-  /** Synchronous call: {@code replyTo} gets {@link VCpu.SyncReturned} when the work has completed. */
-  public record Sync(KernelSpec kernel, ActorRef<VCpu.Command> replyTo) implements Command {}
+  /** Synchronous call from {@code vcpu}: {@code replyTo} gets {@link VCpu.SyncReturned} when it has completed. */
+  public record Sync(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> replyTo) implements Command {}
 
   /**
    * End of frame, submitting {@code tail} (null: nothing) first: {@link VCpu.PresentReturned} once the frame is
@@ -71,7 +71,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private static final long ID_SHIFT = 40;
 
-  private record Pending(GpuWork work, KernelSpec kernel, ActorRef<VCpu.Command> syncReply) {}
+  private record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply) {}
 
   private record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
 
@@ -122,8 +122,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Launch.class, m -> queue(m.kernel(), null))
-        .onMessage(Sync.class, m -> queue(m.kernel(), m.replyTo()))
+        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null))
+        .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo()))
         .onMessage(Present.class, this::onPresent)
         .onMessage(Flush.class, this::onFlush)
         .onMessage(Dispatched.class, this::onDispatched)
@@ -137,11 +137,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .build();
   }
 
-  private Behavior<Command> queue(KernelSpec kernel, ActorRef<VCpu.Command> syncReply) {
+  private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply) {
     long id = ((long) vgpu << ID_SHIFT) | seq++;
     GpuWork work = new GpuWork(id, vgpu, kernel.soloNanos(), run.now(), syncReply != null);
     submitted++;
-    pending.put(id, new Pending(work, kernel, syncReply));
+    pending.put(id, new Pending(work, kernel, vcpu, syncReply));
     outstanding.add(id);
     runtime.add(id);
     handToDriver();
@@ -152,14 +152,15 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private void handToDriver() {
     while (!runtime.isEmpty() && inDriver < driverQueue) {
       inDriver++;
-      scheduler.tell(new GpuScheduler.Queued(pending.get(runtime.poll()).work()));
+      Pending p = pending.get(runtime.poll());
+      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu()));
     }
     releaseFlushes();
     releasePresents();
   }
 
   private Behavior<Command> onPresent(Present msg) {
-    if (msg.tail() != null) queue(msg.tail(), null);
+    if (msg.tail() != null) queue(msg.tail(), -1, null);
     submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
     blockedPresents.add(msg.replyTo());

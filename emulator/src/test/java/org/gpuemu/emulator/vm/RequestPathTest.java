@@ -66,7 +66,7 @@ class RequestPathTest {
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
           driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
       core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
-          PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L))), run));
+          PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L, "wakeup-granularity", MS))), run));
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
       memory = kit.spawn(GpuMemory.create(MemoryPolicies.create("static", PolicyParams.empty()), run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));

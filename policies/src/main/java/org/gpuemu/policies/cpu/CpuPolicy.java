@@ -21,6 +21,20 @@ public interface CpuPolicy {
   /** The vCPU given by the last pick ran for {@code nanos} of emulated time. */
   void ran(int vcpu, long nanos, long now);
 
+  /**
+   * Whether {@code woken}, just made runnable, takes the core from {@code running} now (CFS's wakeup preemption).
+   * The caller has reported with {@link #ran} what {@code running} ran so far. Default: never.
+   */
+  default boolean preempts(int woken, int running, long now) {
+    return false;
+  }
+
+  /**
+   * Makes a runnable {@code vcpu} the next pick, once (a coscheduling request: the GPU needs that vCPU now). It
+   * still pays for what it runs, so fairness holds over time. Default: ignored.
+   */
+  default void boost(int vcpu, long now) {}
+
   /** Violations of the policy's own invariants (empty when consistent). */
   List<String> checkInvariants();
 }

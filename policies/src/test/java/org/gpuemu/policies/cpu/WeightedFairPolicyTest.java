@@ -1,6 +1,7 @@
 package org.gpuemu.policies.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,12 +14,14 @@ import org.junit.jupiter.api.Test;
 
 class WeightedFairPolicyTest {
   private static final long MS = 1_000_000;
+  private static final long WAKEUP = MS;
   private static final long US = 1_000;
   private static final long PERIOD = 6 * MS;
   private static final long MIN_GRANULARITY = 750 * US;
 
   private static WeightedFairPolicy weightedFair() {
-    return new WeightedFairPolicy(PolicyParams.of(Map.of("period", PERIOD, "min-granularity", MIN_GRANULARITY)));
+    return new WeightedFairPolicy(PolicyParams.of(
+        Map.of("period", PERIOD, "min-granularity", MIN_GRANULARITY, "wakeup-granularity", WAKEUP)));
   }
 
   private static CpuDecision.Run run(CpuDecision decision) {
@@ -193,7 +196,37 @@ class WeightedFairPolicyTest {
   @Test
   void registry_createsWeightedFairByName() {
     CpuPolicy policy = CpuPolicies.create("weighted-fair",
-        PolicyParams.of(Map.of("period", PERIOD, "min-granularity", MIN_GRANULARITY)));
+        PolicyParams.of(Map.of("period", PERIOD, "min-granularity", MIN_GRANULARITY, "wakeup-granularity", WAKEUP)));
     assertEquals("weighted-fair", policy.name());
+  }
+
+  @Test
+  void wakeup_preemptsTheRunningVcpu_onlyWhenItIsMoreThanTheGranularityAhead() {
+    WeightedFairPolicy p = weightedFair();
+    p.runnable(0, 1, 0);
+    p.runnable(1, 1, 0);
+    p.ran(0, 5_000_000, 5_000_000);
+    p.blocked(1, 5_000_000);
+    p.runnable(1, 1, 5_000_000);
+    // vCPU 0 is 5 ms ahead of vCPU 1 (which slept at 0): more than 1 ms, so the woken one preempts
+    assertTrue(p.preempts(1, 0, 5_000_000));
+    assertFalse(p.preempts(0, 1, 5_000_000), "the one ahead never preempts");
+    p.ran(1, 4_500_000, 9_500_000);
+    // now only 0.5 ms apart: no preemption
+    assertFalse(p.preempts(1, 0, 9_500_000));
+  }
+
+  @Test
+  void boost_picksTheVcpuNextOnce_andItStillPaysForWhatItRuns() {
+    WeightedFairPolicy p = weightedFair();
+    p.runnable(0, 1, 0);
+    p.runnable(1, 1, 0);
+    p.ran(1, 3_000_000, 3_000_000);
+    assertEquals(0, ((CpuDecision.Run) p.pick(3_000_000)).vcpu(), "0 is behind");
+    p.boost(1, 3_000_000);
+    assertEquals(1, ((CpuDecision.Run) p.pick(3_000_000)).vcpu(), "boosted");
+    p.ran(1, 1_000_000, 4_000_000);
+    assertEquals(4_000_000, p.vruntime(1));
+    assertEquals(0, ((CpuDecision.Run) p.pick(4_000_000)).vcpu(), "only once");
   }
 }
