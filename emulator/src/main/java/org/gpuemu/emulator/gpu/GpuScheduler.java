@@ -188,6 +188,8 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onJoin(Join msg) {
     vgpus.put(msg.params().vgpu(), msg.vgpu());
     policy.addVgpu(msg.params());
+    ActorRef<ToAgent> agent = agents.get(msg.params().vgpu());
+    if (agent != null) agent.tell(new SetMode(PresentGate.presentModeOf(policy, msg.params().vgpu())));
     Double memory = memoryShares.get(msg.params().vgpu());
     if (vmcg != null && memory != null) vmcg.resourcesMeasured(msg.params().vgpu(), 0, memory);
     return this;
@@ -274,7 +276,8 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   private Behavior<Command> onAgentJoin(AgentJoin msg) {
     agents.put(msg.vgpu(), msg.agent());
-    msg.agent().tell(new SetMode(PresentGate.presentModeOf(policy, msg.vgpu())));
+    // the vGPU and its agent start concurrently: the mode goes out once both have joined
+    if (vgpus.containsKey(msg.vgpu())) msg.agent().tell(new SetMode(PresentGate.presentModeOf(policy, msg.vgpu())));
     return this;
   }
 
