@@ -15,6 +15,31 @@ public record StepLoop(String name, String description, List<Step> iteration) im
     if (iteration.isEmpty()) throw new IllegalArgumentException(name + ": an iteration needs at least one step");
   }
 
+  /**
+   * Requests (launches and synchronous calls) per second of one iteration alone. Its CPU work, GPU work and sleeps
+   * do not overlap — each iteration ends by waiting for its GPU work, and its CPU work runs while the GPU is idle —
+   * so an iteration lasts their sum.
+   */
+  @Override public java.util.OptionalDouble soloRequestsPerSecond() {
+    long nanos = 0;
+    int requests = 0;
+    for (Step s : iteration) {
+      if (s instanceof Step.CpuBurst b) {
+        nanos += b.nanos();
+      } else if (s instanceof Step.Sleep z) {
+        nanos += z.nanos();
+      } else if (s instanceof Step.LaunchKernel l) {
+        nanos += l.kernel().soloNanos();
+        requests++;
+      } else if (s instanceof Step.SyncCall c) {
+        nanos += c.kernel().soloNanos();
+        requests++;
+      }
+    }
+    return requests == 0 || nanos == 0 ? java.util.OptionalDouble.empty()
+        : java.util.OptionalDouble.of(requests * 1e9 / nanos);
+  }
+
   @Override public Program start(long seed) {
     int[] next = {0};
     return now -> {

@@ -10,4 +10,13 @@ public interface Workload {
 
   /** A new program; the same seed gives the same sequence of steps. */
   Program start(long seed);
+
+  /**
+   * GPU requests per emulated second when the workload runs alone on the whole GPU and a core of its own — the
+   * solo throughput FairGV normalizes by (§5.4: x_i = T_i / O_i). Empty when it has no fixed rate (games whose
+   * scenes vary).
+   */
+  default java.util.OptionalDouble soloRequestsPerSecond() {
+    return java.util.OptionalDouble.empty();
+  }
 }

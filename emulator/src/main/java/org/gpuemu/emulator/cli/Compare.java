@@ -122,7 +122,11 @@ final class Compare implements Callable<Integer> {
 
   static String table(Map<String, Map<String, Object>> rows, List<String> policies) {
     int first = Math.max(24, rows.keySet().stream().mapToInt(String::length).max().orElse(0) + 2);
-    int width = Math.max(12, policies.stream().mapToInt(String::length).max().orElse(0) + 2);
+    int width = 12;
+    for (String p : policies) width = Math.max(width, p.length() + 2);
+    for (Map<String, Object> row : rows.values()) {
+      for (Object v : row.values()) width = Math.max(width, format(v).length() + 2);
+    }
     StringBuilder b = new StringBuilder();
     b.append(pad("", first));
     for (String p : policies) b.append(lpad(p, width));

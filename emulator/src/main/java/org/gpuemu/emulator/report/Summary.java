@@ -17,6 +17,7 @@ import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
 import org.gpuemu.policies.vmcg.Fairness;
+import org.gpuemu.workloads.WorkloadCatalog;
 
 /**
  * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
@@ -74,6 +75,12 @@ public final class Summary {
     Map<String, Object> vms = new LinkedHashMap<>();
     double minNorm = Double.MAX_VALUE;
     double maxNorm = 0;
+    // FairGV §5.4: x_i = T_i / O_i, O_i = the VM's weight share of its solo throughput; possible when every
+    // workload has a fixed solo rate, otherwise x_i is the VM's GPU-time share over its weight share
+    boolean bySolo = s.vms().stream()
+        .allMatch(vm -> WorkloadCatalog.get(vm.workload()).soloRequestsPerSecond().isPresent());
+    double idealTotal = 0;
+    double measuredTotal = 0;
     Map<Integer, Integer> weights = new LinkedHashMap<>();
     Map<Integer, Double> throughputs = new LinkedHashMap<>();
     long submitted = 0;
@@ -88,7 +95,11 @@ public final class Summary {
       double ranSeconds = Math.max(1e-9, ranNanos(vm, r.emulatedNanos()) / 1e9);
       double share = totalBusy > 0 ? (double) g.gpuBusyNanos() / totalBusy : 0;
       double fairShare = (double) vm.weight() / totalWeight;
-      double normalized = share / fairShare;
+      double measured = g.kernelsCompleted() / ranSeconds;
+      double ideal = bySolo ? fairShare * WorkloadCatalog.get(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
+      idealTotal += ideal;
+      measuredTotal += measured;
+      double normalized = bySolo ? measured / ideal : share / fairShare;
       minNorm = Math.min(minNorm, normalized);
       maxNorm = Math.max(maxNorm, normalized);
       long steal = 0;
@@ -185,6 +196,9 @@ public final class Summary {
 
     Map<String, Object> fairness = new LinkedHashMap<>();
     fairness.put("mmr", round(maxNorm > 0 ? minNorm / maxNorm : 0, 4));
+    fairness.put("normalized_by", bySolo ? "solo throughput" : "gpu time");
+    // FairGV's aggregated overhead: ideal aggregated throughput over measured aggregated throughput
+    fairness.put("aggregated_overhead", bySolo && measuredTotal > 0 ? round(idealTotal / measuredTotal, 4) : null);
     // VMCG's λ (vmcg.txt §6.3): weight shares against throughput shares, throughput being FPS for a VM that
     // presents frames and completed requests per second for one that does not
     java.util.OptionalDouble lambda = Fairness.lambda(weights, throughputs);
