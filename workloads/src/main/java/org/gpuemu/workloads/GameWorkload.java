@@ -1,6 +1,7 @@
 package org.gpuemu.workloads;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.List;
 import java.util.SplittableRandom;
 
@@ -74,18 +75,25 @@ public final class GameWorkload implements Workload {
         sampler = phase.variation().sampler(random);
       }
       Scene s = phase.scene().scaled(sampler.factor(now - startedAt));
-      int b = phase.batches();
-      long cpuEach = Math.max(1, s.cpuNanos() / b);
-      long gpuEach = Math.max(1, s.gpuNanos() / b);
-      KernelSpec batch = KernelSpec.cd(name + "/" + phase.name(), gpuEach);
-      for (int i = 0; i < b; i++) {
-        pending.add(new Step.CpuBurst(cpuEach));
-        if (i < b - 1) pending.add(new Step.LaunchKernel(batch));
-      }
-      if (s.pacingNanos() > 0) pending.add(new Step.Sleep(s.pacingNanos()));
-      pending.add(new Step.Present(batch));
+      addFrame(pending, name + "/" + phase.name(), s, phase.batches());
       frame++;
       return true;
     }
+  }
+
+  /**
+   * Appends one frame of scene {@code s} recorded in {@code batches} command batches: each batch's share of the CPU
+   * work followed by its launch, the last batch going with Present after the frame's pacing.
+   */
+  static void addFrame(Collection<Step> out, String kernelName, Scene s, int batches) {
+    long cpuEach = Math.max(1, s.cpuNanos() / batches);
+    long gpuEach = Math.max(1, s.gpuNanos() / batches);
+    KernelSpec batch = KernelSpec.cd(kernelName, gpuEach);
+    for (int i = 0; i < batches; i++) {
+      out.add(new Step.CpuBurst(cpuEach));
+      if (i < batches - 1) out.add(new Step.LaunchKernel(batch));
+    }
+    if (s.pacingNanos() > 0) out.add(new Step.Sleep(s.pacingNanos()));
+    out.add(new Step.Present(batch));
   }
 }

@@ -47,8 +47,10 @@ public final class WorkloadCatalog {
     list.add(new ComputeLoop("cuda-loop",
         "GPGPU loop: 50 us CPU, 2 async kernels of 200 us, one 100 us synchronous copy-back per iteration",
         50 * US, 200 * US, 2, 100 * US, ENDLESS));
+    benchWorkloads(list);
     list.addAll(FairgvWorkloads.all());
     list.addAll(VmcgWorkloads.all());
+    list.addAll(GballoonWorkloads.all());
     SortedMap<String, Workload> map = new TreeMap<>();
     for (Workload w : list) {
       if (map.put(w.name(), w) != null) throw new IllegalStateException("duplicate workload " + w.name());
@@ -136,6 +138,23 @@ public final class WorkloadCatalog {
     list.add(ideal("shadowvolume", "DirectX sample ShadowVolume at 1920x1200: 336.8 FPS GPU-bound (vgris Fig. 8b)", 336.8));
     list.add(ideal("parallax", "DirectX sample Parallax: 250 FPS GPU-bound (assumed)", 250.0));
     list.add(ideal("localdeformableprt", "DirectX sample LocalDeformablePRT: 120 FPS GPU-bound (assumed)", 120.0));
+  }
+
+  /**
+   * Workloads of the {@code bench} command, from no paper. {@code sync-loop} is nothing but synchronous calls:
+   * 1 µs of CPU (the least a guest spends issuing a call) and one 10 µs copy, so every request makes the whole
+   * vCPU → vGPU → scheduler → SM group → vCPU round trip and the benchmark counts round trips per wall second.
+   * {@code game-60fps} is a light 60 FPS frame loop for the scale benchmark: per 16.67 ms frame 2 ms of CPU (12 %),
+   * one draw batch of 10 µs (0.06 % GPU: a thousand such VMs fill 60 % of one GPU, so the GPU never limits how many
+   * run) and pacing to the frame; fixed costs, so a VM alone shows exactly 60 FPS.
+   */
+  private static void benchWorkloads(List<Workload> list) {
+    list.add(new ComputeLoop("sync-loop", "bench: 1 us CPU, then one 10 us synchronous call, endlessly",
+        1 * US, 1 * US, 0, 10 * US, ENDLESS));
+    Scene light = Scene.fromUsage(60.0, 0.0006, 0.12);
+    Variation fixed = new Variation(0.0, 1.0, 1.0, Long.MAX_VALUE / 4, Long.MAX_VALUE / 4);
+    list.add(new GameWorkload("game-60fps", "bench: light 60 FPS game loop (2 ms CPU, one 10 us batch per frame)",
+        List.of(new GamePhase("play", ENDLESS, light, fixed, 1)), false));
   }
 
   private static Workload ideal(String name, String description, double fps) {

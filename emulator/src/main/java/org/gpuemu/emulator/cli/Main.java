@@ -12,13 +12,19 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.gpuemu.emulator.bench.Bench;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
@@ -37,10 +43,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The command line: {@code run}, {@code validate}, {@code list}, {@code compare}. Exit 0 ok, 1 an invariant broke, 2 bad input. */
+/**
+ * The command line: {@code run}, {@code validate}, {@code list}, {@code compare}, {@code bench}. Exit 0 ok, 1 an
+ * invariant broke (or, for bench, a section could not be measured), 2 bad input.
+ */
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
-    subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class})
+    subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class,
+        Main.BenchCommand.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;
@@ -216,6 +226,66 @@ public final class Main implements Callable<Integer> {
     }
   }
 
+  @Command(name = "bench", mixinStandardHelpOptions = true,
+      description = "Measure the emulator on this machine (timer lateness against Pekko's schedulers, request path "
+          + "throughput, scale, fast forward, emulation overhead): a table and bench.json. Figures are reported, "
+          + "never asserted.")
+  static final class BenchCommand implements Callable<Integer> {
+    static final Path DEFAULT_REFERENCE = Paths.get("conf", "scenarios", "baseline", "default-contention.conf");
+
+    @Option(names = "--quick", description = "short runs, fewer points and trials (about 2 minutes on 2 cores; CI)")
+    boolean quick;
+
+    @Option(names = "--out", description = "output folder (default: out/bench-<timestamp>)")
+    Path out;
+
+    @Option(names = "--reference", paramLabel = "SCENARIO.conf",
+        description = "fast forward's reference scenario (default: conf/scenarios/baseline/default-contention.conf;"
+            + " that section is skipped when it does not exist)")
+    Path reference;
+
+    @Option(names = "--only", split = ",", paramLabel = "SECTION",
+        description = "run only these sections: timers, path, scale, fast-forward, overhead")
+    List<String> only = new ArrayList<>();
+
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Override public Integer call() throws Exception {
+      PrintWriter err = spec.commandLine().getErr();
+      Set<Bench.Section> sections = EnumSet.noneOf(Bench.Section.class);
+      for (String name : only) {
+        try {
+          sections.add(Bench.Section.byKey(name.trim()));
+        } catch (IllegalArgumentException e) {
+          err.println("--only " + name + ": " + e.getMessage());
+          return BAD_INPUT;
+        }
+      }
+      Path ref = reference;
+      if (ref != null) {
+        try {
+          ScenarioLoader.load(ref, ScenarioLoader.Overrides.none());
+        } catch (ConfigProblems p) {
+          p.problems().forEach(err::println);
+          return BAD_INPUT;
+        }
+      } else if (Files.isRegularFile(DEFAULT_REFERENCE)) {
+        ref = DEFAULT_REFERENCE;
+      }
+      Path dir = out != null ? out : Paths.get("out", "bench-"
+          + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+      try {
+        Files.createDirectories(dir);
+      } catch (java.io.IOException e) {
+        err.println(dir + ": cannot create the output folder: " + e.getMessage());
+        return BAD_INPUT;
+      }
+      configureLogging(dir, false);
+      boolean measured = Bench.run(new Bench.Options(quick, dir, ref, sections), spec.commandLine().getOut());
+      return measured ? OK : BROKEN;
+    }
+  }
+
   /** Adds the run folder's full log and sets the console threshold. */
   static void configureLogging(Path dir, boolean verbose) {
     if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) return;
@@ -236,7 +306,10 @@ public final class Main implements Callable<Integer> {
     root.addAppender(file);
   }
 
-  /** The progress line: emulated time, and each VM's FPS and GPU share over the last metrics period. */
+  /**
+   * The progress line: emulated time, live fidelity (real-time factor, current p99 timer lateness), and each VM's
+   * FPS and GPU share over the last metrics period.
+   */
   static final class Progress implements AutoCloseable {
     private final ProgressBar bar;
     private final PrintWriter plain;
@@ -257,7 +330,7 @@ public final class Main implements Callable<Integer> {
 
     void update(MetricsHub.LiveView view) {
       long ms = Math.min(totalMillis, view.emulatedNanos() / 1_000_000);
-      StringBuilder extra = new StringBuilder();
+      StringBuilder extra = new StringBuilder(fidelity(view)).append("  ");
       for (int i = 0; i < view.names().size(); i++) {
         extra.append(String.format("%s %.0ffps %.0f%%  ", view.names().get(i), view.fps()[i], 100 * view.gpuShare()[i]));
       }
@@ -269,6 +342,17 @@ public final class Main implements Callable<Integer> {
         plain.flush();
         nextPlain = ms + Math.max(1000, totalMillis / 10);
       }
+    }
+
+    /**
+     * The live fidelity part of the line: real-time factor (emulated seconds per wall second, as far as the timers
+     * got) and the p99 timer lateness of the last quarter second; "-" where not known yet.
+     */
+    static String fidelity(MetricsHub.LiveView view) {
+      String rtf = Double.isNaN(view.realTimeFactor()) ? "-"
+          : String.format(Locale.ROOT, "%.2fx", view.realTimeFactor());
+      String p99 = view.latenessP99Us() < 0 ? "-" : view.latenessP99Us() + "us";
+      return "rtf " + rtf + " p99 " + p99;
     }
 
     @Override public void close() {

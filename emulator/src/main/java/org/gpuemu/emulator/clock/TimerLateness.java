@@ -1,6 +1,9 @@
 package org.gpuemu.emulator.clock;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -12,6 +15,8 @@ import org.HdrHistogram.Recorder;
  * run records into one instance so that the fidelity report sees the whole distribution. Recording is wait-free
  * (an HdrHistogram {@link Recorder}), so a busy actor never blocks on another; {@link #snapshot()} folds what was
  * recorded since the previous snapshot into a running total and is cheap enough to call every emulated second.
+ * A {@link Window} sees only what is recorded after it was opened: the progress line's "current" p99 and the
+ * bench's steady-state figures (after warm-up) come from windows, the run's verdict from the total.
  */
 public final class TimerLateness {
 
@@ -20,7 +25,10 @@ public final class TimerLateness {
 
   private final EmulatedClock clock;
   private final Recorder recorder = new Recorder(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS);
-  private final Histogram total = new Histogram(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS); // guarded by this
+  // The latest due time recorded: how far the timers have brought emulated time (the real-time factor's source).
+  private final LongAccumulator reached = new LongAccumulator(Math::max, Long.MIN_VALUE);
+  private final Histogram total = newHistogram(); // guarded by this
+  private final List<Window> windows = new ArrayList<>(); // guarded by this
   private Histogram interval; // guarded by this; recycled between snapshots to avoid garbage
 
   /** Lateness measured against the given clock. */
@@ -34,18 +42,76 @@ public final class TimerLateness {
     // Rounded to the nearest µs; beyond an hour the run is broken anyway, and clamping beats throwing.
     long micros = Math.min((latenessNanos + 500) / 1_000, HIGHEST_MICROS);
     recorder.recordValue(micros);
+    reached.accumulate(dueEmulatedNanos);
+  }
+
+  /**
+   * The latest emulated due time of any timer recorded so far, or -1 before the first: the emulated time the run's
+   * timers have reached. Its progress per wall second is the real-time factor; it falls behind {@code timeScale}
+   * when timers queue up faster than they are handled.
+   */
+  public long reachedNanos() {
+    long r = reached.get();
+    return r == Long.MIN_VALUE ? -1 : r;
   }
 
   /** Lateness of every timer recorded so far. */
   public synchronized Snapshot snapshot() {
+    fold();
+    return Snapshot.of(total);
+  }
+
+  /** Opens a window that sees every timer recorded from now on, until it is closed. */
+  public synchronized Window window() {
+    fold(); // what was recorded before belongs to the total only
+    Window w = new Window();
+    windows.add(w);
+    return w;
+  }
+
+  // Moves what the recorder holds into the total and every open window.
+  private void fold() {
     interval = recorder.getIntervalHistogram(interval);
     total.add(interval);
-    return new Snapshot(
-        total.getTotalCount(),
-        total.getValueAtPercentile(50.0),
-        total.getValueAtPercentile(99.0),
-        total.getValueAtPercentile(99.9),
-        total.getMaxValue());
+    for (Window w : windows) w.histogram.add(interval);
+  }
+
+  private static Histogram newHistogram() {
+    return new Histogram(1, HIGHEST_MICROS, SIGNIFICANT_DIGITS);
+  }
+
+  /** Lateness recorded since a window was opened (or last {@linkplain #take() taken}). Thread-safe. */
+  public final class Window implements AutoCloseable {
+    private final Histogram histogram = newHistogram(); // guarded by the enclosing TimerLateness
+
+    private Window() {}
+
+    /** Lateness recorded since the window opened or was last taken. */
+    public Snapshot snapshot() {
+      synchronized (TimerLateness.this) {
+        fold();
+        return Snapshot.of(histogram);
+      }
+    }
+
+    /** Like {@link #snapshot()}, then starts the window afresh: successive calls give successive periods. */
+    public Snapshot take() {
+      synchronized (TimerLateness.this) {
+        fold();
+        Snapshot s = Snapshot.of(histogram);
+        histogram.reset();
+        return s;
+      }
+    }
+
+    /** Stops feeding this window (it keeps what was recorded until now); idempotent. */
+    @Override
+    public void close() {
+      synchronized (TimerLateness.this) {
+        if (windows.contains(this)) fold();
+        windows.remove(this);
+      }
+    }
   }
 
   /**
@@ -58,5 +124,11 @@ public final class TimerLateness {
    * @param p999 99.9th percentile, µs
    * @param max largest lateness, µs
    */
-  public record Snapshot(long count, long p50, long p99, long p999, long max) {}
+  public record Snapshot(long count, long p50, long p99, long p999, long max) {
+    static Snapshot of(Histogram h) {
+      if (h.getTotalCount() == 0) return new Snapshot(0, 0, 0, 0, 0);
+      return new Snapshot(h.getTotalCount(), h.getValueAtPercentile(50.0), h.getValueAtPercentile(99.0),
+          h.getValueAtPercentile(99.9), h.getMaxValue());
+    }
+  }
 }

@@ -3,13 +3,14 @@ package org.gpuemu.emulator.clock;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.ToLongFunction;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -62,6 +63,19 @@ public final class TimerProbe {
   private TimerProbe() {}
 
   /**
+   * The three timer mechanisms the bench compares, in table order: Pekko's default scheduler (10 ms tick), its
+   * finest tick (1 ms) and {@link HighResScheduler}, the emulator's timer path. Each runs on {@link
+   * #RECOMMENDED_DISPATCHER}, so that only the scheduler differs.
+   */
+  public static List<Variant> schedulers() {
+    return List.of(
+        new Variant("pekko default (10ms tick)", RECOMMENDED_DISPATCHER),
+        new Variant("pekko tick-duration=1ms",
+            ConfigFactory.parseString("pekko.scheduler.tick-duration = 1ms").withFallback(RECOMMENDED_DISPATCHER)),
+        new Variant("HighResScheduler (emulator)", HIGH_RES_SCHEDULER.withFallback(RECOMMENDED_DISPATCHER)));
+  }
+
+  /**
    * Lateness of {@code timers} actors each arming {@code rounds} successive single timers of random delay.
    *
    * @param pekkoOverrides configuration laid over the classpath's (scheduler, dispatcher)
@@ -74,19 +88,20 @@ public final class TimerProbe {
    */
   public static Result measure(
       Config pekkoOverrides, int timers, long minDelayNanos, long maxDelayNanos, int rounds, long seed) {
-    if (timers < 1 || rounds < 1 || minDelayNanos < 0 || maxDelayNanos < minDelayNanos) {
-      throw new IllegalArgumentException(
-          "need timers >= 1, rounds >= 1 and 0 <= minDelay <= maxDelay; got timers="
-              + timers + " rounds=" + rounds + " delays=[" + minDelayNanos + ", " + maxDelayNanos + "]ns");
-    }
+    return measure(pekkoOverrides, new Setup(timers, minDelayNanos, maxDelayNanos, rounds), seed);
+  }
+
+  /** Lateness of the setup's timers under the given Pekko configuration; see {@link Setup}. */
+  public static Result measure(Config pekkoOverrides, Setup setup, long seed) {
     // Scale 1: emulated and wall time coincide, so the numbers read directly as scheduler quality.
     EmulatedClock clock = new ScaledClock(1.0);
     TimerLateness lateness = new TimerLateness(clock);
-    Spec spec = new Spec(timers, rounds, minDelayNanos, maxDelayNanos, seed, clock, lateness);
+    Spec spec = new Spec(setup, seed, clock, lateness);
     Config config = pekkoOverrides.withFallback(PROBE_DEFAULTS).withFallback(ConfigFactory.load());
     ActorSystem<Collector.Command> system = ActorSystem.create(Collector.create(spec), "timer-probe", config);
     // Generous: even a 10 ms tick is at most a few ticks late per round; a hang must still end the bench.
-    long timeoutMillis = 30_000 + rounds * (TimeUnit.NANOSECONDS.toMillis(maxDelayNanos) + 1_000);
+    long timeoutMillis =
+        30_000 + setup.rounds() * (TimeUnit.NANOSECONDS.toMillis(setup.maxDelayNanos()) + 1_000);
     try {
       system.getWhenTerminated().toCompletableFuture().get(timeoutMillis, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
@@ -103,73 +118,92 @@ public final class TimerProbe {
   }
 
   /**
-   * Prints lateness of 1,000 timers of 0.1-10 ms under the default, 1 ms-tick and high-resolution schedulers.
+   * Measures every variant {@code trials} times, interleaved (trial 1 of each, then trial 2 of each, ...) after
+   * {@code warmUps} unrecorded rounds of each, so that JIT warm-up and machine noise fall on all variants alike.
+   * Within a trial every variant gets the same delays (the same seed).
    *
-   * <p>Trials interleave the schedulers, so JIT warm-up and machine noise fall on all of them alike.
+   * @param each told of every recorded measurement as it completes (progress), may be a no-op
+   * @return per variant, in the order given, its results in trial order
+   */
+  public static List<List<Result>> interleaved(
+      List<Variant> variants, Setup setup, int warmUps, int trials, long seed, BiConsumer<Variant, Result> each) {
+    for (int warmUp = 0; warmUp < warmUps; warmUp++) {
+      for (Variant variant : variants) {
+        measure(variant.config(), setup, seed);
+      }
+    }
+    List<List<Result>> results = new ArrayList<>();
+    for (int v = 0; v < variants.size(); v++) {
+      results.add(new ArrayList<>());
+    }
+    for (int trial = 0; trial < trials; trial++) {
+      for (int v = 0; v < variants.size(); v++) {
+        Result r = measure(variants.get(v).config(), setup, seed + trial);
+        results.get(v).add(r);
+        each.accept(variants.get(v), r);
+      }
+    }
+    return results;
+  }
+
+  /**
+   * Prints lateness of 100 actors x 10 rounds of 0.1-10 ms timers under the default, 1 ms-tick and high-resolution
+   * schedulers, plus two high-resolution variants (no spin; one dispatcher thread).
    */
   public static void main(String[] args) {
-    int actors = 100;
-    int rounds = 10;
-    long minDelay = TimeUnit.MICROSECONDS.toNanos(100);
-    long maxDelay = TimeUnit.MILLISECONDS.toNanos(10);
+    Setup setup = new Setup(100, TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(10), 10);
     int warmUps = 4;
     int trials = 7;
     long seed = 42;
-    List<Variant> variants =
-        List.of(
-            new Variant("pekko default (10ms tick)", ConfigFactory.empty()),
-            new Variant("pekko tick-duration=1ms", ConfigFactory.parseString("pekko.scheduler.tick-duration = 1ms")),
-            new Variant("HighResScheduler spin=150us", HIGH_RES_SCHEDULER),
-            // Park only: shows what the spin buys and what it costs when dense timers keep it spinning.
-            new Variant(
-                "HighResScheduler spin=0",
-                ConfigFactory.parseString(HighResScheduler.SPIN_PATH + " = 0us").withFallback(HIGH_RES_SCHEDULER)),
-            // Spinning timer thread + 2 dispatcher threads is one busy thread more than 2 cores: this row shows
-            // the price of that against 1 dispatcher thread.
-            new Variant(
-                "HighResScheduler, 1 disp. thread",
-                ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
-                    .withFallback(HIGH_RES_SCHEDULER)));
+    List<Variant> variants = new ArrayList<>(schedulers());
+    // Park only: shows what the spin buys and what it costs when dense timers keep it spinning.
+    variants.add(new Variant("HighResScheduler spin=0",
+        ConfigFactory.parseString(HighResScheduler.SPIN_PATH + " = 0us")
+            .withFallback(HIGH_RES_SCHEDULER).withFallback(RECOMMENDED_DISPATCHER)));
+    // Spinning timer thread + 2 dispatcher threads is one busy thread more than 2 cores: this row shows the price
+    // of that against 1 dispatcher thread.
+    variants.add(new Variant("HighResScheduler, 1 disp. thread",
+        ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
+            .withFallback(HIGH_RES_SCHEDULER).withFallback(RECOMMENDED_DISPATCHER)));
 
     System.out.printf(
         Locale.ROOT,
         "Timer lateness, due to receipt, us: %d actors x %d rounds of %d-%d us single timers; %d cores, Java %s,"
             + " default dispatcher = fixed 2-thread thread-pool-executor unless named; %d warm-up rounds, %d trials%n",
-        actors, rounds, minDelay / 1_000, maxDelay / 1_000, Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.version"), warmUps, trials);
-    for (int warmUp = 0; warmUp < warmUps; warmUp++) {
-      for (Variant variant : variants) {
-        measure(variant.config().withFallback(RECOMMENDED_DISPATCHER), actors, minDelay, maxDelay, rounds, seed);
-      }
-    }
-    Result[][] results = new Result[variants.size()][trials];
-    for (int trial = 0; trial < trials; trial++) {
-      for (int v = 0; v < variants.size(); v++) {
-        // The same seed per trial across variants: every scheduler gets the same delays.
-        Config config = variants.get(v).config().withFallback(RECOMMENDED_DISPATCHER);
-        results[v][trial] = measure(config, actors, minDelay, maxDelay, rounds, seed + trial);
-      }
-    }
+        setup.timers(), setup.rounds(), setup.minDelayNanos() / 1_000, setup.maxDelayNanos() / 1_000,
+        Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), warmUps, trials);
+    List<List<Result>> results = interleaved(variants, setup, warmUps, trials, seed, (v, r) -> {});
 
     String row = "%-32s %-7s %7s %9s %9s %9s %9s%n";
     System.out.printf(Locale.ROOT, row, "scheduler", "trial", "timers", "p50", "p99", "p99.9", "max");
     for (int v = 0; v < variants.size(); v++) {
       String name = variants.get(v).name();
-      for (int trial = 0; trial < trials; trial++) {
-        Result r = results[v][trial];
+      List<Result> all = results.get(v);
+      for (int trial = 0; trial < all.size(); trial++) {
+        Result r = all.get(trial);
         System.out.printf(Locale.ROOT, row, name, trial + 1, r.count(), r.p50(), r.p99(), r.p999(), r.max());
       }
-      Result[] all = results[v];
-      System.out.printf(
-          Locale.ROOT, row, name, "median", all[0].count(), median(all, Result::p50), median(all, Result::p99),
-          median(all, Result::p999), median(all, Result::max));
+      Result m = Result.median(all);
+      System.out.printf(Locale.ROOT, row, name, "median", m.count(), m.p50(), m.p99(), m.p999(), m.max());
     }
   }
 
-  private static long median(Result[] results, ToLongFunction<Result> column) {
-    long[] values = Arrays.stream(results).mapToLong(column).sorted().toArray();
-    return values[values.length / 2];
+  /**
+   * What to probe: {@code timers} actors, each with one single timer armed at any moment, re-armed {@code rounds}
+   * times with a delay drawn uniformly in [{@code minDelayNanos}, {@code maxDelayNanos}].
+   */
+  public record Setup(int timers, long minDelayNanos, long maxDelayNanos, int rounds) {
+    public Setup {
+      if (timers < 1 || rounds < 1 || minDelayNanos < 0 || maxDelayNanos < minDelayNanos) {
+        throw new IllegalArgumentException(
+            "need timers >= 1, rounds >= 1 and 0 <= minDelay <= maxDelay; got timers="
+                + timers + " rounds=" + rounds + " delays=[" + minDelayNanos + ", " + maxDelayNanos + "]ns");
+      }
+    }
   }
+
+  /** A named Pekko configuration to probe (scheduler and dispatcher settings). */
+  public record Variant(String name, Config config) {}
 
   /**
    * Due-to-receipt lateness of the probed timers, in microseconds.
@@ -184,13 +218,24 @@ public final class TimerProbe {
     static Result of(TimerLateness.Snapshot s) {
       return new Result(s.count(), s.p50(), s.p99(), s.p999(), s.max());
     }
+
+    /** Column by column median of trials (upper median for an even count); each column is a median of its own. */
+    public static Result median(List<Result> trials) {
+      if (trials.isEmpty()) {
+        throw new IllegalArgumentException("no trials to take the median of");
+      }
+      return new Result(
+          median(trials, Result::count), median(trials, Result::p50), median(trials, Result::p99),
+          median(trials, Result::p999), median(trials, Result::max));
+    }
+
+    private static long median(List<Result> results, ToLongFunction<Result> column) {
+      long[] values = results.stream().mapToLong(column).sorted().toArray();
+      return values[values.length / 2];
+    }
   }
 
-  private record Variant(String name, Config config) {}
-
-  private record Spec(
-      int timers, int rounds, long minDelayNanos, long maxDelayNanos, long seed, EmulatedClock clock,
-      TimerLateness lateness) {}
+  private record Spec(Setup setup, long seed, EmulatedClock clock, TimerLateness lateness) {}
 
   /** Guardian: spawns the samplers and stops (ending the actor system) when the last one is done. */
   private static final class Collector extends AbstractBehavior<Collector.Command> {
@@ -209,11 +254,11 @@ public final class TimerProbe {
     private Collector(ActorContext<Command> ctx, Spec spec) {
       super(ctx);
       SplittableRandom seeds = new SplittableRandom(spec.seed());
-      for (int i = 0; i < spec.timers(); i++) {
+      for (int i = 0; i < spec.setup().timers(); i++) {
         // split() in spawn order: each sampler's delays depend only on the seed and its index.
         ctx.spawn(Sampler.create(spec, seeds.split(), ctx.getSelf()), "sampler-" + i);
       }
-      running = spec.timers();
+      running = spec.setup().timers();
     }
 
     @Override
@@ -259,7 +304,7 @@ public final class TimerProbe {
       this.random = random;
       this.timers = timers;
       this.collector = collector;
-      this.remaining = spec.rounds();
+      this.remaining = spec.setup().rounds();
       arm();
     }
 
@@ -280,7 +325,8 @@ public final class TimerProbe {
     }
 
     private void arm() {
-      long delay = spec.minDelayNanos() + random.nextLong(spec.maxDelayNanos() - spec.minDelayNanos() + 1);
+      Setup setup = spec.setup();
+      long delay = setup.minDelayNanos() + random.nextLong(setup.maxDelayNanos() - setup.minDelayNanos() + 1);
       EmulatedClock clock = spec.clock();
       timers.startSingleTimer(
           TimerKey.INSTANCE, new Fired(clock.nowNanos() + delay), Duration.ofNanos(clock.toWallNanos(delay)));

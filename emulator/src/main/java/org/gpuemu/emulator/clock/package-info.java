@@ -4,7 +4,9 @@
  * org.gpuemu.emulator.clock.TimerLateness}, the only thing actors share; a {@link
  * org.gpuemu.emulator.clock.HighResScheduler} that replaces Pekko's millisecond-tick scheduler so that {@code
  * Behaviors.withTimers}, still the one timer API, fires within microseconds; the lateness record every run reports
- * to judge its own fidelity; and {@link org.gpuemu.emulator.clock.TimerProbe}, which measures all of that on the
- * machine at hand.
+ * to judge its own fidelity, and the {@link org.gpuemu.emulator.clock.FidelityMeter} that reads it period by period
+ * for the progress line (real-time factor, current p99); and {@link org.gpuemu.emulator.clock.TimerProbe} and {@link
+ * org.gpuemu.emulator.clock.OsFloor}, which measure all of that, and what the operating system allows, on the
+ * machine at hand (the {@code bench} command's timer section).
  */
 package org.gpuemu.emulator.clock;

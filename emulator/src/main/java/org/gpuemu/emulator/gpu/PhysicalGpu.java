@@ -5,6 +5,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.memory.MemoryPolicy;
 
@@ -25,12 +26,15 @@ public final class PhysicalGpu {
 
   private PhysicalGpu() {}
 
-  public static Behavior<Command> create(Settings.Gpu gpu, MemoryPolicy memoryPolicy, RunContext run,
-      ActorRef<Ready> replyTo) {
+  /** {@code copyCore} runs the GTT copies of a slot memory policy (core 0: where gVirt's Dom0 mediator runs). */
+  public static Behavior<Command> create(Settings.Gpu gpu, MemoryPolicy memoryPolicy,
+      ActorRef<CpuScheduler.Command> copyCore, RunContext run, ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
-      ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), gpu.maxConcurrentKernels(),
-          gpu.contextSwitchNanos(), FluidModel.sharedEqually(), run), "sm-group-0");
       ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memoryPolicy, run), "memory");
+      SmGroup.GttCopies copies = GpuMemory.copiesGtt(memoryPolicy)
+          ? new SmGroup.GttCopies(memory, copyCore) : SmGroup.GttCopies.NONE;
+      ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), gpu.maxConcurrentKernels(),
+          gpu.contextSwitchNanos(), FluidModel.sharedEqually(), copies, run), "sm-group-0");
       Ready ready = new Ready(List.of(whole), memory);
       replyTo.tell(ready);
       return Behaviors.receive(Command.class)

@@ -10,6 +10,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.workloads.KernelSpec;
 import org.gpuemu.workloads.KernelType;
@@ -18,7 +19,9 @@ import org.gpuemu.workloads.KernelType;
  * A group of SMs executing kernels with the {@link FluidModel}. Kernels arrive in a hardware FIFO and start while
  * fewer than {@code maxConcurrent} run; once started a kernel runs to completion (non-preemptive GPU) though its
  * rate changes when co-runners come and go. Switching from one vGPU's context to another's costs
- * {@code contextSwitchNanos} of group time, attributed to no vGPU. Busy time of each kernel is the group time it
+ * {@code contextSwitchNanos} of group time, attributed to no vGPU; with a slot memory policy (gBalloon) the switch
+ * first waits for the incoming vGPU's GTT copy, which {@link GpuMemory} prices and a host core runs as CPU work
+ * (gballoon §2.2: the copy lengthens the switch, so the vGPU gets less GPU time, and contends with vCPUs). Busy time of each kernel is the group time it
  * occupied divided among its co-runners, so the vGPUs' accounted times add up to the group's kernel busy time.
  */
 public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
@@ -32,12 +35,24 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   private record Tick(long token, long due) implements Command {}
 
+  private record CopyPriced(GpuMemory.CopyCost cost) implements Command {}
+
+  private record CopyDone(CpuScheduler.Done done) implements Command {}
+
+  /** The CPU scheduler's name for the host's GTT copying (Dom0 in gVirt): no VM's vCPU. */
+  static final int GTT_COPIER = -1;
+
+  /** Where a context switch's GTT copy is priced and run; null fields when the memory policy has no GTT. */
+  public record GttCopies(ActorRef<GpuMemory.Command> memory, ActorRef<CpuScheduler.Command> core) {
+    public static final GttCopies NONE = new GttCopies(null, null);
+  }
+
   /** A kernel completed; {@code gpuNanos} is the group time accounted to it. */
   public record Finished(long workId, int vgpu, long gpuNanos, long startedNanos, long finishedNanos) {}
 
-  /** Final figures of the group. */
+  /** Final figures of the group; {@code lastEventNanos} is when it last changed (drain after the end included). */
   public record GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches,
-      long kernelsCompleted, long medianKernelNanos) {}
+      long kernelsCompleted, long medianKernelNanos, long lastEventNanos) {}
 
   private static final Object TICK = "tick";
   private static final double DONE_EPSILON = 0.5; // half a nanosecond of work left counts as done
@@ -75,16 +90,29 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   private long switchTime;
   private long switches;
   private long completed;
+  private final GttCopies copies;
+  private final ActorRef<GpuMemory.CopyCost> copyPriced;
+  private final ActorRef<CpuScheduler.Done> copyDone;
+  /** A switch waiting for its GTT copy: no timer until the copy is done. */
+  private static final long COPYING = Long.MAX_VALUE;
 
   public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
       FluidModel model, RunContext run) {
+    return create(sms, totalSms, maxConcurrent, contextSwitchNanos, model, GttCopies.NONE, run);
+  }
+
+  public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
+      FluidModel model, GttCopies copies, RunContext run) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> new SmGroup(ctx, sms, totalSms, maxConcurrent, contextSwitchNanos, model, run, timers)));
+        timers -> new SmGroup(ctx, sms, totalSms, maxConcurrent, contextSwitchNanos, model, copies, run, timers)));
   }
 
   private SmGroup(ActorContext<Command> ctx, int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
-      FluidModel model, RunContext run, TimerScheduler<Command> timers) {
+      FluidModel model, GttCopies copies, RunContext run, TimerScheduler<Command> timers) {
     super(ctx);
+    this.copies = copies;
+    this.copyPriced = ctx.messageAdapter(GpuMemory.CopyCost.class, CopyPriced::new);
+    this.copyDone = ctx.messageAdapter(CpuScheduler.Done.class, CopyDone::new);
     this.sms = sms;
     this.totalSms = totalSms;
     this.maxConcurrent = maxConcurrent;
@@ -98,6 +126,8 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     return newReceiveBuilder()
         .onMessage(Execute.class, this::onExecute)
         .onMessage(Tick.class, this::onTick)
+        .onMessage(CopyPriced.class, this::onCopyPriced)
+        .onMessage(CopyDone.class, this::onCopyDone)
         .onMessage(Report.class, this::onReport)
         .build();
   }
@@ -123,9 +153,33 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     return this;
   }
 
+  private Behavior<Command> onCopyPriced(CopyPriced msg) {
+    if (msg.cost().cpuNanos() > 0) {
+      copies.core().tell(new CpuScheduler.Run(GTT_COPIER, 1, msg.cost().cpuNanos(), copyDone));
+    } else {
+      switchCopied(Math.max(last, run.now()));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onCopyDone(CopyDone msg) {
+    copies.memory().tell(new GpuMemory.CopyTime(msg.done().ranNanos()));
+    switchCopied(Math.max(last, run.now()));
+    return this;
+  }
+
+  /** The incoming context's GTT is in place: the switch itself takes its fixed cost from now. */
+  private void switchCopied(long now) {
+    advance(now);
+    switchingUntil = now + contextSwitchNanos;
+    if (contextSwitchNanos == 0) switchingUntil = -1;
+    startQueued(now);
+    rearm(now);
+  }
+
   private Behavior<Command> onReport(Report msg) {
     long median = kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
-    msg.replyTo().tell(new GroupReport(sms, kernelBusy, switchTime, switches, completed, median));
+    msg.replyTo().tell(new GroupReport(sms, kernelBusy, switchTime, switches, completed, median, last));
     return this;
   }
 
@@ -164,11 +218,16 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   private void startQueued(long now) {
     while (!fifo.isEmpty() && running.size() < maxConcurrent && switchingUntil < 0) {
       Execute next = fifo.peek();
-      if (context != next.vgpu() && context >= 0 && contextSwitchNanos > 0) {
+      if (context != next.vgpu() && context >= 0 && (contextSwitchNanos > 0 || copies.memory() != null)) {
         if (!running.isEmpty()) return; // a context switch waits for the group to drain
         context = next.vgpu();
         switches++;
-        switchingUntil = now + contextSwitchNanos;
+        if (copies.memory() != null) {
+          switchingUntil = COPYING;
+          copies.memory().tell(new GpuMemory.SwitchTo(next.vgpu(), copyPriced));
+        } else {
+          switchingUntil = now + contextSwitchNanos;
+        }
         return;
       }
       if (context != next.vgpu()) {
@@ -182,7 +241,11 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   private void rearm(long now) {
     long due;
-    if (switchingUntil >= 0) {
+    if (switchingUntil == COPYING) {
+      timers.cancel(TICK);
+      token++;
+      return;
+    } else if (switchingUntil >= 0) {
       due = switchingUntil;
     } else if (running.isEmpty()) {
       timers.cancel(TICK);

@@ -68,7 +68,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     Settings.PolicyChoice g = scenario.gpuPolicy();
     scheduler = ctx.spawn(GpuScheduler.create(GpuPolicies.create(g.name(), g.params()), run, metrics), "gpu-scheduler");
     Settings.PolicyChoice m = scenario.memoryPolicy();
-    ctx.spawn(PhysicalGpu.create(scenario.gpu(), MemoryPolicies.create(m.name(), m.params()), run,
+    ctx.spawn(PhysicalGpu.create(scenario.gpu(), MemoryPolicies.create(m.name(), m.params()), cores.get(0), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }
 

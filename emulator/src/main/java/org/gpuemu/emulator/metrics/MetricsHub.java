@@ -47,6 +47,12 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** The GPU policy's current mode, recorded in the timeline (hybrid policies switch modes). */
   public record Mode(String mode) implements Command {}
 
+  /** A VM's high-memory slots now (slot memory policies). */
+  public record Slots(int vm, int slots) implements Command {}
+
+  /** gBalloon's last profiling period: W, Rcopy (percent) and f(W, Rcopy). */
+  public record MemoryProfile(double w, double rcopy, double f) implements Command {}
+
   public record Live(ActorRef<LiveView> replyTo) implements Command {}
 
   /** Emulated time zero has come: start the periods. */
@@ -62,8 +68,24 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** What the hub must know of a VM. */
   public record VmInfo(int index, String name, double slaFps, int weight) {}
 
-  /** Last period's per-VM FPS and GPU share, for the progress line. */
-  public record LiveView(long emulatedNanos, List<String> names, double[] fps, double[] gpuShare) {}
+  /**
+   * Last period's per-VM FPS and GPU share, for the progress line, and the run's live fidelity: the real-time
+   * factor (emulated seconds the timers advanced per wall second; NaN when unknown) and the p99 timer lateness in
+   * emulated µs since the previous view (-1 when unknown or no timer fired). The hub fills in the first four; the
+   * runner, which owns the lateness record, adds the fidelity figures with {@link #withFidelity}.
+   */
+  public record LiveView(long emulatedNanos, List<String> names, double[] fps, double[] gpuShare,
+      double realTimeFactor, long latenessP99Us) {
+    /** A view without fidelity figures. */
+    public LiveView(long emulatedNanos, List<String> names, double[] fps, double[] gpuShare) {
+      this(emulatedNanos, names, fps, gpuShare, Double.NaN, -1);
+    }
+
+    /** This view with the given fidelity figures. */
+    public LiveView withFidelity(double realTimeFactor, long latenessP99Us) {
+      return new LiveView(emulatedNanos, names, fps, gpuShare, realTimeFactor, latenessP99Us);
+    }
+  }
 
   /** Final per-VM figures. Latencies in microseconds. */
   public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
@@ -83,7 +105,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private final CompletionStage<?> written;
   private final ObjectMapper json = new ObjectMapper();
   private final Histogram[] latency;
-  private final Histogram allFrames = new Histogram(3_600_000_000L, 3);
+  private final Histogram allFrames = new Histogram(3); // auto-resizing: memory follows the range recorded
   private final long[] frames;
   private final long[] overSla;
   private final long[] busy;
@@ -92,6 +114,8 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private final long[] periodFrames;
   private final long[] periodBusy;
   private final long[] periodKernels;
+  private final Map<Integer, Integer> slots = new java.util.HashMap<>();
+  private MemoryProfile profile;
   private final double[] liveFps;
   private final double[] liveShare;
   private String mode = "";
@@ -112,7 +136,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     this.timers = timers;
     int n = vms.size();
     latency = new Histogram[n];
-    for (int i = 0; i < n; i++) latency[i] = new Histogram(3_600_000_000L, 3);
+    for (int i = 0; i < n; i++) latency[i] = new Histogram(3); // ~190 KB per VM at a fixed 1 h range
     frames = new long[n];
     overSla = new long[n];
     busy = new long[n];
@@ -146,6 +170,14 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
           return this;
         })
         .onMessage(Tick.class, this::onTick)
+        .onMessage(Slots.class, m -> {
+          slots.put(m.vm(), m.slots());
+          return this;
+        })
+        .onMessage(MemoryProfile.class, m -> {
+          profile = m;
+          return this;
+        })
         .onMessage(Live.class, this::onLive)
         .onMessage(Finish.class, this::onFinish)
         .onMessage(SinkDone.class, this::onSinkDone)
@@ -155,8 +187,8 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private Behavior<Command> onFrame(Frame msg) {
     int v = msg.vm();
     long us = Math.max(1, msg.latencyNanos() / 1_000);
-    latency[v].recordValue(Math.min(us, latency[v].getHighestTrackableValue()));
-    allFrames.recordValue(Math.min(us, allFrames.getHighestTrackableValue()));
+    latency[v].recordValue(us);
+    allFrames.recordValue(us);
     frames[v]++;
     periodFrames[v]++;
     if (msg.latencyNanos() > 1e9 / vms.get(v).slaFps()) overSla[v]++;
@@ -233,6 +265,12 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
       row.put("mode", mode);
       row.put("memory_mb", round(memory[v] / 1048576.0, 1));
       row.put("lambda", lambda == null ? null : round(lambda, 4));
+      if (slots.containsKey(v)) row.put("memory_slots", slots.get(v));
+      if (profile != null) {
+        row.put("w", round(profile.w(), 3));
+        row.put("rcopy", round(profile.rcopy(), 3));
+        row.put("f", round(profile.f(), 4));
+      }
       offer(row);
       periodFrames[v] = 0;
       periodBusy[v] = 0;

@@ -152,6 +152,8 @@ public final class Summary {
       v.put("steal_ms", round(steal / 1e6, 3));
       v.put("max_stall_ms", round(maxStall / 1e6, 3));
       v.put("memory_max_mb", round(m.maxMemoryBytes() / 1048576.0, 1));
+      List<Integer> slots = r.memory().slots().get(i);
+      if (slots != null) v.put("memory_slots", Map.of("final", slots.get(0), "max", slots.get(1)));
       vms.put(vm.name(), v);
       if (maxStall > s.fidelity().livenessTimeoutNanos()) {
         broken.add("liveness: vm '" + vm.name() + "' made no progress for " + round(maxStall / 1e9, 3) + " s");
@@ -168,19 +170,23 @@ public final class Summary {
     }
     doc.put("policy_switches", policySwitches);
     if (!r.scheduler().figures().isEmpty()) doc.put(s.gpuPolicy().name(), r.scheduler().figures());
+    if (!r.memory().figures().isEmpty()) doc.put(s.memoryPolicy().name(), r.memory().figures());
 
     long kernelBusy = 0;
     long switchTime = 0;
     long switches = 0;
     long median = Long.MAX_VALUE;
+    long span = r.emulatedNanos();
     for (SmGroup.GroupReport g : r.smGroups()) {
+      span = Math.max(span, g.lastEventNanos());
       kernelBusy += g.kernelBusyNanos();
       switchTime += g.switchNanos();
       switches += g.contextSwitches();
       if (g.medianKernelNanos() > 0) median = Math.min(median, g.medianKernelNanos());
     }
     Map<String, Object> gpu = new LinkedHashMap<>();
-    gpu.put("utilization", round(seconds > 0 ? (kernelBusy + switchTime) / 1e9 / seconds / r.smGroups().size() : 0, 4));
+    // over the run and the drain after it, when the GPU finished what the guests had queued
+    gpu.put("utilization", round(span > 0 ? (double) (kernelBusy + switchTime) / span / r.smGroups().size() : 0, 4));
     gpu.put("busy_ms", round(kernelBusy / 1e6, 3));
     gpu.put("context_switches", switches);
     gpu.put("context_switch_ms", round(switchTime / 1e6, 3));

@@ -13,6 +13,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.host.Host;
 import org.gpuemu.emulator.metrics.MetricsHub;
@@ -111,6 +112,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     timeZero.run();
     metrics.tell(MetricsHub.Begin.INSTANCE);
     refs.scheduler().tell(GpuScheduler.Begin.INSTANCE);
+    refs.memory().tell(new GpuMemory.Begin(scenario.host().cores(), metrics));
     for (Settings.Vm vm : scenario.vms()) {
       if (vm.startDelayNanos() == 0) {
         startVm(vm.index());

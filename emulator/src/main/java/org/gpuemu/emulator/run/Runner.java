@@ -15,6 +15,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.gpuemu.emulator.clock.FidelityMeter;
 import org.gpuemu.emulator.clock.HighResScheduler;
 import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
@@ -51,33 +52,73 @@ public final class Runner {
 
   /**
    * Runs the scenario and returns what it measured. {@code live} is called about every {@code liveEveryMillis}
-   * of wall time with the last metrics period's view (for the progress line).
+   * of wall time with the last metrics period's view (for the progress line), including the run's real-time factor
+   * and p99 timer lateness since the previous view.
    */
   public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
       long liveEveryMillis) throws Exception {
+    return run(scenario, outDir, live, liveEveryMillis, context -> { });
+  }
+
+  /**
+   * As {@link #run(Settings.Scenario, Path, Consumer, long)}; {@code started} gets the run's context (its clock and
+   * lateness record) before any actor exists, so that a caller can read lateness windows while the run goes on.
+   */
+  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
+      long liveEveryMillis, Consumer<RunContext> started) throws Exception {
+    Started run = start(scenario, outDir, started);
+    try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
+      while (!run.ended().isDone()) {
+        try {
+          run.ended().get(liveEveryMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          FidelityMeter.Reading f = meter.read();
+          ask(run.system(), Emulation.Live::new)
+              .thenAccept(view -> live.accept(view.withFidelity(f.realTimeFactor(), f.p99Micros())));
+        }
+      }
+      Emulation.Ended end = run.ended().get();
+      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9);
+    } finally {
+      stop(run.system());
+    }
+  }
+
+  /**
+   * Runs the scenario as background load (the bench's "under load" figures) until {@code stop} completes or the
+   * scenario ends, whichever comes first, then tears it down without collecting reports. {@code started} gets the
+   * run's context before any actor exists, to read its timers' lateness.
+   */
+  public static void runAsLoad(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
+      CompletionStage<?> stop) throws Exception {
+    Started run = start(scenario, outDir, started);
+    try {
+      CompletableFuture.anyOf(run.ended(), stop.toCompletableFuture()).get();
+    } finally {
+      stop(run.system());
+    }
+  }
+
+  private record Started(ActorSystem<Emulation.Command> system, RunContext context,
+      CompletableFuture<Emulation.Ended> ended, long wallStart) {}
+
+  private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started)
+      throws java.io.IOException {
     java.nio.file.Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     RunContext context = new RunContext(clock, new TimerLateness(clock));
+    started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     long wallStart = System.nanoTime();
     ActorSystem<Emulation.Command> system = ActorSystem.create(
         Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), clock::start, ended),
         "emulation", pekkoConfig());
-    try {
-      while (!ended.isDone()) {
-        try {
-          ended.get(liveEveryMillis, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-          ask(system, Emulation.Live::new).thenAccept(live);
-        }
-      }
-      Emulation.Ended end = ended.get();
-      RunResult result = collect(system, end, context, scenario, (System.nanoTime() - wallStart) / 1e9);
-      return result;
-    } finally {
-      system.terminate();
-      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    }
+    return new Started(system, context, ended, wallStart);
+  }
+
+  private static void stop(ActorSystem<?> system) throws Exception {
+    system.terminate();
+    system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
   private static RunResult collect(ActorSystem<?> system, Emulation.Ended end, RunContext context,

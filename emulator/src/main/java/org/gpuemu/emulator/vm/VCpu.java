@@ -15,6 +15,7 @@ import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.memory.MemoryDecision;
+import org.gpuemu.workloads.MemoryAware;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
 
@@ -161,6 +162,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     ran += msg.done().ranNanos();
     steal += msg.done().stealNanos();
     if (msg.done().ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(msg.done().ranNanos()));
+    if (msg.done().stealNanos() > 0) memory.tell(new GpuMemory.Steal(vm, vcpu, msg.done().stealNanos()));
     switch (wait) {
       case CPU, SYNC_WAKING -> {
         return resume();
@@ -219,6 +221,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       memCompleted++;
     }
     metrics.tell(new MetricsHub.MemoryHeld(vm, msg.answer().heldBytes()));
+    // a memory-aware guest (gBalloon's 3D apps) slows with what it lacks
+    if (program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
     return resume();
   }
 

@@ -97,4 +97,51 @@ class TimerLatenessTest {
     assertEquals(40_000, snapshot.count());
     assertEquals(5, snapshot.p50());
   }
+
+  @Test
+  void window_seesOnlyWhatIsRecordedAfterItOpens() {
+    recordLatenessNanos(900_000);
+    TimerLateness.Window window = lateness.window();
+    recordLatenessNanos(10_000);
+    recordLatenessNanos(20_000);
+    assertEquals(new TimerLateness.Snapshot(2, 10, 20, 20, 20), window.snapshot());
+    // The total still holds everything.
+    assertEquals(3, lateness.snapshot().count());
+  }
+
+  @Test
+  void window_take_startsTheNextPeriod() {
+    TimerLateness.Window window = lateness.window();
+    recordLatenessNanos(40_000);
+    assertEquals(40, window.take().p99());
+    recordLatenessNanos(5_000);
+    assertEquals(new TimerLateness.Snapshot(1, 5, 5, 5, 5), window.take());
+    assertEquals(new TimerLateness.Snapshot(0, 0, 0, 0, 0), window.take());
+  }
+
+  @Test
+  void closedWindow_isNoLongerFed() {
+    TimerLateness.Window window = lateness.window();
+    recordLatenessNanos(7_000);
+    window.close();
+    recordLatenessNanos(8_000);
+    assertEquals(1, window.snapshot().count());
+  }
+
+  @Test
+  void totalSnapshots_doNotDrainOpenWindows() {
+    TimerLateness.Window window = lateness.window();
+    recordLatenessNanos(3_000);
+    lateness.snapshot(); // folds the recorder: the window must get the value too
+    assertEquals(1, window.snapshot().count());
+  }
+
+  @Test
+  void reached_isTheLatestDueTimeRecorded_orMinusOneBeforeAny() {
+    assertEquals(-1, lateness.reachedNanos());
+    clock.set(5_000_000);
+    lateness.recordDue(4_000_000);
+    lateness.recordDue(2_000_000); // an older timer handled late does not move it back
+    assertEquals(4_000_000, lateness.reachedNanos());
+  }
 }

@@ -47,9 +47,9 @@ class SummaryTest {
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
     return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,
         List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
-        List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS)),
+        List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S)),
         new GpuScheduler.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
-        new GpuMemory.MemoryReport("static", 0, 0, List.of()), metrics,
+        new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()), metrics,
         new TimerLateness.Snapshot(1000, 20, p99Us, p99Us, p99Us)));
   }
 

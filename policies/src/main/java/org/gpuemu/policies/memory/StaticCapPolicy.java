@@ -110,7 +110,7 @@ public final class StaticCapPolicy implements MemoryPolicy {
   }
 
   /** Exact sizes in the largest binary unit that divides them, so a reason never rounds. */
-  static String size(long bytes) {
+  public static String size(long bytes) {
     if (bytes != 0 && bytes % MIB == 0) {
       return bytes / MIB + " MiB";
     }

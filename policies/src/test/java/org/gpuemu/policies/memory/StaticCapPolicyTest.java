@@ -76,7 +76,8 @@ class StaticCapPolicyTest {
   void registry_unknownName_failsListingTheValidNames() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> MemoryPolicies.create("x", PolicyParams.empty()));
-    assertEquals("unknown memory policy 'x'; valid: static", e.getMessage());
+    assertEquals("unknown memory policy 'x'; valid: gballoon, static, static-1024, static-2048, static-384, static-512",
+        e.getMessage());
   }
 
   @Test

@@ -1,0 +1,158 @@
+package org.gpuemu.emulator.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code bench} command's work: measures, on the machine at hand, what issue 6 asks of the emulator (timer
+ * lateness against Pekko's schedulers, request path throughput, scale, fast forward, emulation overhead), prints one
+ * progress line per step and a table at the end, and writes {@code bench.json}. Figures are reported, never judged:
+ * poor numbers are a result, and only a section that could not run at all makes the bench fail.
+ */
+public final class Bench {
+  private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
+
+  private Bench() {}
+
+  /** The bench's sections, in the order they run, by the names {@code --only} takes. */
+  public enum Section {
+    TIMERS("timers"), PATH("path"), SCALE("scale"), FAST_FORWARD("fast-forward"), OVERHEAD("overhead");
+
+    private final String key;
+
+    Section(String key) {
+      this.key = key;
+    }
+
+    public String key() {
+      return key;
+    }
+
+    /** The section with this name; {@link IllegalArgumentException} naming the valid ones otherwise. */
+    public static Section byKey(String key) {
+      for (Section s : values()) {
+        if (s.key.equals(key)) return s;
+      }
+      throw new IllegalArgumentException("unknown section '" + key + "'; valid: "
+          + Arrays.stream(values()).map(Section::key).collect(Collectors.joining(", ")));
+    }
+  }
+
+  /**
+   * What to run.
+   *
+   * @param out the folder for {@code bench.json}, the generated scenarios and every run's reports
+   * @param reference fast forward's reference scenario file; null skips that section
+   * @param sections the sections to run
+   */
+  public record Options(boolean quick, Path out, Path reference, Set<Section> sections) {
+    public Options {
+      sections = sections.isEmpty() ? EnumSet.allOf(Section.class) : EnumSet.copyOf(sections);
+    }
+  }
+
+  /** Runs the bench; true when every section asked for was measured (figures good or bad). */
+  public static boolean run(Options options, PrintWriter out) throws IOException {
+    BenchPlan plan = options.quick() ? BenchPlan.quick() : BenchPlan.full();
+    Files.createDirectories(options.out());
+    long start = System.nanoTime();
+    String started = LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME);
+    Consumer<String> progress = line -> {
+      out.printf(Locale.ROOT, "[%4.0fs] %s%n", (System.nanoTime() - start) / 1e9, line);
+      out.flush();
+    };
+    progress.accept(String.format(Locale.ROOT, "bench (%s): sections %s -> %s", plan.name(), options.sections()
+        .stream().map(Section::key).collect(Collectors.joining(", ")), options.out()));
+    Runs runs = new Runs(options.out());
+    Map<String, String> errors = new LinkedHashMap<>();
+    boolean[] failed = {false};
+    TimerSection.Report timers = section(options, Section.TIMERS, errors, failed, progress,
+        () -> TimerSection.run(plan, options.out(), progress));
+    RequestPathSection.Report path = section(options, Section.PATH, errors, failed, progress,
+        () -> RequestPathSection.run(plan, runs, progress));
+    ScaleSection.Report scale = section(options, Section.SCALE, errors, failed, progress,
+        () -> ScaleSection.run(plan, runs, progress));
+    FastForwardSection.Report ff = null;
+    if (options.sections().contains(Section.FAST_FORWARD) && options.reference() == null) {
+      errors.put(Section.FAST_FORWARD.key(), "skipped: no reference scenario (run from the project folder, where "
+          + "conf/scenarios/baseline/default-contention.conf is, or pass --reference)");
+      progress.accept("fast forward: " + errors.get(Section.FAST_FORWARD.key()));
+    } else {
+      ff = section(options, Section.FAST_FORWARD, errors, failed, progress,
+          () -> FastForwardSection.run(plan, options.reference(), runs, progress));
+    }
+    OverheadSection.Report overhead = section(options, Section.OVERHEAD, errors, failed, progress,
+        () -> OverheadSection.run(plan, runs, progress));
+
+    BenchReport report = new BenchReport(plan.name(), machine(), started, (System.nanoTime() - start) / 1e9, timers,
+        path, scale, ff, overhead, Goals.of(timers, path, scale, ff, overhead), errors);
+    Path json = options.out().resolve("bench.json");
+    write(report, json);
+    out.println();
+    out.print(BenchTable.render(report));
+    out.println("wrote " + json);
+    out.flush();
+    return !failed[0];
+  }
+
+  /** The bench.json writer: snake_case keys, as summary.json has them. */
+  static ObjectMapper json() {
+    return new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+        .enable(SerializationFeature.INDENT_OUTPUT);
+  }
+
+  static void write(BenchReport report, Path file) throws IOException {
+    json().writeValue(file.toFile(), report);
+  }
+
+  private interface Measurement<T> {
+    T run() throws Exception;
+  }
+
+  private static <T> T section(Options options, Section section, Map<String, String> errors, boolean[] failed,
+      Consumer<String> progress, Measurement<T> measurement) {
+    if (!options.sections().contains(section)) return null;
+    long start = System.nanoTime();
+    try {
+      T result = measurement.run();
+      progress.accept(String.format(Locale.ROOT, "%s: done in %.0f s", section.key(),
+          (System.nanoTime() - start) / 1e9));
+      return result;
+    } catch (Exception e) {
+      LOG.error("bench section {} failed", section.key(), e);
+      errors.put(section.key(), String.valueOf(e));
+      failed[0] = true;
+      progress.accept(section.key() + ": FAILED: " + e + " (details in emulator.log)");
+      return null;
+    }
+  }
+
+  private static BenchReport.Machine machine() {
+    List<String> gcs = new ArrayList<>();
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) gcs.add(gc.getName());
+    return new BenchReport.Machine(Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
+        System.getProperty("java.vm.name"), gcs, Runtime.getRuntime().maxMemory() / (1024 * 1024),
+        ManagementFactory.getRuntimeMXBean().getInputArguments());
+  }
+}

@@ -1,0 +1,130 @@
+package org.gpuemu.emulator.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.gpuemu.emulator.clock.TimerLateness;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Goals, table and bench.json from a made-up report: bookkeeping only, no measurement. */
+class BenchReportTest {
+  @TempDir Path dir;
+
+  private static TimerSection.Row row(String name, long p50, long p99) {
+    return new TimerSection.Row(name, 1_000, p50, p99, p99 + 1, p99 + 2);
+  }
+
+  private static TimerSection.Condition condition(int timers, String load, long emuP50, long emuP99) {
+    List<TimerSection.Row> rows = List.of(row("default", 24_000, 30_000), row("tick", 2_600, 3_800),
+        row("emulator", emuP50, emuP99));
+    return new TimerSection.Condition(timers, 5, load, rows, TimerSection.Ratios.of(rows));
+  }
+
+  private static TimerSection.Report timers() {
+    TimerSection.Row floor = row("OS floor", 60, 250);
+    return new TimerSection.Report(100, 10_000, 3, 3, "load (8 VMs)",
+        List.of(condition(100, "idle", 10, 1_000), condition(1_000, "idle", 40, 120),
+            condition(1_000, "loaded", 60, 700)),
+        List.of(new TimerSection.Floor("idle", floor, floor)), new TimerLateness.Snapshot(10, 20, 400, 900, 1_000),
+        null);
+  }
+
+  private static RequestPathSection.Report path() {
+    return new RequestPathSection.Report("sync-loop", List.of(
+        new RequestPathSection.Row(8, 1, 2, 100_000, 50_000, 0.7, 8, 46, "ok"),
+        new RequestPathSection.Row(8, 10, 20, 160_000, 80_000, 0.4, 128, 610, "ok")));
+  }
+
+  private static ScaleSection.Report scale() {
+    return new ScaleSection.Report("game-60fps", 60, 200, 1_667, List.of(
+        new ScaleSection.Trial(1, 30, 150, 300, true, true, 59.9, false, 2.5, "ok"),
+        new ScaleSection.Trial(2, 30, 400, 600, false, true, 59.8, false, 2.5, "ok")),
+        1, 2, -1, ScaleSection.Heap.of(100, 10 * 1_024 * 1_024, 600, 30 * 1_024 * 1_024));
+  }
+
+  private static FastForwardSection.Report fastForward() {
+    FastForwardSection.Trial slow = new FastForwardSection.Trial(0.1, 15, Map.of("a", 0.5), 1, 0, 0, true, 40, true);
+    FastForwardSection.Trial x2 = new FastForwardSection.Trial(2, 0.8, Map.of("a", 0.5), 1, 0.01, 0.01, true, 600,
+        false);
+    FastForwardSection.Trial x4 = new FastForwardSection.Trial(4, 0.4, Map.of("a", 0.5), 1, 0.03, 0.01, false, 900,
+        false);
+    return new FastForwardSection.Report("ref.conf", 1.5, 0.02, slow, List.of(x2, x4), 2, 30, 1, 15, 15, 285);
+  }
+
+  private static OverheadSection.Report overhead() {
+    return new OverheadSection.Report(List.of(
+        new OverheadSection.Row("cuda-loop", 1, 2, "kernels/s", 5454.5, 5350, 0.909, 0.892, 1.0195, 5, 40),
+        new OverheadSection.Row("postprocess", 1, 2, "fps", 158, 157.9, 1, 0.9994, 1.0006, 5, 40),
+        new OverheadSection.Row("cuda-loop", 10, 20, "kernels/s", 5454.5, 3300, 0.909, 0.55, 1.65, 5, 300)));
+  }
+
+  private static Map<String, BenchReport.Goal> byName(List<BenchReport.Goal> goals) {
+    Map<String, BenchReport.Goal> map = new java.util.LinkedHashMap<>();
+    for (BenchReport.Goal g : goals) map.put(g.goal(), g);
+    return map;
+  }
+
+  @Test
+  void goals_areJudgedOnThe1000TimerConditions_andEachSectionsHeadline() {
+    Map<String, BenchReport.Goal> g = byName(Goals.of(timers(), path(), scale(), fastForward(), overhead()));
+    assertEquals(10, g.size());
+    assertEquals(true, g.get("timer lateness idle, p50").met(), "40 us <= 100");
+    assertEquals(true, g.get("timer lateness idle, p99").met(), "120 us <= 150");
+    assertEquals(false, g.get("timer lateness under an 8-VM scenario, p99").met(), "700 us > 500");
+    // 1 ms tick: p50 2,600/40 = 65x but p99 3,800/120 = 32x: both must make 50x.
+    assertEquals(false, g.get("better than Pekko's 1 ms tick").met());
+    assertEquals(true, g.get("better than Pekko's default scheduler").met(), "600x and 250x");
+    assertEquals(false, g.get("synchronous request path, 8 VMs").met(), "the best is 80,000");
+    assertEquals("80,000 requests/wall s", g.get("synchronous request path, 8 VMs").measured());
+    assertEquals(false, g.get("VMs with 60 FPS game loops, faithful at scale 1").met());
+    assertEquals(true, g.get("heap per idle VM").met(), "20 MiB / 500 VMs = 41 KiB");
+  }
+
+  @Test
+  void missingSections_areNotMeasured_notFailed() {
+    List<BenchReport.Goal> goals = Goals.of(null, null, null, null, null);
+    assertEquals(10, goals.size());
+    for (BenchReport.Goal g : goals) {
+      assertNull(g.met(), g.toString());
+      assertEquals("not measured", g.measured());
+    }
+  }
+
+  @Test
+  void table_namesEverySection_andJsonUsesSnakeCase() throws Exception {
+    BenchReport report = new BenchReport("quick", new BenchReport.Machine(2, "17", "vm", List.of("G1"), 512,
+        List.of()), "now", 100, timers(), path(), scale(), fastForward(), overhead(),
+        Goals.of(timers(), path(), scale(), fastForward(), overhead()), Map.of());
+    String table = BenchTable.render(report);
+    for (String heading : List.of("Timer lateness", "Request path", "Scale", "Fast forward", "Emulation overhead",
+        "Goals (issue 6)", "OS floor")) {
+      assertTrue(table.contains(heading), heading + " missing from:\n" + table);
+    }
+    Path file = dir.resolve("bench.json");
+    Bench.write(report, file);
+    JsonNode json = Bench.json().readTree(file.toFile());
+    assertEquals(512, json.path("machine").path("max_heap_mb").asInt());
+    assertEquals(80_000, json.path("request_path").path("rows").get(1).path("requests_per_wall_second").asDouble());
+    assertEquals(2, json.path("fast_forward").path("highest_same_scale").asDouble());
+    assertEquals(10, json.path("goals").size());
+  }
+
+  @Test
+  void ratios_areFormattedWithTheFiguresThatMatter() {
+    assertEquals("2,029x", BenchTable.times(2_029.4));
+    assertEquals("17x", BenchTable.times(17.2));
+    assertEquals("1.7x", BenchTable.times(1.72));
+    assertEquals("0.83x", BenchTable.times(0.834));
+  }
+
+  @Test
+  void ratio_ofAZeroEmulatorFigure_staysFinite() {
+    assertEquals(30_000.0, TimerSection.Ratios.ratio(30_000, 0));
+  }
+}

@@ -1,0 +1,87 @@
+package org.gpuemu.emulator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bench command's bad input (exit 2, one line, nothing measured) and the progress line's fidelity part. */
+class BenchCommandTest {
+  @TempDir Path dir;
+
+  private record Result(int status, String out, String err) {
+    List<String> errLines() {
+      return err.lines().filter(l -> !l.isBlank()).toList();
+    }
+  }
+
+  private static Result execute(String... args) {
+    PrintStream oldOut = System.out;
+    PrintStream oldErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status;
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      status = Main.execute(args);
+    } finally {
+      System.setOut(oldOut);
+      System.setErr(oldErr);
+    }
+    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void unknownOption_exits2_withOneLine() {
+    Result r = execute("bench", "--quik");
+    assertEquals(2, r.status(), r.toString());
+    assertEquals(1, r.errLines().size(), r.err());
+    assertTrue(r.err().contains("--quik"), r.err());
+  }
+
+  @Test
+  void unknownSection_exits2_namingTheValidOnes_withoutMeasuring() {
+    Path out = dir.resolve("out");
+    Result r = execute("bench", "--quick", "--only", "timers,frobs", "--out", out.toString());
+    assertEquals(2, r.status(), r.toString());
+    assertEquals(List.of("--only frobs: unknown section 'frobs'; valid: timers, path, scale, fast-forward, overhead"),
+        r.errLines());
+    assertFalse(Files.exists(out), "nothing measured, nothing written");
+  }
+
+  @Test
+  void missingReference_exits2_namingTheFile() {
+    Path missing = dir.resolve("missing.conf");
+    Result r = execute("bench", "--reference", missing.toString(), "--out", dir.resolve("out").toString());
+    assertEquals(2, r.status(), r.toString());
+    assertEquals(1, r.errLines().size(), r.err());
+    assertTrue(r.err().contains(missing.toString()), r.err());
+  }
+
+  @Test
+  void help_namesTheOptions() {
+    Result r = execute("bench", "--help");
+    assertEquals(0, r.status(), r.toString());
+    for (String option : List.of("--quick", "--out", "--reference", "--only")) {
+      assertTrue(r.out().contains(option), r.out());
+    }
+  }
+
+  @Test
+  void progressLine_showsRealTimeFactorAndP99_orDashesWhenUnknown() {
+    MetricsHub.LiveView view = new MetricsHub.LiveView(1_000_000_000L, List.of("a"), new double[] {60},
+        new double[] {1});
+    assertEquals("rtf - p99 -", Main.Progress.fidelity(view));
+    assertEquals("rtf 0.98x p99 250us", Main.Progress.fidelity(view.withFidelity(0.98, 250)));
+  }
+}

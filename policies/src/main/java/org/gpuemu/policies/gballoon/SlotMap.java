@@ -1,0 +1,198 @@
+package org.gpuemu.policies.gballoon;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The guests' high global graphics memory as gScale shares it (gballoon.txt §2.1, Figure 1): M slots, each vGPU's
+ * contiguous range of them (ranges may overlap: the overlapping slots are shared), and the physical GTT, which holds
+ * each slot's entries for one vGPU at a time (its owner), plus the one low range every guest shares.
+ *
+ * <p>Interpretations where the paper is silent:
+ * <ul>
+ *   <li>A new vGPU's range is placed where it overlaps the existing ranges least, counted as Algorithm 1 counts
+ *       sharing (slots times the other vGPUs holding them), the lowest start on ties: the same aim as Algorithm 1
+ *       and DymGPU [22]. With 384 MB (6 slots) nine vGPUs tile the 54 slots and the tenth is the first to share,
+ *       Figure 2's "start to share the GPU memory from the point when the number of VMs reaches around 10".</li>
+ *   <li>Ownership changes only when a vGPU is loaded ({@link #load}): a slot no vGPU loaded yet, a slot another vGPU
+ *       loaded last, and a slot added to a range since its vGPU was last loaded are all copied at its next load.
+ *       A slot taken from a range keeps its owner (its entries stay in the physical GTT until overwritten).</li>
+ * </ul>
+ */
+public final class SlotMap {
+  /** Owner of a slot no vGPU has loaded yet; also "no vGPU excepted" in {@link #occupied}. */
+  public static final int NONE = -1;
+
+  private final int slots;
+  private final SortedMap<Integer, SlotRange> ranges = new TreeMap<>();
+  private final int[] owners;
+  private int lowOwner = NONE;
+
+  /** An empty map of {@code slots} slots (M). */
+  public SlotMap(int slots) {
+    if (slots < 1) {
+      throw new IllegalArgumentException("a slot map needs at least one slot, got " + slots);
+    }
+    this.slots = slots;
+    this.owners = new int[slots];
+    Arrays.fill(owners, NONE);
+  }
+
+  /** M: the number of slots. */
+  public int slots() {
+    return slots;
+  }
+
+  /** Every vGPU's range, by vGPU. */
+  public SortedMap<Integer, SlotRange> ranges() {
+    return Collections.unmodifiableSortedMap(new TreeMap<>(ranges));
+  }
+
+  /** The range of {@code vm}. */
+  public SlotRange range(int vm) {
+    SlotRange range = ranges.get(vm);
+    if (range == null) {
+      throw new IllegalArgumentException("vGPU " + vm + " has no slots; known " + ranges.keySet());
+    }
+    return range;
+  }
+
+  /**
+   * The slots in [from, to) times the vGPUs other than {@code except} whose ranges hold them: Algorithm 1's Lcount
+   * (or Rcount) summed over j. Slots outside the map count nothing.
+   */
+  public int occupied(int from, int to, int except) {
+    int count = 0;
+    for (SlotRange range : othersThan(except)) {
+      count += Math.max(0, Math.min(to, range.end()) - Math.max(from, range.start()));
+    }
+    return count;
+  }
+
+  /** How many ranges hold {@code slot}. */
+  public int holders(int slot) {
+    return occupied(slot, slot + 1, NONE);
+  }
+
+  /** Slots held by two ranges or more. */
+  public int sharedSlots() {
+    int shared = 0;
+    for (int slot = 0; slot < slots; slot++) {
+      shared += holders(slot) > 1 ? 1 : 0;
+    }
+    return shared;
+  }
+
+  /** Places a new vGPU's range of {@code size} slots where it overlaps the others least (lowest start on ties). */
+  public SlotRange place(int vm, int size) {
+    if (size < 1 || size > slots) {
+      throw new IllegalArgumentException("vGPU " + vm + " cannot have " + size + " of " + slots + " slots");
+    }
+    int best = 0;
+    int least = Integer.MAX_VALUE;
+    for (int start = 0; start + size <= slots; start++) {
+      int overlap = occupied(start, start + size, NONE);
+      if (overlap < least) {
+        least = overlap;
+        best = start;
+      }
+    }
+    SlotRange range = new SlotRange(best, size);
+    put(vm, range);
+    return range;
+  }
+
+  /** Gives a new vGPU exactly {@code range} (a paper's figure, a test). */
+  public void put(int vm, SlotRange range) {
+    if (ranges.containsKey(vm)) {
+      throw new IllegalArgumentException("vGPU " + vm + " already has slots " + ranges.get(vm));
+    }
+    ranges.put(vm, inside(vm, range));
+  }
+
+  /** Grows {@code vm}'s range by {@code left} slots before it and {@code right} after it. */
+  public SlotRange grow(int vm, int left, int right) {
+    return resize(vm, range(vm).grown(left, right));
+  }
+
+  /** Shrinks {@code vm}'s range by {@code left} slots at its start and {@code right} at its end. */
+  public SlotRange shrink(int vm, int left, int right) {
+    return resize(vm, range(vm).shrunk(left, right));
+  }
+
+  /** What loading {@code vm}'s vGPU into the physical GTT would copy now (changes nothing). */
+  public CopySet copySet(int vm) {
+    SlotRange range = range(vm);
+    List<Integer> copied = new ArrayList<>();
+    for (int slot = range.start(); slot < range.end(); slot++) {
+      if (owners[slot] != vm) {
+        copied.add(slot);
+      }
+    }
+    return new CopySet(vm, copied, lowOwner != vm);
+  }
+
+  /** A GPU context switch to {@code vm}: its {@link #copySet}, after which the physical GTT holds its entries. */
+  public CopySet load(int vm) {
+    CopySet set = copySet(vm);
+    set.slots().forEach(slot -> owners[slot] = vm);
+    lowOwner = vm;
+    return set;
+  }
+
+  /** The vGPU whose entries the physical GTT holds for {@code slot}, or {@link #NONE}. */
+  public int owner(int slot) {
+    return owners[slot];
+  }
+
+  /** The guest whose entries the physical GTT holds for the shared low range, or {@link #NONE}. */
+  public int lowOwner() {
+    return lowOwner;
+  }
+
+  /** Violations of the map's own rules (empty when consistent). */
+  public List<String> checkInvariants() {
+    List<String> found = new ArrayList<>();
+    ranges.forEach((vm, range) -> {
+      if (range.end() > slots) {
+        found.add("vGPU " + vm + " has slots " + range + " beyond the " + slots + " slots");
+      }
+    });
+    for (int slot = 0; slot < slots; slot++) {
+      if (owners[slot] != NONE && !ranges.containsKey(owners[slot])) {
+        found.add("slot " + slot + " is owned by unknown vGPU " + owners[slot]);
+      }
+    }
+    if (lowOwner != NONE && !ranges.containsKey(lowOwner)) {
+      found.add("the low range is owned by unknown vGPU " + lowOwner);
+    }
+    return found;
+  }
+
+  private SlotRange resize(int vm, SlotRange range) {
+    range(vm);
+    ranges.put(vm, inside(vm, range));
+    return range;
+  }
+
+  private SlotRange inside(int vm, SlotRange range) {
+    if (range.end() > slots) {
+      throw new IllegalArgumentException("vGPU " + vm + ": range " + range + " beyond the " + slots + " slots");
+    }
+    return range;
+  }
+
+  private List<SlotRange> othersThan(int except) {
+    List<SlotRange> others = new ArrayList<>();
+    ranges.forEach((vm, range) -> {
+      if (vm != except) {
+        others.add(range);
+      }
+    });
+    return others;
+  }
+}

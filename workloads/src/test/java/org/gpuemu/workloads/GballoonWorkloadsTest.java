@@ -1,0 +1,256 @@
+package org.gpuemu.workloads;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongBinaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Every gBalloon workload replayed alone from its steps, with a host that grants memory in a chosen way. */
+class GballoonWorkloadsTest {
+  private static final long S = 1_000_000_000L;
+  private static final long MS = 1_000_000L;
+  private static final long MIB = GballoonWorkloads.MIB;
+  private static final long SLOT = GballoonWorkloads.SLOT;
+  /** Frames a guest may have unfinished before Present blocks (reference.conf's command-buffer). */
+  private static final int COMMAND_BUFFER = 2;
+  /** A host that grants whatever is asked: (held, asked) -> held after. */
+  private static final LongBinaryOperator AMPLE = Long::sum;
+
+  /** A host that grants up to {@code cap} bytes in all (a static gVirt type). */
+  private static LongBinaryOperator cap(long cap) {
+    return (held, asked) -> Math.min(cap, held + asked);
+  }
+
+  /** A memory step and when it was taken. */
+  private record MemoryStep(long atNanos, Step step) {}
+
+  /** One frame or operation: when it started and the GPU time it asked for. */
+  private record Frame(long atNanos, long gpuNanos) {}
+
+  /** What a program did alone: its frames, when it ended, its CPU time, memory steps and benchmarks in order. */
+  private record Alone(List<Frame> frames, long endNanos, long cpuNanos, List<MemoryStep> memory, List<String> kernels,
+      long maxHeld, long returns) {
+    double fps() {
+      return frames.size() * 1e9 / endNanos;
+    }
+
+    List<Step> memorySteps() {
+      return memory.stream().map(MemoryStep::step).toList();
+    }
+  }
+
+  /**
+   * Runs a program on one CPU and a GPU of its own until it ends: CPU bursts and sleeps take their time, GPU work runs
+   * in order as soon as the GPU is free, a synchronous call waits for everything queued, Present blocks while more
+   * than {@link #COMMAND_BUFFER} frames are unfinished. A Malloc is answered by {@code host} and the program told
+   * what it holds; a frame or operation ends at each Present or synchronous call.
+   */
+  private static Alone runAlone(Workload workload, LongBinaryOperator host) {
+    Program program = workload.start(1);
+    long t = 0;
+    long gpuFree = 0;
+    long cpu = 0;
+    long held = 0;
+    long maxHeld = 0;
+    long frameStart = 0;
+    long frameGpu = 0;
+    List<Frame> frames = new ArrayList<>();
+    List<MemoryStep> memory = new ArrayList<>();
+    List<String> kernels = new ArrayList<>();
+    ArrayDeque<Long> unfinished = new ArrayDeque<>();
+    for (Step step = program.next(0); step != null; step = program.next(t)) {
+      KernelSpec kernel = step instanceof Step.LaunchKernel l ? l.kernel()
+          : step instanceof Step.SyncCall c ? c.kernel()
+          : step instanceof Step.Present p ? p.tail() : null;
+      if (kernel != null) {
+        gpuFree = Math.max(gpuFree, t) + kernel.soloNanos();
+        frameGpu += kernel.soloNanos();
+        String bench = kernel.name().substring(0, kernel.name().indexOf('/'));
+        if (kernels.isEmpty() || !kernels.get(kernels.size() - 1).equals(bench)) kernels.add(bench);
+      }
+      if (step instanceof Step.Malloc m) {
+        memory.add(new MemoryStep(t, m));
+        held = host.applyAsLong(held, m.bytes());
+        maxHeld = Math.max(maxHeld, held);
+        ((MemoryAware) program).held(held);
+      } else if (step instanceof Step.Free f) {
+        memory.add(new MemoryStep(t, f));
+        held -= f.bytes();
+      } else if (step instanceof Step.CpuBurst b) {
+        t += b.nanos();
+        cpu += b.nanos();
+      } else if (step instanceof Step.Sleep z) {
+        t += z.nanos();
+      } else if (step instanceof Step.SyncCall) {
+        t = gpuFree;
+      }
+      if (step instanceof Step.Present) {
+        unfinished.add(gpuFree);
+        while (unfinished.size() > COMMAND_BUFFER) t = Math.max(t, unfinished.poll());
+      }
+      if (step instanceof Step.Present || step instanceof Step.SyncCall) {
+        frames.add(new Frame(frameStart, frameGpu));
+        frameStart = t;
+        frameGpu = 0;
+      }
+    }
+    assertEquals(0, held, workload.name() + " must free all it holds when it ends");
+    long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
+    return new Alone(frames, Math.max(t, gpuFree), cpu, memory, kernels, maxHeld, returns);
+  }
+
+  /**
+   * A timed benchmark ends at its deadline plus the frames still queued: the first frame started past the deadline is
+   * not drawn, but up to {@link #COMMAND_BUFFER} frames already presented and the one being recorded still run.
+   */
+  private static void assertEndsAt(long deadline, double longestFrameNanos, Alone alone) {
+    long late = alone.endNanos() - deadline;
+    assertTrue(late >= 0 && late <= (COMMAND_BUFFER + 1) * longestFrameNanos,
+        "ended " + late + " ns after " + deadline);
+  }
+
+  @Test
+  void valley_withAllItsMemory_runs18ScenesOf13sAt30Fps_askingAtEachRise() {
+    Alone valley = runAlone(WorkloadCatalog.get("valley"), AMPLE);
+    assertEndsAt(234 * S, 1e9 / 30, valley);
+    assertEquals(30, valley.fps(), 0.05);
+    // 9 slots for the first scene, then one more when scenes 4, 7, 10 and 14 begin: 832 MB at most (Figure 9).
+    List<Step> expected = List.of(new Step.Malloc(9 * SLOT), new Step.Malloc(SLOT), new Step.Malloc(SLOT),
+        new Step.Malloc(SLOT), new Step.Malloc(SLOT), new Step.Free(13 * SLOT));
+    assertEquals(expected, valley.memorySteps());
+    long[] at = {0, 39 * S, 78 * S, 117 * S, 169 * S, 234 * S};
+    for (int i = 0; i < at.length; i++) {
+      long late = valley.memory().get(i).atNanos() - at[i];
+      assertTrue(late >= 0 && late < 40 * MS, "memory step " + i + " at " + valley.memory().get(i).atNanos());
+    }
+    assertEquals(832 * MIB, valley.maxHeld());
+    assertEquals(0, valley.returns(), "with all its memory the driver returns nothing");
+  }
+
+  @Test
+  void valley_in384Mb_slowsInProportionToTheDeficit_andReturnsObjectsEveryFrame() {
+    Alone valley = runAlone(WorkloadCatalog.get("valley"), cap(6 * SLOT));
+    // Scene 1 needs 9 slots and holds 6: the frame's work grows by 0.614 x 3/9, from 1/30 s to 40.16 ms (24.9
+    // FPS); the driver returns ceil(192 MiB / 4 MiB) = 48 objects per frame.
+    Frame first = valley.frames().get(0);
+    assertEquals(1e9 / 30 * (1 + GballoonWorkloads.DEFICIT_SLOWDOWN * 3 / 9), first.gpuNanos(), 1_000);
+    // Scene 18 needs 13 and holds 6: 0.614 x 7/13.
+    Frame last = valley.frames().get(valley.frames().size() - 1);
+    assertEquals(1e9 / 30 * (1 + GballoonWorkloads.DEFICIT_SLOWDOWN * 7 / 13), last.gpuNanos(), 1_000);
+    // It runs its 234 s all the same (Valley's scenes are timed), 1.28 times fewer frames (Figure 6).
+    assertEndsAt(234 * S, last.gpuNanos(), valley);
+    assertEquals(30 / 1.28, valley.fps(), 0.1);
+    // Returns per frame: 16 objects of 4 MiB for each slot missing, 48 in scenes 1-3 up to 112 in scenes 14-18.
+    long expectedReturns = 0;
+    for (Frame f : valley.frames()) {
+      int scene = (int) Math.min(17, f.atNanos() / GballoonWorkloads.VALLEY_SCENE);
+      expectedReturns += (GballoonWorkloads.VALLEY_SLOTS.get(scene) - 6) * SLOT / GballoonWorkloads.OBJECT_BYTES;
+    }
+    assertEquals(expectedReturns, valley.returns());
+  }
+
+  @Test
+  void valley_in384Mb_asksAgainEvery2s_neverMoreOften() {
+    Alone valley = runAlone(WorkloadCatalog.get("valley"), cap(6 * SLOT));
+    List<MemoryStep> asks = valley.memory().stream().filter(m -> m.step() instanceof Step.Malloc).toList();
+    assertEquals(new Step.Malloc(9 * SLOT), asks.get(0).step());
+    assertEquals(new Step.Malloc(3 * SLOT), asks.get(1).step(), "it holds 6 of 9 slots");
+    for (int i = 1; i < asks.size(); i++) {
+      long gap = asks.get(i).atNanos() - asks.get(i - 1).atNanos();
+      assertTrue(gap >= 2 * S && gap < 2 * S + 50 * MS, "ask " + i + " after " + gap + " ns");
+    }
+    assertEquals(117, asks.size(), 1);
+  }
+
+  @ParameterizedTest(name = "{0}: {1} FPS for 60 s in {2} MiB")
+  @CsvSource({"nexuiz, 60, 256", "openarena, 120, 128", "urbanterror, 90, 192", "lightsmark, 150, 160"})
+  void timedemos_alone_giveTheirFps_inLessThan384Mb(String name, double fps, long demandMib) {
+    Alone alone = runAlone(WorkloadCatalog.get(name), AMPLE);
+    assertEquals(fps, alone.fps(), fps * 0.002);
+    assertEndsAt(60 * S, 1e9 / fps, alone);
+    assertEquals(List.of(new Step.Malloc(demandMib * MIB), new Step.Free(demandMib * MIB)), alone.memorySteps());
+    assertTrue(demandMib <= 384, "§4.1: only Valley needs more than 384 MB");
+    assertTrue(alone.cpuNanos() < alone.endNanos() / 2, "GPU-bound");
+  }
+
+  @ParameterizedTest(name = "{0}: {1} s alone, {2} % GPU, {3} MiB")
+  @CsvSource({"firefox-asteroids, 20, 40, 96", "firefox-scrolling, 25, 30, 128", "gnome-system-monitor, 15, 20, 64",
+      "midori, 20, 30, 96"})
+  void traces_alone_takeTheirRunTime(String name, long seconds, long gpuPercent, long demandMib) {
+    Alone alone = runAlone(WorkloadCatalog.get(name), AMPLE);
+    // Each 2 ms operation is CPU work and then a synchronous draw: alone they never overlap.
+    assertEquals(seconds * S, alone.endNanos());
+    assertEquals(seconds * S * (100 - gpuPercent) / 100, alone.cpuNanos());
+    assertEquals(seconds * S / (2 * MS), alone.frames().size());
+    assertEquals(List.of(new Step.Malloc(demandMib * MIB), new Step.Free(demandMib * MIB)), alone.memorySteps());
+  }
+
+  @Test
+  void aTrace_withHalfItsMemory_takesLongerInProportion() {
+    // Midori holds 48 of its 96 MiB: every operation's CPU and GPU work grows by 0.614 x 1/2.
+    Alone alone = runAlone(WorkloadCatalog.get("midori"), cap(48 * MIB));
+    assertEquals(20 * S * (1 + GballoonWorkloads.DEFICIT_SLOWDOWN / 2), alone.endNanos(), 20 * MS);
+    assertEquals(10_000L * 12, alone.returns(), "48 MiB missing: 12 objects of 4 MiB per operation");
+  }
+
+  @Test
+  void npbCg_is45sOfCpuAlone_withoutGpuOrMemory() {
+    Alone cg = runAlone(WorkloadCatalog.get("npb-cg"), AMPLE);
+    assertEquals(45 * S, cg.endNanos());
+    assertEquals(45 * S, cg.cpuNanos());
+    assertEquals(List.of(), cg.memorySteps());
+    assertEquals(List.of(), cg.kernels());
+  }
+
+  /** Table 2, VM1 to VM15. */
+  @ParameterizedTest(name = "VM{0}: {1}, {2}, {3}")
+  @CsvSource({
+      "1, gnome-system-monitor, openarena, valley", "2, valley, firefox-asteroids, urbanterror",
+      "3, midori, valley, nexuiz", "4, valley, firefox-scrolling, urbanterror",
+      "5, valley, firefox-scrolling, lightsmark", "6, lightsmark, gnome-system-monitor, valley",
+      "7, gnome-system-monitor, valley, openarena", "8, urbanterror, valley, firefox-scrolling",
+      "9, midori, nexuiz, valley", "10, valley, lightsmark, firefox-scrolling",
+      "11, gnome-system-monitor, openarena, valley", "12, nexuiz, firefox-asteroids, valley",
+      "13, valley, openarena, firefox-asteroids", "14, midori, valley, lightsmark",
+      "15, valley, nexuiz, firefox-asteroids"})
+  void table2_eachVmRunsItsThreeBenchmarksInOrder(int vm, String first, String second, String third) {
+    Alone sequence = runAlone(WorkloadCatalog.get("gballoon-vm" + vm), AMPLE);
+    assertEquals(List.of(first, second, third), sequence.kernels());
+    // One after another: the sequence lasts what its parts last alone, and each frees its memory before the next
+    // asks, so the VM never holds more than the largest part needs.
+    long parts = 0;
+    long largest = 0;
+    for (String name : List.of(first, second, third)) {
+      Alone part = runAlone(WorkloadCatalog.get(name), AMPLE);
+      parts += part.endNanos();
+      largest = Math.max(largest, part.maxHeld());
+    }
+    assertEquals(parts, sequence.endNanos(), 200 * MS, "parts overlap only by their last frames' GPU work");
+    assertEquals(largest, sequence.maxHeld());
+  }
+
+  @Test
+  void aSequence_tellsTheRunningBenchmarkWhatItHolds_andSumsTheirReturns() {
+    // VM6: Lightsmark (160 MiB), gnome (64 MiB), Valley (up to 832 MiB), in 384 MB: only Valley lacks memory.
+    Alone sequence = runAlone(WorkloadCatalog.get("gballoon-vm6"), cap(6 * SLOT));
+    Alone valley = runAlone(WorkloadCatalog.get("valley"), cap(6 * SLOT));
+    assertEquals(valley.returns(), sequence.returns());
+    assertTrue(sequence.returns() > 0);
+    assertInstanceOf(MemoryAware.class, WorkloadCatalog.get("gballoon-vm6").start(1));
+  }
+
+  @Test
+  void everyGballoonWorkload_isInTheCatalog() {
+    for (Workload w : GballoonWorkloads.all()) {
+      assertEquals(w, WorkloadCatalog.get(w.name()));
+    }
+    assertEquals(10 + 15, GballoonWorkloads.all().size());
+  }
+}
