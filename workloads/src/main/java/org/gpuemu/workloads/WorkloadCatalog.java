@@ -51,6 +51,7 @@ public final class WorkloadCatalog {
     list.addAll(FairgvWorkloads.all());
     list.addAll(VmcgWorkloads.all());
     list.addAll(GballoonWorkloads.all());
+    list.addAll(ComboWorkloads.all());
     SortedMap<String, Workload> map = new TreeMap<>();
     for (Workload w : list) {
       if (map.put(w.name(), w) != null) throw new IllegalStateException("duplicate workload " + w.name());

@@ -293,6 +293,7 @@ public final class Main implements Callable<Integer> {
     root.iteratorForAppenders().forEachRemaining(a -> {
       if (verbose) a.clearAllFilters();
     });
+    if (verbose) root.setLevel(ch.qos.logback.classic.Level.DEBUG);
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
     encoder.setPattern("%d{HH:mm:ss.SSS} %-5level [%thread] %logger{36} - %msg%n");

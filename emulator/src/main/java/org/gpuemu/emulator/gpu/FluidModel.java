@@ -2,38 +2,45 @@ package org.gpuemu.emulator.gpu;
 
 import java.util.List;
 import java.util.Map;
+import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.workloads.KernelType;
 
 /**
  * The SM group's fluid execution model (DESIGN.md §3). A kernel's work is its solo duration on the whole GPU; on
  * a group of {@code groupSms} of {@code totalSms} SMs it needs {@code solo × total / group} of group time. Kernels
- * that co-run on the same SMs share them: with n co-runners each progresses at 1/n, unless their types overlap
- * (COMBO Table 3), in which case the set's makespan shrinks by the table's reduction r and each progresses at
- * 1 / (n·(1 − r)), never faster than alone. Same-type kernels have r = 0 (they serialise).
+ * that co-run on the same SMs share them: with n co-runners each progresses at 1/n, unless exactly two of distinct
+ * types overlap (COMBO Table 3), in which case the pair's makespan shrinks by the table's reduction r and each
+ * progresses at 1 / (2·(1 − r)), never faster than alone. Same-type kernels have r = 0 (they serialise). The rates
+ * are {@link ColocationTable#rates}, so COMBO's duration predictor forecasts exactly what the group executes.
  */
 public final class FluidModel {
-  private final Map<String, Double> reductions;
+  private final ColocationTable table;
 
-  private FluidModel(Map<String, Double> reductions) {
-    this.reductions = Map.copyOf(reductions);
+  private FluidModel(ColocationTable table) {
+    this.table = table;
   }
 
   /** No co-location gain: every co-running set shares the SMs equally (the pre-COMBO papers). */
   public static FluidModel sharedEqually() {
-    return new FluidModel(Map.of());
+    return new FluidModel(ColocationTable.none());
   }
 
   /**
-   * A co-location table: makespan reduction per unordered pair of distinct types, e.g. {@code "CD+RT" -> 0.1370}.
-   * Keys name the two types in enum order joined by '+'.
+   * A co-location table: makespan reduction per unordered pair of distinct types, e.g. {@code "RT+CD" -> 0.137};
+   * keys name the two types joined by '+', in either order (see {@link ColocationTable#of}).
    */
   public static FluidModel withReductions(Map<String, Double> pairReductions) {
-    for (Map.Entry<String, Double> e : pairReductions.entrySet()) {
-      if (e.getValue() < 0 || e.getValue() >= 1) {
-        throw new IllegalArgumentException("reduction of " + e.getKey() + " must be in [0, 1): " + e.getValue());
-      }
-    }
-    return new FluidModel(pairReductions);
+    return new FluidModel(ColocationTable.of(pairReductions));
+  }
+
+  /** The model of a co-location table, e.g. {@link ColocationTable#combo()} (COMBO Table 3 and Figure 7). */
+  public static FluidModel of(ColocationTable table) {
+    return new FluidModel(table);
+  }
+
+  /** The co-location table the model executes. */
+  public ColocationTable table() {
+    return table;
   }
 
   /** Group time a kernel needs: its solo duration scaled by the share of SMs its group has. */
@@ -43,21 +50,6 @@ public final class FluidModel {
 
   /** Progress rate (work per nanosecond) of each kernel of a co-running set, in the order given. */
   public double[] rates(List<KernelType> running) {
-    int n = running.size();
-    double[] rates = new double[n];
-    if (n == 0) return rates;
-    double r = reduction(running);
-    double each = Math.min(1.0, 1.0 / (n * (1.0 - r)));
-    java.util.Arrays.fill(rates, each);
-    return rates;
-  }
-
-  /** The makespan reduction of a set: the table's value when exactly two distinct types co-run, else 0. */
-  double reduction(List<KernelType> running) {
-    if (running.size() != 2 || running.get(0) == running.get(1)) return 0.0;
-    KernelType a = running.get(0);
-    KernelType b = running.get(1);
-    String key = a.ordinal() < b.ordinal() ? a + "+" + b : b + "+" + a;
-    return reductions.getOrDefault(key, 0.0);
+    return table.rates(running);
   }
 }

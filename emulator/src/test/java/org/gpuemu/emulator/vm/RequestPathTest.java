@@ -3,7 +3,6 @@ package org.gpuemu.emulator.vm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -37,6 +36,8 @@ import org.junit.jupiter.api.TestInstance;
 /** The request path vCPU → vGPU → scheduler → SM group → vGPU → vCPU, with real actors in real time. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RequestPathTest {
+  @org.junit.jupiter.api.io.TempDir static Path tmp;
+  private static int rigs;
   private static final long MS = 1_000_000;
   private static final int DRIVER_QUEUE = 2;
   private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
@@ -70,7 +71,7 @@ class RequestPathTest {
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
       memory = kit.spawn(GpuMemory.create(MemoryPolicies.create("static", PolicyParams.empty()), run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
-      Path timeline = Files.createTempFile("timeline", ".jsonl");
+      Path timeline = tmp.resolve("timeline-" + (rigs++) + ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
           GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));

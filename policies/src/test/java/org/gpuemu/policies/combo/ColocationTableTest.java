@@ -1,0 +1,112 @@
+package org.gpuemu.policies.combo;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gpuemu.workloads.KernelType;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+class ColocationTableTest {
+  private static final double MS = 1e6;
+
+  /** The makespan of two equal kernels of {@code solo} co-running under the table's rates. */
+  private static double makespanOfEqualPair(ColocationTable table, KernelType a, KernelType b, double solo) {
+    double[] rates = table.rates(List.of(a, b));
+    assertEquals(rates[0], rates[1], 1e-15, "a pair progresses at one rate");
+    return solo / rates[0];
+  }
+
+  @ParameterizedTest(name = "{0}+{1}: {2}")
+  @CsvSource({
+      "RT, CD, 0.3987", "RT, TC, 0.3462", "CD, TC, 0.4412", "RT, RT, 0", "CD, CD, 0", "TC, TC, 0"})
+  void table3_eachPairCoRunningWithEqualSoloTimes_givesItsMakespanReductionByEq1(KernelType a, KernelType b,
+      double reduction) {
+    // §2.3.1: the three synthetic kernels have the same solo time; Eq. 1 over the co-run makespan is Table 3's value
+    double solo = 2 * MS;
+    double colo = makespanOfEqualPair(ColocationTable.table3(), a, b, solo);
+    assertEquals(reduction, ColocationTable.makespanReduction(solo, solo, colo), 1e-12);
+  }
+
+  @ParameterizedTest(name = "{0}+{1}: {2}")
+  @CsvSource({"RT, CD, 0.137", "RT, TC, 0", "CD, TC, 0.4412", "RT, RT, 0", "CD, CD, 0", "TC, TC, 0"})
+  void comboTable_isFigure7ForRtPairs_andTable3ForCdTc(KernelType a, KernelType b, double reduction) {
+    // Figure 7: RT+CD 13.7 % on average after PTB conversion, RT+TC "consistently 0 or even negative"
+    double solo = 2 * MS;
+    double colo = makespanOfEqualPair(ColocationTable.combo(), a, b, solo);
+    assertEquals(reduction, ColocationTable.makespanReduction(solo, solo, colo), 1e-12);
+    assertEquals(reduction, ColocationTable.combo().reduction(b, a), 1e-15, "unordered pairs");
+  }
+
+  @Test
+  void sameTypeSerialises_twoEqualKernelsTakeTwiceAsLong() {
+    // Table 3's 0 %: two 2 ms CD kernels together take 4 ms
+    assertEquals(4 * MS, makespanOfEqualPair(ColocationTable.combo(), KernelType.CD, KernelType.CD, 2 * MS), 1e-6);
+  }
+
+  @Test
+  void eq1_paperFormula() {
+    // (T1 + T2 − Tcolo) / (T1 + T2): 1 ms and 3 ms kernels taking 3.2 ms together gain 20 %
+    assertEquals(0.2, ColocationTable.makespanReduction(1, 3, 3.2), 1e-12);
+    assertThrows(IllegalArgumentException.class, () -> ColocationTable.makespanReduction(0, 3, 3));
+  }
+
+  @Test
+  void threeCoRunners_shareEquallyWhateverTheirTypes() {
+    // the paper measures pairs only
+    assertArrayEquals(new double[] {1 / 3.0, 1 / 3.0, 1 / 3.0},
+        ColocationTable.combo().rates(List.of(KernelType.RT, KernelType.CD, KernelType.TC)), 1e-15);
+    assertArrayEquals(new double[] {1.0}, ColocationTable.combo().rates(List.of(KernelType.TC)), 1e-15);
+    assertArrayEquals(new double[0], ColocationTable.combo().rates(List.of()), 1e-15);
+  }
+
+  @Test
+  void none_givesNoGainToAnyPair() {
+    for (double r : ColocationTable.none().pairReductions().values()) assertEquals(0.0, r);
+  }
+
+  @Test
+  void pairReductions_areKeyedInKernelTypeOrder_asTheEmulatorsFluidModelReadsThem() {
+    Map<String, Double> expected = new LinkedHashMap<>();
+    expected.put("RT+CD", 0.137);
+    expected.put("RT+TC", 0.0);
+    expected.put("CD+TC", 0.4412);
+    assertEquals(expected, ColocationTable.combo().pairReductions());
+  }
+
+  @Test
+  void of_readsPairsInEitherOrder_andRoundTripsPairReductions() {
+    ColocationTable t = ColocationTable.of(Map.of("CD+RT", 0.2, "tc+cd", 0.3));
+    assertEquals(0.2, t.reduction(KernelType.RT, KernelType.CD));
+    assertEquals(0.3, t.reduction(KernelType.CD, KernelType.TC));
+    assertEquals(0.0, t.reduction(KernelType.RT, KernelType.TC));
+    assertEquals(ColocationTable.table3().pairReductions(),
+        ColocationTable.of(ColocationTable.table3().pairReductions()).pairReductions());
+  }
+
+  @Test
+  void of_rejectsSameTypePairs_unknownTypes_andReductionsAboveHalf() {
+    assertEquals("co-location pair CD+CD: kernels of one type serialise (0 %)",
+        assertThrows(IllegalArgumentException.class, () -> ColocationTable.of(Map.of("CD+CD", 0.1))).getMessage());
+    assertEquals("co-location pair 'CD+XX': unknown kernel type 'XX'; valid: [RT, CD, TC]",
+        assertThrows(IllegalArgumentException.class, () -> ColocationTable.of(Map.of("CD+XX", 0.1))).getMessage());
+    // above 50 % a kernel would run faster beside another than alone (Table 3's "theoretical value")
+    assertThrows(IllegalArgumentException.class, () -> ColocationTable.of(Map.of("CD+TC", 0.51)));
+    assertThrows(IllegalArgumentException.class, () -> ColocationTable.of(Map.of("CD+TC", -0.1)));
+    assertThrows(IllegalArgumentException.class, () -> ColocationTable.of(Map.of("CD", 0.1)));
+  }
+
+  @Test
+  void named_knowsTheBuiltInTables_andListsThemOnAnUnknownName() {
+    assertEquals(ColocationTable.table3().pairReductions(), ColocationTable.named("table3").pairReductions());
+    assertEquals(ColocationTable.combo().pairReductions(), ColocationTable.named("combo").pairReductions());
+    assertEquals(ColocationTable.none().pairReductions(), ColocationTable.named("none").pairReductions());
+    assertEquals("unknown co-location table 'x'; valid: combo, none, table3",
+        assertThrows(IllegalArgumentException.class, () -> ColocationTable.named("x")).getMessage());
+  }
+}
