@@ -49,8 +49,11 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   /** A vGPU joins; must precede its first {@link Queued}. */
   public record Join(VgpuParams params, ActorRef<Dispatch> vgpu) implements Command {}
 
-  /** A request reached the driver; {@code vcpu} is the vCPU the frontend tagged it with (-1: none). */
-  public record Queued(GpuWork work, int vcpu) implements Command {}
+  /**
+   * A request reached the driver at emulated time {@code atNanos}; {@code vcpu} is the vCPU the frontend tagged it
+   * with (-1: none).
+   */
+  public record Queued(GpuWork work, int vcpu, long atNanos) implements Command {}
 
   /**
    * Where the VMs' vCPUs are, for coscheduling (FairGV Algorithms 3-4): every vCPU by its global index, and each
@@ -62,7 +65,8 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   /** A vGPU leaves (its VM stopped and its work drained); nothing of it is queued any more. */
   public record Leave(int vgpu) implements Command {}
 
-  public record Completed(GpuWork work, long gpuNanos) implements Command {}
+  /** A request completed at emulated time {@code finishedNanos}, having used {@code gpuNanos} of GPU time. */
+  public record Completed(GpuWork work, long gpuNanos, long finishedNanos) implements Command {}
 
   public record Report(ActorRef<SchedulerReport> replyTo) implements Command {}
 
@@ -105,8 +109,8 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   /** Report the frames of the second that began at {@code secondStart}. */
   public record Collect(long seq, long secondStart) implements ToAgent {}
 
-  /** To a vGPU: hand this request to the GPU now. */
-  public record Dispatch(GpuWork work) {}
+  /** To a vGPU: hand this request to the GPU, as decided at emulated time {@code atNanos}. */
+  public record Dispatch(GpuWork work, long atNanos) {}
 
   /**
    * Final figures: the policy's name and invariant violations, dispatches made; for a VGRIS policy also its
@@ -129,6 +133,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final GpuCentricCoscheduling coscheduling;
   private Placement placement;
   private long coschedules;
+  private long clock;
   private final Map<Integer, Double> memoryShares = new HashMap<>();
   private final Map<Integer, Long> queuedThisSecond = new HashMap<>();
   private final Map<Integer, ActorRef<Dispatch>> vgpus = new HashMap<>();
@@ -195,8 +200,17 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     return this;
   }
 
+  /**
+   * The model time of an event stamped {@code atNanos}, never before the scheduler's latest: decisions are taken
+   * at the time of the event that caused them, not when its message arrived (DESIGN.md §4).
+   */
+  private long at(long atNanos) {
+    clock = Math.max(clock, atNanos);
+    return clock;
+  }
+
   private Behavior<Command> onQueued(Queued msg) {
-    long now = run.now();
+    long now = at(msg.atNanos());
     if (coscheduling != null && msg.vcpu() >= 0) {
       coscheduling.queued(msg.work(), msg.vcpu(), now);
     } else {
@@ -237,14 +251,14 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     agents.remove(msg.vgpu());
     postponed.remove(msg.vgpu());
     if (awaitingReports.remove(msg.vgpu()) && awaitingReports.isEmpty()) evaluateSecond();
-    long now = run.now();
+    long now = at(run.now());
     policy.removeVgpu(msg.vgpu());
     decide(now);
     return this;
   }
 
   private Behavior<Command> onCompleted(Completed msg) {
-    long now = run.now();
+    long now = at(msg.finishedNanos());
     inflight--;
     busyThisSecond.merge(msg.work().vgpu(), msg.gpuNanos(), Long::sum);
     policy.completed(msg.work(), msg.gpuNanos(), now);
@@ -254,7 +268,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   private Behavior<Command> onWake(Wake msg) {
     if (msg.token() != token) return this;
-    decide(run.fired(msg.due()));
+    decide(at(run.fired(msg.due())));
     return this;
   }
 
@@ -296,12 +310,12 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
       return this;
     }
     postponed.put(msg.vgpu(), msg.replyTo());
-    releasePresents(run.now());
+    releasePresents(at(run.now()));
     return this;
   }
 
   private Behavior<Command> onPresentWake(PresentWake msg) {
-    releasePresents(run.fired(msg.due()));
+    releasePresents(at(run.fired(msg.due())));
     return this;
   }
 
@@ -328,7 +342,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     if (gate == null) {
       secondEnd = due + SECOND_NANOS;
       run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);
-      decide(due);
+      decide(at(due));
       return this;
     }
     if (!awaitingReports.isEmpty()) {
@@ -393,7 +407,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
       if (d instanceof GpuDecision.Dispatch dispatch) {
         inflight++;
         dispatched++;
-        vgpus.get(dispatch.work().vgpu()).tell(new Dispatch(dispatch.work()));
+        vgpus.get(dispatch.work().vgpu()).tell(new Dispatch(dispatch.work(), now));
       } else {
         if (d instanceof GpuDecision.WakeAt wake) {
           run.arm(timers, WAKE, new Wake(++token, wake.nanos()), wake.nanos());

@@ -28,8 +28,16 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   public sealed interface Command {}
 
-  /** Run a kernel for a vGPU; {@link Finished} goes to {@code replyTo} when it completes. */
-  public record Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo) implements Command {}
+  /**
+   * Run a kernel for a vGPU, dispatched at emulated time {@code atNanos} (-1: on arrival); {@link Finished} goes to
+   * {@code replyTo} when it completes.
+   */
+  public record Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo, long atNanos)
+      implements Command {
+    public Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo) {
+      this(workId, vgpu, kernel, replyTo, -1);
+    }
+  }
 
   public record Report(ActorRef<GroupReport> replyTo) implements Command {}
 
@@ -133,7 +141,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onExecute(Execute msg) {
-    long now = Math.max(last, run.now());
+    long now = Math.max(last, msg.atNanos() >= 0 ? msg.atNanos() : run.now());
     advance(now);
     finishDone(now);
     fifo.add(msg);

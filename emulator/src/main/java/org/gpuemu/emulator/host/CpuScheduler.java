@@ -24,8 +24,16 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   public sealed interface Command {}
 
-  /** Run vCPU {@code vcpu} for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link Finish}). */
-  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) implements Command {}
+  /**
+   * Run vCPU {@code vcpu} for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link Finish}), asked
+   * at emulated time {@code atNanos} (the model time of the event the vCPU acted on; -1: when it arrives). Going by
+   * the model time rather than the message's arrival keeps message latency out of emulated time.
+   */
+  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {
+    public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) {
+      this(vcpu, weight, nanos, replyTo, -1);
+    }
+  }
 
   /**
    * Run this vCPU next, now (FairGV's coscheduling, Algorithm 4's {@code resched_cpu}): the running one is
@@ -34,7 +42,11 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   public record Boost(int vcpu) implements Command {}
 
   /** End the vCPU's current request as soon as it is on the core (a spin saw its response). */
-  public record Finish(int vcpu) implements Command {}
+  public record Finish(int vcpu, long atNanos) implements Command {
+    public Finish(int vcpu) {
+      this(vcpu, -1);
+    }
+  }
 
   /** Final figures of this core. */
   public record Report(ActorRef<CoreReport> replyTo) implements Command {}
@@ -42,7 +54,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private record SliceEnded(long token, long due) implements Command {}
 
   /** Reply to {@link Run}: the request is done; it ran {@code ranNanos} and waited {@code stealNanos}. */
-  public record Done(int vcpu, long ranNanos, long stealNanos) {}
+  /** ... and it ended at emulated time {@code endNanos}. */
+  public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {}
 
   /** A core's final figures. */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
@@ -71,6 +84,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private final Map<Integer, Request> requests = new HashMap<>();
   private Request current;
   private long sliceStart;
+  /** The model time of the core's latest event: never goes back. */
+  private long clock;
   private long token;
   private long busy;
   private long switches;
@@ -99,8 +114,14 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .build();
   }
 
+  /** The model time of an event stamped {@code at} (-1: now), never before the core's latest event. */
+  private long at(long atNanos) {
+    clock = Math.max(clock, atNanos >= 0 ? atNanos : run.now());
+    return clock;
+  }
+
   private Behavior<Command> onRun(Run msg) {
-    long now = run.now();
+    long now = at(msg.atNanos());
     requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.nanos(), msg.replyTo(), now));
     policy.runnable(msg.vcpu(), msg.weight(), now);
     if (current == null) {
@@ -114,7 +135,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onBoost(Boost msg) {
     if (!requests.containsKey(msg.vcpu()) || (current != null && current.vcpu == msg.vcpu())) return this;
-    long now = run.now();
+    long now = at(-1);
     policy.boost(msg.vcpu(), now);
     if (current != null) {
       accountSoFar(now);
@@ -147,7 +168,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     Request r = requests.get(msg.vcpu());
     if (r == null) return this;
     if (current == r) {
-      long now = Math.max(run.now(), sliceStart);
+      long now = Math.max(at(msg.atNanos()), sliceStart);
       token++;
       timers.cancel(SLICE);
       account(r, now - sliceStart, now);
@@ -162,7 +183,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onSliceEnded(SliceEnded msg) {
     if (msg.token() != token || current == null) return this;
-    long now = run.fired(msg.due());
+    long now = at(run.fired(msg.due()));
     Request r = current;
     account(r, now - sliceStart, now);
     current = null;
@@ -214,6 +235,6 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     requests.remove(r.vcpu);
     policy.blocked(r.vcpu, now);
     long steal = Math.max(0, (now - r.requestedAt) - r.ran);
-    r.replyTo.tell(new Done(r.vcpu, r.ran, steal));
+    r.replyTo.tell(new Done(r.vcpu, r.ran, steal, now));
   }
 }

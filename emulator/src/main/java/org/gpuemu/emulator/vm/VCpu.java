@@ -35,7 +35,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   /** Stop after the current step. {@code replyTo} hears {@link Stopped} once no step is in progress. */
   public record Stop(ActorRef<Stopped> replyTo) implements Command {}
 
-  public enum SyncReturned implements Command { INSTANCE }
+  /** The synchronous call's work completed at emulated time {@code atNanos}. */
+  public record SyncReturned(long atNanos) implements Command {}
 
   public enum PresentReturned implements Command { INSTANCE }
 
@@ -91,6 +92,12 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private ActorRef<Stopped> stopRequested;
   private long stepStarted;
   private long lastPresent = -1;
+  /**
+   * The model time of the event this vCPU last acted on (a CPU burst's end, a kernel's completion, a sleep's
+   * due time): the next step starts then, not when the message about it arrived, so message latency does not
+   * become emulated time (DESIGN.md §4: chain from due times). Never after the clock's now.
+   */
+  private long clock;
   private long ran;
   private long steal;
   private long memSubmitted;
@@ -133,9 +140,12 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(Continue.class, m -> step())
         .onMessage(Stop.class, this::onStop)
         .onMessage(CpuDone.class, this::onCpuDone)
-        .onMessage(SyncReturned.class, m -> onSyncReturned())
+        .onMessage(SyncReturned.class, this::onSyncReturned)
         .onMessage(PresentReturned.class, m -> onPresentReturned())
-        .onMessage(FlushReturned.class, m -> resume())
+        .onMessage(FlushReturned.class, m -> {
+          clock = Math.max(clock, run.now());
+          return resume();
+        })
         .onMessage(MemoryAnswered.class, this::onMemoryAnswered)
         .onMessage(SleepEnded.class, this::onSleepEnded)
         .onMessage(Report.class, this::onReport)
@@ -145,6 +155,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onStart() {
     running = program != null;
+    clock = Math.max(clock, run.now());
     return step();
   }
 
@@ -161,6 +172,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onCpuDone(CpuDone msg) {
     ran += msg.done().ranNanos();
     steal += msg.done().stealNanos();
+    clock = Math.max(clock, msg.done().endNanos());
     if (msg.done().ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(msg.done().ranNanos()));
     if (msg.done().stealNanos() > 0) memory.tell(new GpuMemory.Steal(vm, vcpu, msg.done().stealNanos()));
     switch (wait) {
@@ -178,13 +190,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     }
   }
 
-  private Behavior<Command> onSyncReturned() {
+  private Behavior<Command> onSyncReturned(SyncReturned msg) {
     answered = true;
+    clock = Math.max(clock, msg.atNanos());
     if (wait == Wait.SYNC_SPIN) {
-      core.tell(new CpuScheduler.Finish(vcpu));
+      core.tell(new CpuScheduler.Finish(vcpu, clock));
     } else if (wait == Wait.SYNC_BLOCKED) {
       wait = Wait.SYNC_WAKING;
-      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), WAKE_NANOS, cpuAdapter));
+      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), WAKE_NANOS, cpuAdapter, clock));
     }
     return this;
   }
@@ -207,6 +220,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onPresentReturned() {
     long now = run.now();
+    clock = Math.max(clock, now);
     if (lastPresent >= 0) metrics.tell(new MetricsHub.Frame(vm, now - lastPresent));
     lastPresent = now;
     return resume();
@@ -223,11 +237,12 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     metrics.tell(new MetricsHub.MemoryHeld(vm, msg.answer().heldBytes()));
     // a memory-aware guest (gBalloon's 3D apps) slows with what it lacks
     if (program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
+    clock = Math.max(clock, run.now());
     return resume();
   }
 
   private Behavior<Command> onSleepEnded(SleepEnded msg) {
-    run.fired(msg.due());
+    clock = Math.max(clock, run.fired(msg.due()));
     wait = Wait.NONE;
     return stopRequested != null ? stopNow() : step();
   }
@@ -240,7 +255,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   /** A blocking step finished: note how long it blocked, then go on. */
   private Behavior<Command> resume() {
-    maxStall = Math.max(maxStall, run.now() - stepStarted);
+    maxStall = Math.max(maxStall, clock - stepStarted);
     wait = Wait.NONE;
     return stopRequested != null ? stopNow() : step();
   }
@@ -255,7 +270,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   /** Executes steps until one blocks; yields after a run of asynchronous ones so other messages get in. */
   private Behavior<Command> step() {
     for (int i = 0; running && i < ASYNC_BATCH; i++) {
-      long now = run.now();
+      long now = clock;
       Step s = program.next(now);
       if (s == null) {
         running = false;
@@ -273,13 +288,13 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private boolean execute(Step s, long now) {
     if (s instanceof Step.CpuBurst b) {
       wait = Wait.CPU;
-      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), b.nanos(), cpuAdapter));
+      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), b.nanos(), cpuAdapter, now));
       return false;
     } else if (s instanceof Step.LaunchKernel l) {
-      vgpu.tell(new VGpu.Launch(l.kernel(), vcpu));
+      vgpu.tell(new VGpu.Launch(l.kernel(), vcpu, now));
       return true;
     } else if (s instanceof Step.SyncCall c) {
-      vgpu.tell(new VGpu.Sync(c.kernel(), vcpu, getContext().getSelf()));
+      vgpu.tell(new VGpu.Sync(c.kernel(), vcpu, getContext().getSelf(), now));
       answered = false;
       boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
       if (!poll && settings.spinLimitNanos() == 0) {
@@ -287,7 +302,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       } else {
         wait = Wait.SYNC_SPIN;
         core.tell(new CpuScheduler.Run(vcpu, settings.weight(), poll ? Long.MAX_VALUE : settings.spinLimitNanos(),
-            cpuAdapter));
+            cpuAdapter, now));
       }
       return false;
     } else if (s instanceof Step.Present p) {

@@ -36,11 +36,18 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   public sealed interface Command {}
 
-  /** Asynchronous launch from vCPU {@code vcpu} (-1: untagged): the guest does not wait. */
-  public record Launch(KernelSpec kernel, int vcpu) implements Command {}
+  /**
+   * Asynchronous launch from vCPU {@code vcpu} (-1: untagged) at emulated time {@code atNanos} (-1: on arrival):
+   * the guest does not wait.
+   */
+  public record Launch(KernelSpec kernel, int vcpu, long atNanos) implements Command {
+    public Launch(KernelSpec kernel, int vcpu) {
+      this(kernel, vcpu, -1);
+    }
+  }
 
   /** Synchronous call from {@code vcpu}: {@code replyTo} gets {@link VCpu.SyncReturned} when it has completed. */
-  public record Sync(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> replyTo) implements Command {}
+  public record Sync(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> replyTo, long atNanos) implements Command {}
 
   /**
    * End of frame, submitting {@code tail} (null: nothing) first: {@link VCpu.PresentReturned} once the frame is
@@ -59,7 +66,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
 
-  private record Dispatched(GpuWork work) implements Command {}
+  private record Dispatched(GpuWork work, long atNanos) implements Command {}
 
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
@@ -117,13 +124,13 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.metrics = metrics;
     this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
     scheduler.tell(new GpuScheduler.Join(params, ctx.messageAdapter(GpuScheduler.Dispatch.class,
-        d -> new Dispatched(d.work()))));
+        d -> new Dispatched(d.work(), d.atNanos()))));
   }
 
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null))
-        .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo()))
+        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos()))
+        .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo(), m.atNanos()))
         .onMessage(Present.class, this::onPresent)
         .onMessage(Flush.class, this::onFlush)
         .onMessage(Dispatched.class, this::onDispatched)
@@ -137,30 +144,34 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .build();
   }
 
-  private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply) {
+  private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, long atNanos) {
     long id = ((long) vgpu << ID_SHIFT) | seq++;
-    GpuWork work = new GpuWork(id, vgpu, kernel.soloNanos(), run.now(), syncReply != null);
+    long queuedAt = atNanos >= 0 ? atNanos : run.now();
+    GpuWork work = new GpuWork(id, vgpu, kernel.soloNanos(), queuedAt, syncReply != null);
     submitted++;
     pending.put(id, new Pending(work, kernel, vcpu, syncReply));
     outstanding.add(id);
     runtime.add(id);
-    handToDriver();
+    handToDriver(work.queuedNanos());
     return this;
   }
 
-  /** Moves requests from the runtime's queue into the driver's buffer while it has room for this guest. */
-  private void handToDriver() {
+  /**
+   * Moves requests from the runtime's queue into the driver's buffer while it has room for this guest; {@code at}
+   * is the model time room appeared (a completion), a request never going in before it was recorded.
+   */
+  private void handToDriver(long at) {
     while (!runtime.isEmpty() && inDriver < driverQueue) {
       inDriver++;
       Pending p = pending.get(runtime.poll());
-      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu()));
+      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos())));
     }
     releaseFlushes();
     releasePresents();
   }
 
   private Behavior<Command> onPresent(Present msg) {
-    if (msg.tail() != null) queue(msg.tail(), -1, null);
+    if (msg.tail() != null) queue(msg.tail(), -1, null, -1);
     submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
     blockedPresents.add(msg.replyTo());
@@ -190,7 +201,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onDispatched(Dispatched msg) {
     Pending p = pending.get(msg.work().id());
-    smGroup.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter));
+    smGroup.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, msg.atNanos()));
     return this;
   }
 
@@ -201,11 +212,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     completed++;
     kernels++;
     busy += f.gpuNanos();
-    scheduler.tell(new GpuScheduler.Completed(p.work(), f.gpuNanos()));
+    scheduler.tell(new GpuScheduler.Completed(p.work(), f.gpuNanos(), f.finishedNanos()));
     metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
-    if (p.syncReply() != null) p.syncReply().tell(VCpu.SyncReturned.INSTANCE);
+    if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
     inDriver--;
-    handToDriver();
+    handToDriver(f.finishedNanos());
     if (outstanding.isEmpty()) {
       while (!drains.isEmpty()) drains.poll().tell(new Drained(vgpu));
     }
