@@ -264,13 +264,35 @@ public final class GballoonWorkloads {
     }
   }
 
-  /** A 3D benchmark running: a memory step when one is due, else the next frame. */
-  private static final class Frames implements Program, MemoryAware {
-    private final Bench3d bench;
-    private final GuestMemory memory = new GuestMemory();
-    private final ArrayDeque<Step> pending = new ArrayDeque<>();
-    private long startedAt = -1;
+  /**
+   * What the 3D and 2D programs share: the guest's memory (asks and returns), the steps planned ahead, and handing
+   * the memory back once when the work is done.
+   */
+  private abstract static class MemoryProgram implements Program, MemoryAware {
+    final GuestMemory memory = new GuestMemory();
+    final ArrayDeque<Step> pending = new ArrayDeque<>();
     private boolean released;
+
+    /** The program's last step: give the memory back, once; then the end. */
+    Step finish() {
+      if (released) return null;
+      released = true;
+      return memory.release().orElse(null);
+    }
+
+    @Override public void held(long bytes) {
+      memory.held(bytes);
+    }
+
+    @Override public long returns() {
+      return memory.returns();
+    }
+  }
+
+  /** A 3D benchmark running: a memory step when one is due, else the next frame. */
+  private static final class Frames extends MemoryProgram {
+    private final Bench3d bench;
+    private long startedAt = -1;
 
     Frames(Bench3d bench) {
       this.bench = bench;
@@ -289,28 +311,12 @@ public final class GballoonWorkloads {
       return pending.poll();
     }
 
-    private Step finish() {
-      if (released) return null;
-      released = true;
-      return memory.release().orElse(null);
-    }
-
-    @Override public void held(long bytes) {
-      memory.held(bytes);
-    }
-
-    @Override public long returns() {
-      return memory.returns();
-    }
   }
 
   /** A 2D trace replay running: a memory step when one is due, else the next operation. */
-  private static final class Operations implements Program, MemoryAware {
+  private static final class Operations extends MemoryProgram {
     private final Bench2d bench;
-    private final GuestMemory memory = new GuestMemory();
-    private final ArrayDeque<Step> pending = new ArrayDeque<>();
     private long done;
-    private boolean released;
 
     Operations(Bench2d bench) {
       this.bench = bench;
@@ -328,19 +334,6 @@ public final class GballoonWorkloads {
       return pending.poll();
     }
 
-    private Step finish() {
-      if (released) return null;
-      released = true;
-      return memory.release().orElse(null);
-    }
-
-    @Override public void held(long bytes) {
-      memory.held(bytes);
-    }
-
-    @Override public long returns() {
-      return memory.returns();
-    }
   }
 
   /** A {@link Sequence} running: each part's program until it ends, then the next; memory answers go to the one running. */

@@ -172,7 +172,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   private Behavior<Command> onCopyDone(CopyDone msg) {
     copies.memory().tell(new GpuMemory.CopyTime(msg.done().ranNanos()));
-    switchCopied(Math.max(last, run.now()));
+    switchCopied(Math.max(last, msg.done().endNanos()));
     return this;
   }
 

@@ -41,12 +41,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
    */
   public record Boost(int vcpu) implements Command {}
 
-  /** End the vCPU's current request as soon as it is on the core (a spin saw its response). */
-  public record Finish(int vcpu, long atNanos) implements Command {
-    public Finish(int vcpu) {
-      this(vcpu, -1);
-    }
-  }
+  /** End the vCPU's current request as soon as it is on the core (a spin saw its response, at {@code atNanos}). */
+  public record Finish(int vcpu, long atNanos) implements Command {}
 
   /** Final figures of this core. */
   public record Report(ActorRef<CoreReport> replyTo) implements Command {}

@@ -22,6 +22,9 @@ import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.Vm;
 import org.gpuemu.policies.cpu.CpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicies;
+import org.gpuemu.policies.gpu.GpuPolicy;
+import org.gpuemu.policies.memory.MemoryPolicy;
+import org.gpuemu.policies.vmcg.VmcgInputs;
 import org.gpuemu.policies.memory.MemoryPolicies;
 
 /**
@@ -48,6 +51,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private final ActorRef<GpuScheduler.Command> scheduler;
   private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
   private PhysicalGpu.Ready gpu;
+  private final VCpu.Reports reports;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
       ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
@@ -66,9 +70,12 @@ public final class Host extends AbstractBehavior<Host.Command> {
       cores.add(ctx.spawn(CpuScheduler.create(c, CpuPolicies.create(cpu.name(), cpu.params()), run), "core-" + c));
     }
     Settings.PolicyChoice g = scenario.gpuPolicy();
-    scheduler = ctx.spawn(GpuScheduler.create(GpuPolicies.create(g.name(), g.params()), run, metrics), "gpu-scheduler");
+    GpuPolicy gpuPolicy = GpuPolicies.create(g.name(), g.params());
+    scheduler = ctx.spawn(GpuScheduler.create(gpuPolicy, run, metrics), "gpu-scheduler");
     Settings.PolicyChoice m = scenario.memoryPolicy();
-    ctx.spawn(PhysicalGpu.create(scenario.gpu(), MemoryPolicies.create(m.name(), m.params()), cores.get(0), run,
+    MemoryPolicy memoryPolicy = MemoryPolicies.create(m.name(), m.params());
+    reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
+    ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, cores.get(0), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }
 
@@ -81,7 +88,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   private Behavior<Command> onGpuReady(GpuReady msg) {
     gpu = msg.ready();
-    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, gpu.smGroups().get(0), gpu.memory(), metrics);
+    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, gpu.smGroups().get(0), gpu.memory(), metrics, reports);
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {

@@ -104,7 +104,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     tail = msg.tail();
     if (mode instanceof PresentMode.SlaAware) {
       // the Flush pushes the frame's last batch out now, ahead of the sleep
-      if (tail != null) vgpu.tell(new VGpu.Launch(tail, -1));
+      if (tail != null) vgpu.tell(new VGpu.Launch(tail, -1, -1));
       tail = null;
       vgpu.tell(new VGpu.Flush(vgpuAnswers));
     } else if (mode instanceof PresentMode.ProportionalShare) {

@@ -83,6 +83,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private final ActorRef<GuestAgent.Command> agent;
   private final ActorRef<GpuMemory.Command> memory;
   private final ActorRef<MetricsHub.Command> metrics;
+  private final Reports reports;
   private final ActorRef<CpuScheduler.Done> cpuAdapter;
   private final ActorRef<GpuMemory.Answer> memoryAdapter;
   private final List<String> failures = new ArrayList<>();
@@ -108,17 +109,28 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private long memorySeq;
 
   /** A vCPU; {@code program} is null for a vCPU with nothing to run (the VM's other vCPUs). */
+  /**
+   * Which of its CPU figures a vCPU reports as it goes, after every CPU slice: its CPU time to the GPU scheduler
+   * (VMCG's slices) and its steal time to the GPU memory (gBalloon's W). Only the policies that use them ask: they
+   * would be two messages per CPU burst on the hot path otherwise.
+   */
+  public record Reports(boolean cpuTime, boolean steal) {
+    public static final Reports NONE = new Reports(false, false);
+  }
+
   public static Behavior<Command> create(int vcpu, Settings.Vm settings, Program program, RunContext run,
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
-      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics) {
+      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new VCpu(ctx, vcpu, settings, program, run, timers, core, vgpu, agent, memory, metrics)));
+        new VCpu(ctx, vcpu, settings, program, run, timers, core, vgpu, agent, memory, metrics, reports)));
   }
 
   private VCpu(ActorContext<Command> ctx, int vcpu, Settings.Vm settings, Program program, RunContext run,
       TimerScheduler<Command> timers, ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu,
-      ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics) {
+      ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
+      Reports reports) {
     super(ctx);
+    this.reports = reports;
     this.vm = settings.index();
     this.vcpu = vcpu;
     this.settings = settings;
@@ -173,8 +185,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     ran += msg.done().ranNanos();
     steal += msg.done().stealNanos();
     clock = Math.max(clock, msg.done().endNanos());
-    if (msg.done().ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(msg.done().ranNanos()));
-    if (msg.done().stealNanos() > 0) memory.tell(new GpuMemory.Steal(vm, vcpu, msg.done().stealNanos()));
+    if (reports.cpuTime() && msg.done().ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(msg.done().ranNanos()));
+    if (reports.steal() && msg.done().stealNanos() > 0) {
+      memory.tell(new GpuMemory.Steal(vm, vcpu, msg.done().stealNanos()));
+    }
     switch (wait) {
       case CPU, SYNC_WAKING -> {
         return resume();

@@ -40,11 +40,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
    * Asynchronous launch from vCPU {@code vcpu} (-1: untagged) at emulated time {@code atNanos} (-1: on arrival):
    * the guest does not wait.
    */
-  public record Launch(KernelSpec kernel, int vcpu, long atNanos) implements Command {
-    public Launch(KernelSpec kernel, int vcpu) {
-      this(kernel, vcpu, -1);
-    }
-  }
+  public record Launch(KernelSpec kernel, int vcpu, long atNanos) implements Command {}
 
   /** Synchronous call from {@code vcpu}: {@code replyTo} gets {@link VCpu.SyncReturned} when it has completed. */
   public record Sync(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> replyTo, long atNanos) implements Command {}

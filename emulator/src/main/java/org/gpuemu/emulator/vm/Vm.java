@@ -33,20 +33,22 @@ public final class Vm {
 
   /** Wiring the VM needs from the host. */
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<GpuScheduler.Command> scheduler,
-      ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics) {}
+      ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
+      VCpu.Reports reports) {}
 
   public static Behavior<Command> create(Settings.Vm vm, int firstVcpu, long seed, RunContext run, Wiring w,
       ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
-      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps()),
-          vm.commandBuffer(), vm.driverQueue(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
+      VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
+      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(), run,
+          w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
       ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run), "agent");
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
       for (int i = 0; i < vm.vcpus(); i++) {
         var program = i == 0 ? WorkloadCatalog.get(vm.workload()).start(seed + 7919L * vm.index()) : null;
         vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
-            agent, w.memory(), w.metrics()), "vcpu-" + i));
+            agent, w.memory(), w.metrics(), w.reports()), "vcpu-" + i));
       }
       Ready ready = new Ready(vm.index(), vgpu, List.copyOf(vcpus));
       replyTo.tell(ready);

@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,32 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchCommandTest {
   @TempDir Path dir;
 
-  private record Result(int status, String out, String err) {
-    List<String> errLines() {
-      return err.lines().filter(l -> !l.isBlank()).toList();
-    }
-  }
-
-  private static Result execute(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      status = Main.execute(args);
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-    return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
   @Test
   void unknownOption_exits2_withOneLine() {
-    Result r = execute("bench", "--quik");
+    MainTest.Result r = MainTest.execute("bench", "--quik");
     assertEquals(2, r.status(), r.toString());
     assertEquals(1, r.errLines().size(), r.err());
     assertTrue(r.err().contains("--quik"), r.err());
@@ -52,7 +26,7 @@ class BenchCommandTest {
   @Test
   void unknownSection_exits2_namingTheValidOnes_withoutMeasuring() {
     Path out = dir.resolve("out");
-    Result r = execute("bench", "--quick", "--only", "timers,frobs", "--out", out.toString());
+    MainTest.Result r = MainTest.execute("bench", "--quick", "--only", "timers,frobs", "--out", out.toString());
     assertEquals(2, r.status(), r.toString());
     assertEquals(List.of("--only frobs: unknown section 'frobs'; valid: timers, path, scale, fast-forward, overhead"),
         r.errLines());
@@ -62,7 +36,8 @@ class BenchCommandTest {
   @Test
   void missingReference_exits2_namingTheFile() {
     Path missing = dir.resolve("missing.conf");
-    Result r = execute("bench", "--reference", missing.toString(), "--out", dir.resolve("out").toString());
+    MainTest.Result r = MainTest.execute("bench", "--reference", missing.toString(), "--out",
+        dir.resolve("out").toString());
     assertEquals(2, r.status(), r.toString());
     assertEquals(1, r.errLines().size(), r.err());
     assertTrue(r.err().contains(missing.toString()), r.err());
@@ -70,7 +45,7 @@ class BenchCommandTest {
 
   @Test
   void help_namesTheOptions() {
-    Result r = execute("bench", "--help");
+    MainTest.Result r = MainTest.execute("bench", "--help");
     assertEquals(0, r.status(), r.toString());
     for (String option : List.of("--quick", "--out", "--reference", "--only")) {
       assertTrue(r.out().contains(option), r.out());

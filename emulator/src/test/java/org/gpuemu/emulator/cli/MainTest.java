@@ -33,7 +33,8 @@ class MainTest {
     }
   }
 
-  private static Result execute(String... args) {
+  /** Runs the command line capturing both streams (BenchCommandTest uses it too). */
+  static Result execute(String... args) {
     PrintStream oldOut = System.out;
     PrintStream oldErr = System.err;
     ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -8,6 +8,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.workloads.KernelSpec;
@@ -44,6 +45,33 @@ class SmGroupTest {
     assertEquals(20 * MS, first.finishedNanos() - first.startedNanos());
     assertEquals(first.finishedNanos() + MS / 2, second.startedNanos(), "starts after the 0.5 ms context switch");
     assertEquals(MS, second.gpuNanos(), "accounted exactly its own duration");
+  }
+
+  @Test
+  void gttCopy_aSwitchWaitsForTheCopyOnAHostCore_thenPaysTheContextSwitch() {
+    RunContext run = context();
+    TestProbe<GpuMemory.Command> memory = kit.createTestProbe();
+    TestProbe<CpuScheduler.Command> core = kit.createTestProbe();
+    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, MS / 2, FluidModel.sharedEqually(),
+        new SmGroup.GttCopies(memory.getRef(), core.getRef()), run));
+    TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
+    group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("a", 2 * MS), probe.getRef()));
+    group.tell(new SmGroup.Execute(2, 1, KernelSpec.cd("b", MS), probe.getRef()));
+    SmGroup.Finished a = probe.receiveMessage();
+    // loading vGPU 1: the memory prices its GTT copy, a host core runs it, and nothing of vGPU 1 runs meanwhile
+    GpuMemory.SwitchTo ask = memory.expectMessageClass(GpuMemory.SwitchTo.class);
+    assertEquals(1, ask.vm());
+    ask.replyTo().tell(new GpuMemory.CopyCost(1, 3 * MS));
+    CpuScheduler.Run copy = core.expectMessageClass(CpuScheduler.Run.class);
+    assertEquals(SmGroup.GTT_COPIER, copy.vcpu());
+    assertEquals(3 * MS, copy.nanos());
+    probe.expectNoMessage(java.time.Duration.ofMillis(50));
+    long copied = a.finishedNanos() + 3 * MS;
+    copy.replyTo().tell(new CpuScheduler.Done(SmGroup.GTT_COPIER, 3 * MS, 0, copied));
+    assertEquals(3 * MS, memory.expectMessageClass(GpuMemory.CopyTime.class).cpuNanos());
+    SmGroup.Finished b = probe.receiveMessage();
+    assertEquals(copied + MS / 2, b.startedNanos(), "the context switch follows the copy");
+    assertEquals(MS, b.gpuNanos());
   }
 
   @Test

@@ -82,7 +82,7 @@ class RequestPathTest {
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
-      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics));
+      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VCpu.Reports.NONE));
     }
 
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */
@@ -134,6 +134,28 @@ class RequestPathTest {
     VGpu.VgpuReport g = rig.vgpuReport();
     assertEquals(1, g.submitted());
     assertEquals(1, g.outstanding(), "the 2 s kernel is still running while the vCPU already finished");
+  }
+
+  @Test
+  void aWokenVcpu_preemptsOneThatIsFarAhead_insteadOfWaitingOutItsSlice() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);
+    ActorRef<VCpu.Command> a = rig.vcpu(0, new Step.CpuBurst(20 * MS));
+    ActorRef<VCpu.Command> b = rig.vcpu(1, new Step.Sleep(3 * MS), new Step.CpuBurst(MS));
+    a.tell(VCpu.Start.INSTANCE);
+    b.tell(VCpu.Start.INSTANCE);
+    TestProbe<Object> waiter = kit.createTestProbe();
+    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
+      assertEquals(20 * MS, rig.report(a).ranNanos());
+      assertEquals(MS, rig.report(b).ranNanos());
+      return null;
+    });
+    // at 3 ms vCPU 0 is 3 ms ahead, more than the 1 ms wakeup granularity: vCPU 1 runs at once instead of after
+    // vCPU 0's 6 ms slice, so it waits (almost) nothing, and vCPU 0 waits its 1 ms
+    VCpu.VcpuReport rb = rig.report(b);
+    VCpu.VcpuReport ra = rig.report(a);
+    assertTrue(rb.stealNanos() < MS, "woken vCPU waited " + rb.stealNanos());
+    assertTrue(ra.stealNanos() >= MS && ra.stealNanos() < 2 * MS, "preempted vCPU waited " + ra.stealNanos());
+    assertEquals(20 * MS, ra.ranNanos());
   }
 
   @Test

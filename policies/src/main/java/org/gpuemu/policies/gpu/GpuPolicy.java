@@ -14,12 +14,10 @@ public interface GpuPolicy {
   void addVgpu(VgpuParams vgpu);
 
   /**
-   * A vGPU leaves (its VM stopped) after the emulator drained it: nothing of it is queued or in flight. Policies
-   * that cannot forget a vGPU keep this default, which refuses, rather than silently keeping its state.
+   * A vGPU leaves (its VM stopped) after the emulator drained it: nothing of it is queued or in flight. Every
+   * policy must forget it (a VM may stop mid-run, VGRIS Figure 11).
    */
-  default void removeVgpu(int vgpu) {
-    throw new UnsupportedOperationException(name() + ": vGPUs cannot leave during a run (vGPU " + vgpu + ")");
-  }
+  void removeVgpu(int vgpu);
 
   /** A request was queued on a vGPU's ring. */
   void queued(GpuWork work, long now);
