@@ -23,7 +23,9 @@ import org.gpuemu.workloads.Step;
  * A virtual CPU executing a guest program step by step. CPU bursts need its physical core (the CpuScheduler);
  * asynchronous GPU launches return at once; a synchronous call blocks it: polling keeps the core spinning until
  * the answer, hybrid spinning spins up to the spin limit, then blocks and yields the core and must get the core
- * back (a wake-up) when the answer comes. Present and Flush block without the core.
+ * back (a wake-up) when the answer comes. Flush blocks without the core; so does Present, unless the VM's
+ * {@code present-wait} is {@code poll}: then the vCPU spins on its core while Present is blocked and goes on once
+ * the core has let it see the answer (a Windows guest's Direct3D runtime polling the GPU at its render-ahead limit).
  */
 public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
@@ -89,6 +91,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private final List<String> failures = new ArrayList<>();
   private Wait wait = Wait.NONE;
   private boolean answered;
+  /** Present is blocked and the vCPU spins on its core for it ({@code present-wait = poll}). */
+  private boolean presentSpinning;
   private boolean running;
   private ActorRef<Stopped> stopRequested;
   private long stepStarted;
@@ -198,6 +202,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         wait = Wait.SYNC_BLOCKED; // hybrid spin ran out: block and give the core away
         return this;
       }
+      case PRESENT -> {
+        if (!presentSpinning || !answered) return this;
+        presentSpinning = false; // the spin saw Present return
+        return presentDone(clock);
+      }
       default -> {
         return this;
       }
@@ -235,6 +244,16 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onPresentReturned() {
     long now = run.now();
     clock = Math.max(clock, now);
+    if (presentSpinning) {
+      answered = true;
+      core.tell(new CpuScheduler.Finish(vcpu, clock)); // goes on once the spin is on the core and sees it
+      return this;
+    }
+    return presentDone(now);
+  }
+
+  /** Present has returned to the guest at {@code now}: a frame. */
+  private Behavior<Command> presentDone(long now) {
     if (lastPresent >= 0) metrics.tell(new MetricsHub.Frame(vm, now - lastPresent));
     lastPresent = now;
     return resume();
@@ -322,6 +341,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     } else if (s instanceof Step.Present p) {
       wait = Wait.PRESENT;
       agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail()));
+      if (settings.presentWait() == Settings.PresentWait.POLL) {
+        presentSpinning = true;
+        answered = false;
+        core.tell(new CpuScheduler.Run(vcpu, settings.weight(), Long.MAX_VALUE, cpuAdapter, now));
+      }
       return false;
     } else if (s instanceof Step.Flush) {
       wait = Wait.FLUSH;
