@@ -62,9 +62,22 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   public record Stopped(int vcpu) {}
 
-  /** Final figures of this vCPU; requests here are the memory calls it made itself. */
+  /**
+   * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
+   * refusals a memory-aware guest handled (they are among the completed, not the failed: see
+   * {@link #onMemoryAnswered}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
+   * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended).
+   */
   public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
-      long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps) {}
+      long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
+      long memoryRefused, long objectReturns, long programNanos) {
+    /** A report without memory refusals, object returns or a program end. */
+    public VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted, long memoryCompleted,
+        long memoryFailed, List<String> failures, long maxStallNanos, long steps) {
+      this(vm, vcpu, ranNanos, stealNanos, memorySubmitted, memoryCompleted, memoryFailed, failures, maxStallNanos,
+          steps, 0, 0, -1);
+    }
+  }
 
   /** CPU time a blocked vCPU needs on its core to notice its answer and go on. */
   static final long WAKE_NANOS = 1_000;
@@ -108,6 +121,9 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private long memSubmitted;
   private long memCompleted;
   private long memFailed;
+  private long memRefused;
+  private long programStarted = -1;
+  private long programEnded = -1;
   private long maxStall;
   private long steps;
   private long memorySeq;
@@ -260,7 +276,13 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onMemoryAnswered(MemoryAnswered msg) {
-    if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected) {
+    if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected && program instanceof MemoryAware) {
+      // Not a failure: the guest driver handles the refusal by returning memory objects and runs on, slower
+      // (gballoon.txt §3.1: the returns are what it reports, and what gBalloon expands on). It is an answer.
+      memCompleted++;
+      memRefused++;
+      getContext().getLog().debug("vm {} memory request refused: {}", settings.name(), rejected.reason());
+    } else if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected) {
       memFailed++;
       if (failures.size() < MAX_REASONS) failures.add(rejected.reason());
       getContext().getLog().info("vm {} memory request failed: {}", settings.name(), rejected.reason());
@@ -281,8 +303,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
+    long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
+    long programNanos = programEnded >= 0 ? programEnded - programStarted : -1;
     msg.replyTo().tell(new VcpuReport(vm, vcpu, ran, steal, memSubmitted, memCompleted, memFailed,
-        List.copyOf(failures), maxStall, steps));
+        List.copyOf(failures), maxStall, steps, memRefused, returns, programNanos));
     return this;
   }
 
@@ -304,8 +328,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> step() {
     for (int i = 0; running && i < ASYNC_BATCH; i++) {
       long now = clock;
+      if (programStarted < 0) programStarted = now;
       Step s = program.next(now);
       if (s == null) {
+        if (programEnded < 0) programEnded = now;
         running = false;
         return this;
       }
