@@ -75,7 +75,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     Settings.PolicyChoice m = scenario.memoryPolicy();
     MemoryPolicy memoryPolicy = MemoryPolicies.create(m.name(), m.params());
     reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
-    ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, cores.get(0), run,
+    ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }
 

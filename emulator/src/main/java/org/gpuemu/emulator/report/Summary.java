@@ -162,8 +162,18 @@ public final class Summary {
         v.put("memory_refusals", memRefused);
         v.put("object_returns", returns);
       }
-      // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): its main vCPU's program
-      long programNanos = r.vcpus().get(i).isEmpty() ? -1 : r.vcpus().get(i).get(0).programNanos();
+      // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): once every thread's program
+      // ended (the main vCPU's and those of the other vCPUs that took steps), the longest
+      long programNanos = -1;
+      for (int t = 0; t < r.vcpus().get(i).size(); t++) {
+        VCpu.VcpuReport thread = r.vcpus().get(i).get(t);
+        if (t > 0 && thread.steps() == 0) continue;
+        if (thread.programNanos() < 0) {
+          programNanos = -1;
+          break;
+        }
+        programNanos = Math.max(programNanos, thread.programNanos());
+      }
       if (programNanos >= 0) v.put("run_time_s", round(programNanos / 1e9, 3));
       vms.put(vm.name(), v);
       if (maxStall > s.fidelity().livenessTimeoutNanos()) {
