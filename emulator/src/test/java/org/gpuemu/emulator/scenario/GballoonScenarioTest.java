@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * gballoon.txt Figures 9-10 on the first 8 s of valley-slots.conf (time scale 2): under gBalloon the Valley VM starts with 384 MB
+ * gballoon.txt Figures 9-10 on the first 8 s of valley-slots.conf: under gBalloon the Valley VM starts with 384 MB
  * (6 slots) and is given one slot per request, a request every 2 s while it lacks memory (6 -> 7 -> 8 -> 9 over
  * its first scenes), and its FPS reaches gVirt-1024's, which had the memory from the start; gVirt-384 keeps it at
  * 6 slots and slower.
@@ -36,7 +36,7 @@ class GballoonScenarioTest {
 
   private static Valley run(String policy, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve("valley-slots.conf"),
-        new ScenarioLoader.Overrides(2.0, 8_000_000_000L, null, Map.of("memory.policy", policy)));
+        new ScenarioLoader.Overrides(null, 8_000_000_000L, null, Map.of("memory.policy", policy)));
     Summary summary = new Summary(Runner.run(s, out.resolve(policy), v -> { }, 1000));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     List<Integer> slots = new ArrayList<>();
