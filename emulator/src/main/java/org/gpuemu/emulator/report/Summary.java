@@ -83,6 +83,7 @@ public final class Summary {
     double measuredTotal = 0;
     Map<Integer, Integer> weights = new LinkedHashMap<>();
     Map<Integer, Double> throughputs = new LinkedHashMap<>();
+    Map<Integer, Double> crbRates = new LinkedHashMap<>();
     long submitted = 0;
     long completed = 0;
     long failed = 0;
@@ -151,6 +152,7 @@ public final class Summary {
       v.put("throughput_per_s", round(g.kernelsCompleted() / ranSeconds, 2));
       weights.put(i, vm.weight());
       throughputs.put(i, m.frames() > 0 ? m.frames() / ranSeconds : g.kernelsCompleted() / ranSeconds);
+      crbRates.put(i, g.kernelsCompleted() / ranSeconds);
       v.put("normalized_throughput", round(normalized, 4));
       v.put("cpu_ms", round(ran / 1e6, 3));
       v.put("steal_ms", round(steal / 1e6, 3));
@@ -230,6 +232,10 @@ public final class Summary {
     // presents frames and completed requests per second for one that does not
     java.util.OptionalDouble lambda = Fairness.lambda(weights, throughputs);
     fairness.put("lambda", lambda.isPresent() ? round(lambda.getAsDouble(), 4) : null);
+    // The same on one basis for every VM: completed requests (CRBs) per second, §6.3's "GPU command request blocks
+    // capacity processed by the vGPU" -- the basis for VMs whose frames cost different GPU time (Figures 16-17)
+    java.util.OptionalDouble lambdaCrbs = Fairness.lambda(weights, crbRates);
+    fairness.put("lambda_crbs", lambdaCrbs.isPresent() ? round(lambdaCrbs.getAsDouble(), 4) : null);
     doc.put("fairness", fairness);
 
     // The unit the run emulated: frames when its guests present (what they measure is frame latency; a late

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * vmcg.txt Figures 9 and 12 on short runs (3 emulated s each, 6 runs): with one-vCPU guests that spin while Present
  * waits, a VM sharing a core cannot refill gVirt's shared queue during its own 16 ms slice while a VM with a core
- * of its own can, so gVirt's frame rates spread; VMCG's four CRBs per VM per round do not depend on it.
+ * of its own can, so gVirt's frame rates spread; VMCG's four CRBs per VM per round do not depend on it. Figure 17
+ * (priorities 4:2:1, 2 runs): VMCG's sends per turn follow the priorities, so its CRB shares do.
  */
 class VmcgScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "vmcg");
@@ -60,6 +61,25 @@ class VmcgScenarioTest {
     assertTrue(spread(vmcg) < 0.10, "vmcg FPS " + vmcg);
     double total = vmcg.stream().mapToDouble(Double::doubleValue).sum();
     assertTrue(total > 280 && total < 345, "VMCG's three VMs total " + total + " FPS (paper: about 330)");
+  }
+
+  @Test
+  void hybrid421_vmcgsCrbSharesFollowThePriorities(@TempDir Path out) throws Exception {
+    // Figure 17: flight, dehazing and 3DMark with priorities 4:2:1; VMCG's lambda about 78 % lower than gVirt's.
+    // Throughput is CRBs processed (§6.3), so lambda_crbs; shares within 0.15 of 4/7, 2/7 and 1/7.
+    JsonNode vmcg = run("hybrid-workloads-421.conf", "vmcg", out);
+    JsonNode gvirt = run("hybrid-workloads-421.conf", "gvirt", out);
+    List<Double> crbs = new ArrayList<>();
+    vmcg.get("vms").forEach(vm -> crbs.add(vm.get("throughput_per_s").asDouble()));
+    double total = crbs.stream().mapToDouble(Double::doubleValue).sum();
+    List<Double> expected = List.of(4 / 7.0, 2 / 7.0, 1 / 7.0);
+    for (int i = 0; i < 3; i++) {
+      assertTrue(Math.abs(crbs.get(i) / total - expected.get(i)) < 0.15, "VMCG CRBs/s " + crbs);
+    }
+    assertTrue(crbs.get(0) > crbs.get(1) && crbs.get(0) > crbs.get(2), "VMCG CRBs/s " + crbs);
+    double lambdaVmcg = vmcg.get("fairness").get("lambda_crbs").asDouble();
+    double lambdaGvirt = gvirt.get("fairness").get("lambda_crbs").asDouble();
+    assertTrue(lambdaVmcg <= 0.6 * lambdaGvirt, "lambda_crbs gvirt " + lambdaGvirt + ", vmcg " + lambdaVmcg);
   }
 
   @Test

@@ -23,6 +23,14 @@ import java.util.TreeMap;
  * dozens of CRBs wait. Credits are whole: CREDIT_i is rounded to the nearest integer, and a VM with CRBs pending
  * gets at least 1, so that no VM is starved by rounding (the paper's objection to BAND, §7, is that a VM may never
  * get the GPU).
+ *
+ * <p>Priorities. Figures 16-17 give three VMs priorities 1:1:1 and 4:2:1, and §6.3's λ measures throughput shares
+ * against them, but Eq. 1-2 have no priority term. VMCG's credits are "inspired by the idea of credit-based
+ * scheduling that is used to guarantee CPU resource scheduling fairness in Xen" (§3), where each domain's credits
+ * per accounting period are proportional to its weight. So a VM's part is multiplied by its priority over the mean
+ * priority of the VMs: part_i · p_i / p̄. With equal priorities the factor is exactly 1 and Eq. 1-2 are as printed
+ * (the 34/33/33 example holds); with 4:2:1 and equal demands the credits follow 4:2:1 (factors 12/7, 6/7, 3/7),
+ * and their sum stays that of the unweighted parts.
  */
 public final class CreditModel {
   /** e^(BW·MSIZE) with BW = MSIZE = 1 (shares of the whole bus and memory). */
@@ -36,14 +44,23 @@ public final class CreditModel {
    * @param bwShare     BW_i/BW: the VM's share of the PCI-E bandwidth, in [0, 1]
    * @param memoryShare MSIZE_i/MSIZE: the VM's share of the graphics memory, in [0, 1]
    * @param pendingCrbs NUM_i: CRBs in the VM's pending queue (req[i]), &gt;= 0
+   * @param priority    the VM's priority (its Xen weight), &gt; 0; only its ratio to the others' matters
    */
-  public record Demand(double bwShare, double memoryShare, long pendingCrbs) {
+  public record Demand(double bwShare, double memoryShare, long pendingCrbs, double priority) {
     public Demand {
       checkShare("PCI-E bandwidth", bwShare);
       checkShare("graphics memory", memoryShare);
       if (pendingCrbs < 0) {
         throw new IllegalArgumentException("pending CRBs must be >= 0, got " + pendingCrbs);
       }
+      if (!(priority > 0) || Double.isInfinite(priority)) {
+        throw new IllegalArgumentException("priority must be finite and > 0, got " + priority);
+      }
+    }
+
+    /** A VM of priority 1 (all VMs alike: Eq. 1-2 as printed). */
+    public Demand(double bwShare, double memoryShare, long pendingCrbs) {
+      this(bwShare, memoryShare, pendingCrbs, 1);
     }
   }
 
@@ -54,13 +71,14 @@ public final class CreditModel {
     }
   }
 
-  /** part_i of Eq. 1-2 for every VM, by vGPU. */
+  /** part_i of Eq. 1-2 for every VM, by vGPU, times its priority over the mean priority. */
   public static SortedMap<Integer, Double> parts(SortedMap<Integer, Demand> demands) {
     long totalPending = demands.values().stream().mapToLong(Demand::pendingCrbs).sum();
     double denominator = WHOLE_GPU + totalPending;
+    double meanPriority = demands.values().stream().mapToDouble(Demand::priority).average().orElse(1);
     SortedMap<Integer, Double> parts = new TreeMap<>();
-    demands.forEach((vgpu, d) ->
-        parts.put(vgpu, (Math.exp(d.bwShare() * d.memoryShare()) + d.pendingCrbs()) / denominator));
+    demands.forEach((vgpu, d) -> parts.put(vgpu, (Math.exp(d.bwShare() * d.memoryShare()) + d.pendingCrbs())
+        / denominator * (d.priority() / meanPriority)));
     return parts;
   }
 

@@ -16,9 +16,12 @@ final class VChannel {
   double bwShare;
   double memoryShare;
   long sliceNanos;
+  /** The VM's priority (its weight): it scales the VM's Eq. 1-2 part and its sends per turn. */
+  final int priority;
 
-  VChannel(long sliceNanos) {
+  VChannel(long sliceNanos, int priority) {
     this.sliceNanos = sliceNanos;
+    this.priority = priority;
   }
 
   /** Step 27: the first {@code n} CRBs of the pending queue (fewer if it holds fewer) go to the virtual ring. */
@@ -34,6 +37,6 @@ final class VChannel {
   }
 
   CreditModel.Demand demand() {
-    return new CreditModel.Demand(bwShare, memoryShare, pending.size());
+    return new CreditModel.Demand(bwShare, memoryShare, pending.size(), priority);
   }
 }

@@ -21,12 +21,13 @@ import org.gpuemu.policies.gpu.VgpuParams;
  *       (step 34).</li>
  *   <li>Step 14: credits are replenished if due (§4.2): when the interval TIME_G has elapsed since the last
  *       replenishment, or when a VM has spent its credits, has CRBs pending, and the GPU has room (FLAG idle and no
- *       VM with credits has anything to send). Eq. 2 ({@link CreditModel}) then gives each VM whose credit1 is 0 its
- *       CREDIT_i ({@link CreditAccounts}).</li>
+ *       VM with credits has anything to send). Eq. 2 ({@link CreditModel}, weighted by priority) then gives each
+ *       VM whose credit1 is 0 its CREDIT_i ({@link CreditAccounts}).</li>
  *   <li>Steps 15-33 and Figure 4: the engine visits the VMs in that order. At its turn a VM with credit (status 1)
  *       sends the first four CRBs of its pending queue to its virtual ring and loses one credit; a VM without credit
- *       waits for a replenishment. The owner's ring feeds the physical ring until the ring is empty or the owner's
- *       slice has expired; the engine passes to the next VM with CRBs to run only once the physical ring is idle
+ *       waits for a replenishment. A VM of priority p sends up to p/p_min times per turn (four CRBs and a credit
+ *       each time its ring runs dry), see below. The owner's ring feeds the physical ring until the ring is empty
+ *       and it may send no more, or the owner's slice has expired; the engine passes to the next VM with CRBs to run only once the physical ring is idle
  *       (producer-consumer). When every VM has had its turn, the next period begins.</li>
  * </ol>
  *
@@ -44,8 +45,23 @@ import org.gpuemu.policies.gpu.VgpuParams;
  *       each VM's part of it, reported in {@link ChannelState}.</li>
  *   <li>FLAG is idle when nothing is in flight on the GPU. A slice starts when the VM takes the engine; a CRB
  *       dispatched before the slice ends may run past it (the GPU is not preempted). A VM alone keeps the engine
- *       from period to period without a switch. VM weights are not read: VMCG's priorities are its slices, which
- *       follow CPU scheduling time, so a VM given more CPU gets a longer slice.</li>
+ *       from period to period without a switch.</li>
+ *   <li>Priorities (a VM's weight; Figures 16-17 use 1:1:1 and 4:2:1) — the paper gives them no formula. §5.1:
+ *       "due to different GPU demands for different priority of DomUs, the weight of GPU resources is not the same
+ *       among DomUs ... the more commands a DomU application sends, the longer the time slice the DomU will
+ *       receive. Therefore, the DomU has a higher weight." So a VM of priority p may send p/p_min times in its
+ *       turn (rounded, at least once), four CRBs and one credit each time, within its slice: with 1:1:1 every VM
+ *       sends once per turn, exactly Algorithm 1's round; with 4:2:1 the VMs send 4, 2 and 1 dispatches per round
+ *       while their slices last. Eq. 2's credits are also weighted by priority ({@link CreditModel}), as Xen's
+ *       credit scheduler (§3: VMCG's model) hands out credits by weight. Its slice follows the CPU time the VM
+ *       got, which the weight also shapes where vCPUs share a core.</li>
+ *   <li>Credits seldom bind. One credit pays for four CRBs (step 28) and CREDIT = 100 per replenishment, so a VM
+ *       rarely spends its credits within an interval TIME_G: the emulator's CRBs are ~2 ms batches, so 100 credits
+ *       buy about 800 ms of GPU time, while §6.3's example (100 credits over 16 + 15 + 15 ms) implies CRBs of about
+ *       0.115 ms. Pricing a dispatch by the paper-sized dispatches its CRBs amount to (GPU time / (TIME_G/CREDIT))
+ *       makes credits bind, but was measured to make identical VMs unequal: Eq. 2 follows the pending CRBs NUM_i,
+ *       which a VM with a core of its own keeps fuller (passmark-3vms: 0.39 of the CRBs for vm2 against 0.30-0.31,
+ *       and the GPU idle while VMs wait for credits), so the literal one credit per dispatch is kept.</li>
  *   <li>Slice expiry and TIME_G are noticed at the next event: the owner is always dispatching or waiting for a
  *       completion, and a VM waiting for credits is served at the latest when the GPU falls idle (second
  *       replenishment rule), so the policy never needs a timer.</li>
@@ -102,6 +118,8 @@ public final class VmcgPolicy implements VmcgInputs {
   private long replenishments;
   private long periods;
   private long switches;
+  /** Times the owner sent (four CRBs for a credit) in its current turn. */
+  private int sendsThisTurn;
 
   /** Reads the parameters above. */
   public VmcgPolicy(PolicyParams params) {
@@ -120,7 +138,7 @@ public final class VmcgPolicy implements VmcgInputs {
 
   @Override
   public void addVgpu(VgpuParams vgpu) {
-    if (channels.putIfAbsent(vgpu.vgpu(), new VChannel(slices.maxSlice())) != null) {
+    if (channels.putIfAbsent(vgpu.vgpu(), new VChannel(slices.maxSlice(), vgpu.weight())) != null) {
       throw new IllegalArgumentException(NAME + ": vGPU " + vgpu.vgpu() + " added twice");
     }
     credits.join(vgpu.vgpu());
@@ -244,13 +262,30 @@ public final class VmcgPolicy implements VmcgInputs {
     return violations;
   }
 
-  /** Whether the owner's turn in the current period goes on: CRBs left in its ring and time left in its slice. */
+  /**
+   * Whether the owner's turn in the current period goes on: time left in its slice and CRBs left in its ring, or,
+   * its ring dry, sends left in its turn (priority over the lowest priority) with credit and CRBs to send them.
+   */
   private boolean ownerContinues(long now) {
     if (period.position < 0) {
       return false; // a new period: the engine follows its order from the first turn
     }
     VChannel channel = channels.get(owner);
-    return channel != null && !channel.ring.isEmpty() && now - sliceStart < channel.sliceNanos;
+    if (channel == null || now - sliceStart >= channel.sliceNanos) {
+      return false;
+    }
+    if (channel.ring.isEmpty() && sendsThisTurn < sendsPerTurn(owner) && maySend(owner)) {
+      channel.send(crbsPerDispatch);
+      credits.spend(owner);
+      sendsThisTurn++;
+    }
+    return !channel.ring.isEmpty();
+  }
+
+  /** How many times a VM may send in one turn: its priority over the lowest priority, rounded, at least 1. */
+  int sendsPerTurn(int vgpu) {
+    int lowest = channels.values().stream().mapToInt(c -> c.priority).min().orElse(1);
+    return (int) Math.max(1, Math.round((double) channels.get(vgpu).priority / lowest));
   }
 
   private GpuDecision dispatchFromOwnersRing() {
@@ -280,9 +315,11 @@ public final class VmcgPolicy implements VmcgInputs {
     if (owner >= 0 && vgpu != owner) {
       switches++;
     }
+    sendsThisTurn = 0;
     if (maySend(vgpu)) {
       channels.get(vgpu).send(crbsPerDispatch);
       credits.spend(vgpu);
+      sendsThisTurn = 1;
     }
     owner = vgpu;
     period.position = turn;

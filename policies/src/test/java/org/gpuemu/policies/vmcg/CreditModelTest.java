@@ -36,6 +36,18 @@ class CreditModelTest {
   }
 
   @Test
+  void eq2_prioritiesScaleTheParts_4_2_1_byPriorityOverTheMean() {
+    // Figure 17's priorities 4:2:1 with equal demands: each part (e^0 + 10)/(e + 30) = 0.3362 times 12/7, 6/7 and
+    // 3/7 of CREDIT: 57.63, 28.82 and 14.41.
+    assertEquals(Map.of(0, 58L, 1, 29L, 2, 14L), CreditModel.credits(demands(new Demand(0, 0, 10, 4),
+        new Demand(0, 0, 10, 2), new Demand(0, 0, 10, 1)), 100));
+    // Equal priorities of any size leave Eq. 2 as printed (the 34/33/33 example).
+    assertEquals(Map.of(0, 34L, 1, 33L, 2, 33L), CreditModel.credits(demands(new Demand(0, 0, 34, 3),
+        new Demand(0, 0, 33, 3), new Demand(0, 0, 33, 3)), 100));
+    assertThrows(IllegalArgumentException.class, () -> new Demand(0, 0, 1, 0));
+  }
+
+  @Test
   void eq2_aVmHoldingTheWholeBusAllMemoryAndEveryCrb_getsAllTheCredits() {
     // With shares BW = MSIZE = 1, the numerator e^(1·1) + NUM equals the denominator: CREDIT and TIME exactly.
     SortedMap<Integer, Demand> alone = demands(new Demand(1, 1, 10));

@@ -24,10 +24,16 @@ class VmcgPolicyTest {
   private long nextId;
 
   private VmcgPolicy vmcg(long totalCredits, long maxInflight, int vgpus) {
+    int[] weights = new int[vgpus];
+    java.util.Arrays.fill(weights, 1);
+    return vmcg(totalCredits, maxInflight, weights);
+  }
+
+  private VmcgPolicy vmcg(long totalCredits, long maxInflight, int... weights) {
     policy = new VmcgPolicy(PolicyParams.of(Map.of("max-slice", 16 * MS, "slice-granularity", MS,
         "crbs-per-dispatch", 4L, "total-credits", totalCredits, "max-inflight", maxInflight)));
-    for (int v = 0; v < vgpus; v++) {
-      policy.addVgpu(new VgpuParams(v, "vm" + v, 1));
+    for (int v = 0; v < weights.length; v++) {
+      policy.addVgpu(new VgpuParams(v, "vm" + v, weights[v]));
     }
     return policy;
   }
@@ -152,6 +158,37 @@ class VmcgPolicyTest {
     assertEquals("0000 1111 1111 0000 1", gpu.vgpus());
     assertEquals(2, policy.replenishments());
     assertEquals(List.of("0/1", "0/3"), List.of(credits(0), credits(1)));
+  }
+
+  @Test
+  void priorities4_2_1_sendFour_twoAndOneTimesPerTurn_withinTheSlice() {
+    vmcg(100, 1, 4, 2, 1);
+    for (int v = 0; v < 3; v++) {
+      queue(v, 40, MS / 2, 0);
+    }
+    Gpu gpu = new Gpu();
+    gpu.ask(0);
+    gpu.runUntil(14 * MS);
+
+    // Half-millisecond CRBs, 16 ms slices: VM 0 (priority 4) sends four times in its turn (16 CRBs, 8 ms), VM 1
+    // twice (4 ms), VM 2 once (2 ms), a credit each time; then the next period begins the same way.
+    assertEquals("0000 0000 0000 0000 1111 1111 2222 0", gpu.vgpus());
+    assertEquals(List.of(4, 2, 1), List.of(policy.sendsPerTurn(0), policy.sendsPerTurn(1), policy.sendsPerTurn(2)));
+    // Eq. 2 weighted by priority: (e^0 + 40)/(e + 120) × 100 = 33.41, times 12/7, 6/7 and 3/7: 57, 29, 14.
+    assertEquals(List.of("52/57", "27/29", "13/14"), List.of(credits(0), credits(1), credits(2)));
+  }
+
+  @Test
+  void aVmsSendsPerTurn_stopAtTheEndOfItsSlice() {
+    vmcg(100, 1, 4, 1);
+    queue(0, 40, 2 * MS, 0);
+    queue(1, 4, 2 * MS, 0);
+    Gpu gpu = new Gpu();
+    gpu.ask(0);
+    gpu.runUntil(16 * MS);
+    // 2 ms CRBs: four sends would take 32 ms, but VM 0's slice ends at 16 ms, after eight CRBs and two sends.
+    assertEquals("0000 0000 1", gpu.vgpus());
+    assertEquals(16 * MS, gpu.dispatchTimes(1).get(0));
   }
 
   @Test
