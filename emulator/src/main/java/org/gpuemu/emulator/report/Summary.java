@@ -153,6 +153,9 @@ public final class Summary {
       weights.put(i, vm.weight());
       throughputs.put(i, m.frames() > 0 ? m.frames() / ranSeconds : measured);
       v.put("normalized_throughput", round(normalized, 4));
+      // FairGV Figure 11's normalized run time: run time beside the others over run time alone (2.0 for a fair
+      // half), i.e. solo throughput over measured throughput
+      v.put("normalized_run_time", bySolo && measured > 0 ? round(ideal / fairShare / measured, 4) : null);
       v.put("cpu_ms", round(ran / 1e6, 3));
       v.put("steal_ms", round(steal / 1e6, 3));
       v.put("max_stall_ms", round(maxStall / 1e6, 3));
