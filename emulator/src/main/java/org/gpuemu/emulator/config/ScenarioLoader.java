@@ -371,7 +371,7 @@ public final class ScenarioLoader {
       }
       out.add(new Settings.Vm(vm.index(), vm.name(), vm.workload(), vm.weight(), vm.cores(), vm.memoryCapBytes(),
           wait, vm.spinLimitNanos(), vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
-          vm.slaFps(), vm.share(), vm.presentSleep()));
+          vm.slaFps(), vm.share(), vm.presentSleep(), vm.presentWait()));
     }
     return out;
   }
@@ -444,11 +444,20 @@ public final class ScenarioLoader {
       if (sleepInitial < 0) problems.add(at(p + ".present-sleep.initial", "expected a duration >= 0"));
       if (sleepDecrease < 0) problems.add(at(p + ".present-sleep.decrease", "expected a duration >= 0"));
       if (sleepEvery <= 0) problems.add(at(p + ".present-sleep.every", "expected a duration > 0"));
+      String presentWaitName = vm.getString("present-wait");
+      Settings.PresentWait presentWait = switch (presentWaitName) {
+        case "block" -> Settings.PresentWait.BLOCK;
+        case "poll" -> Settings.PresentWait.POLL;
+        default -> {
+          problems.add(at(p + ".present-wait", "expected block or poll, got '" + presentWaitName + "'"));
+          yield Settings.PresentWait.BLOCK;
+        }
+      };
       Settings.PresentSleep sleep = sleepInitial == 0 ? Settings.PresentSleep.NONE
           : new Settings.PresentSleep(Math.max(0, sleepInitial), Math.max(0, sleepDecrease), Math.max(1, sleepEvery));
       vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer,
           driverQueue, delay, stopAfter == 0 ? Long.MAX_VALUE : stopAfter, slaFps, share == 0 ? Double.NaN : share,
-          sleep));
+          sleep, presentWait));
     }
     return vms;
   }

@@ -46,6 +46,13 @@ public final class Settings {
   public enum SyncWait { POLL, HYBRID }
 
   /**
+   * How a vCPU waits while its Present is blocked (the command buffer is full): {@code BLOCK} gives the core away;
+   * {@code POLL} keeps spinning on it, as a Windows guest's Direct3D runtime and graphics driver poll the GPU's
+   * progress when the render-ahead limit is reached (the vCPU holds its core, competing with the vCPUs sharing it).
+   */
+  public enum PresentWait { BLOCK, POLL }
+
+  /**
    * One VM.
    *
    * @param index dense index in file order; also its vGPU's index
@@ -54,12 +61,21 @@ public final class Settings {
    * @param share the VM's GPU share for proportional-share policies; NaN when the scenario sets none
    * @param stopAfterNanos how long after its start the VM's program stops; {@link Long#MAX_VALUE}: never
    * @param presentSleep a fixed sleep the guest agent inserts before each Present (vgris Figure 8)
+   * @param presentWait how its vCPU waits while Present is blocked
    */
   public record Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
       SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
-      long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep) {
+      long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep, PresentWait presentWait) {
     public Vm {
       cores = List.copyOf(cores);
+    }
+
+    /** A VM whose vCPU gives its core away while Present is blocked. */
+    public Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
+        SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
+        long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep) {
+      this(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer, driverQueue,
+          startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, PresentWait.BLOCK);
     }
 
     public int vcpus() {

@@ -112,8 +112,12 @@ public final class Summary {
       long memSubmitted = 0;
       long memCompleted = 0;
       long memFailed = 0;
+      long memRefused = 0;
+      long returns = 0;
       long maxStall = 0;
       for (VCpu.VcpuReport c : r.vcpus().get(i)) {
+        memRefused += c.memoryRefused();
+        returns += c.objectReturns();
         steal += c.stealNanos();
         ran += c.ranNanos();
         memSubmitted += c.memorySubmitted();
@@ -162,6 +166,13 @@ public final class Summary {
       v.put("memory_max_mb", round(m.maxMemoryBytes() / 1048576.0, 1));
       List<Integer> slots = r.memory().slots().get(i);
       if (slots != null) v.put("memory_slots", Map.of("final", slots.get(0), "max", slots.get(1)));
+      if (memRefused > 0 || returns > 0) {
+        v.put("memory_refusals", memRefused);
+        v.put("object_returns", returns);
+      }
+      // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): its main vCPU's program
+      long programNanos = r.vcpus().get(i).isEmpty() ? -1 : r.vcpus().get(i).get(0).programNanos();
+      if (programNanos >= 0) v.put("run_time_s", round(programNanos / 1e9, 3));
       vms.put(vm.name(), v);
       if (maxStall > s.fidelity().livenessTimeoutNanos()) {
         broken.add("liveness: vm '" + vm.name() + "' made no progress for " + round(maxStall / 1e9, 3) + " s");

@@ -23,7 +23,9 @@ import org.gpuemu.workloads.Step;
  * A virtual CPU executing a guest program step by step. CPU bursts need its physical core (the CpuScheduler);
  * asynchronous GPU launches return at once; a synchronous call blocks it: polling keeps the core spinning until
  * the answer, hybrid spinning spins up to the spin limit, then blocks and yields the core and must get the core
- * back (a wake-up) when the answer comes. Present and Flush block without the core.
+ * back (a wake-up) when the answer comes. Flush blocks without the core; so does Present, unless the VM's
+ * {@code present-wait} is {@code poll}: then the vCPU spins on its core while Present is blocked and goes on once
+ * the core has let it see the answer (a Windows guest's Direct3D runtime polling the GPU at its render-ahead limit).
  */
 public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
@@ -60,9 +62,22 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   public record Stopped(int vcpu) {}
 
-  /** Final figures of this vCPU; requests here are the memory calls it made itself. */
+  /**
+   * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
+   * refusals a memory-aware guest handled (they are among the completed, not the failed: see
+   * {@link #onMemoryAnswered}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
+   * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended).
+   */
   public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
-      long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps) {}
+      long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
+      long memoryRefused, long objectReturns, long programNanos) {
+    /** A report without memory refusals, object returns or a program end. */
+    public VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted, long memoryCompleted,
+        long memoryFailed, List<String> failures, long maxStallNanos, long steps) {
+      this(vm, vcpu, ranNanos, stealNanos, memorySubmitted, memoryCompleted, memoryFailed, failures, maxStallNanos,
+          steps, 0, 0, -1);
+    }
+  }
 
   /** CPU time a blocked vCPU needs on its core to notice its answer and go on. */
   static final long WAKE_NANOS = 1_000;
@@ -89,6 +104,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private final List<String> failures = new ArrayList<>();
   private Wait wait = Wait.NONE;
   private boolean answered;
+  /** Present is blocked and the vCPU spins on its core for it ({@code present-wait = poll}). */
+  private boolean presentSpinning;
   private boolean running;
   private ActorRef<Stopped> stopRequested;
   private long stepStarted;
@@ -104,6 +121,9 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private long memSubmitted;
   private long memCompleted;
   private long memFailed;
+  private long memRefused;
+  private long programStarted = -1;
+  private long programEnded = -1;
   private long maxStall;
   private long steps;
   private long memorySeq;
@@ -198,6 +218,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         wait = Wait.SYNC_BLOCKED; // hybrid spin ran out: block and give the core away
         return this;
       }
+      case PRESENT -> {
+        if (!presentSpinning || !answered) return this;
+        presentSpinning = false; // the spin saw Present return
+        return presentDone(clock);
+      }
       default -> {
         return this;
       }
@@ -235,13 +260,29 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onPresentReturned() {
     long now = run.now();
     clock = Math.max(clock, now);
+    if (presentSpinning) {
+      answered = true;
+      core.tell(new CpuScheduler.Finish(vcpu, clock)); // goes on once the spin is on the core and sees it
+      return this;
+    }
+    return presentDone(now);
+  }
+
+  /** Present has returned to the guest at {@code now}: a frame. */
+  private Behavior<Command> presentDone(long now) {
     if (lastPresent >= 0) metrics.tell(new MetricsHub.Frame(vm, now - lastPresent));
     lastPresent = now;
     return resume();
   }
 
   private Behavior<Command> onMemoryAnswered(MemoryAnswered msg) {
-    if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected) {
+    if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected && program instanceof MemoryAware) {
+      // Not a failure: the guest driver handles the refusal by returning memory objects and runs on, slower
+      // (gballoon.txt §3.1: the returns are what it reports, and what gBalloon expands on). It is an answer.
+      memCompleted++;
+      memRefused++;
+      getContext().getLog().debug("vm {} memory request refused: {}", settings.name(), rejected.reason());
+    } else if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected) {
       memFailed++;
       if (failures.size() < MAX_REASONS) failures.add(rejected.reason());
       getContext().getLog().info("vm {} memory request failed: {}", settings.name(), rejected.reason());
@@ -262,8 +303,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
+    long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
+    long programNanos = programEnded >= 0 ? programEnded - programStarted : -1;
     msg.replyTo().tell(new VcpuReport(vm, vcpu, ran, steal, memSubmitted, memCompleted, memFailed,
-        List.copyOf(failures), maxStall, steps));
+        List.copyOf(failures), maxStall, steps, memRefused, returns, programNanos));
     return this;
   }
 
@@ -285,8 +328,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> step() {
     for (int i = 0; running && i < ASYNC_BATCH; i++) {
       long now = clock;
+      if (programStarted < 0) programStarted = now;
       Step s = program.next(now);
       if (s == null) {
+        if (programEnded < 0) programEnded = now;
         running = false;
         return this;
       }
@@ -322,6 +367,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     } else if (s instanceof Step.Present p) {
       wait = Wait.PRESENT;
       agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail()));
+      if (settings.presentWait() == Settings.PresentWait.POLL) {
+        presentSpinning = true;
+        answered = false;
+        core.tell(new CpuScheduler.Run(vcpu, settings.weight(), Long.MAX_VALUE, cpuAdapter, now));
+      }
       return false;
     } else if (s instanceof Step.Flush) {
       wait = Wait.FLUSH;

@@ -240,6 +240,12 @@ class BadInputTest {
   }
 
   @Test
+  void presentWaitUnknown_isRejected_listingBlockAndPoll() throws IOException {
+    onlyProblemAt(problems("scenario.vms.a { present-wait = spin }\n"), "scenario.vms.a.present-wait",
+        "expected block or poll", "got 'spin'");
+  }
+
+  @Test
   void hostCoresZero_isRejected_withoutCrashing() throws IOException {
     problemAt(problems("scenario { host.cores = 0, vms.a {} }\n"), "scenario.host.cores",
         "expected an integer > 0", "got 0");

@@ -101,6 +101,7 @@ class ScenarioLoaderTest {
     assertEquals(2, a.vcpus());
     assertEquals(1L << 30, a.memoryCapBytes());
     assertEquals(SyncWait.HYBRID, a.syncWait());
+    assertEquals(Settings.PresentWait.BLOCK, a.presentWait());
     assertEquals(100 * US, a.spinLimitNanos());
     assertEquals(2, a.commandBuffer());
     assertEquals(0L, a.startDelayNanos());

@@ -71,4 +71,91 @@ class GballoonScenarioTest {
     assertTrue(smallFps < 0.9 * bigFps, "static-384 " + smallFps + ", static-1024 " + bigFps);
     assertTrue(balloon.fps().get(0) < balloonFps, "FPS rises as slots come: " + balloon.fps());
   }
+
+  /** Runs {@code conf} (keeping only its first {@code vms} VMs when given) under a memory policy; the summary. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> summary(String conf, int vms, String policy, long seconds, double scale,
+      Path out) throws Exception {
+    Path file = CONF.resolve(conf);
+    if (vms > 0) {
+      List<String> kept = new ArrayList<>();
+      for (String line : Files.readAllLines(file)) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^\\s+v(\\d+) \\{").matcher(line);
+        if (!m.find() || Integer.parseInt(m.group(1)) <= vms) kept.add(line);
+      }
+      file = out.resolve(vms + "-" + conf);
+      Files.write(file, kept);
+    }
+    Settings.Scenario s = ScenarioLoader.load(file,
+        new ScenarioLoader.Overrides(scale, seconds * 1_000_000_000L, null, Map.of("memory.policy", policy)));
+    Summary summary = new Summary(Runner.run(s, out.resolve(vms + policy), v -> { }, 1000));
+    assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
+    return summary.document();
+  }
+
+  /** The VMs' frames per second summed, from second {@code from} of the timeline on (whole periods only). */
+  private static double fpsSumFrom(Path run, int from) throws Exception {
+    double frames = 0;
+    double last = from;
+    for (String line : Files.readAllLines(run.resolve("timeline.jsonl"))) {
+      JsonNode row = JSON.readTree(line);
+      double t = row.get("t_s").asDouble();
+      if (t != Math.rint(t) || t <= from) continue;
+      frames += row.get("frames").asDouble();
+      last = Math.max(last, t);
+    }
+    return frames / (last - from);
+  }
+
+  /**
+   * Figure 5 over Valley's first 12 s (its first scene: 9 slots needed, 6 held under gVirt-384), FPS summed over the
+   * VMs from 6 s on, once gBalloon has grown them. 3 VMs of 1024 MB
+   * do not overlap, so gVirt-1024 copies no more than gVirt-384 and wins by Valley's memory (3.1 times here); at 6
+   * VMs their ranges overlap and each switch copies 14 slots more, which takes most of that lead away (over the
+   * whole benchmark, whose later scenes lack more, gVirt-1024 keeps a lead: see the README). gBalloon grows the VMs
+   * to what they need.
+   */
+  @Test
+  void figure5_gvirt1024LeadsAt3Vms_losesMostOfItAt6_gballoonAboveBothAt6(@TempDir Path out) throws Exception {
+    Map<Integer, Map<String, Double>> sums = new java.util.TreeMap<>();
+    for (int vms : new int[] {3, 6}) {
+      for (String policy : List.of("static-384", "static-1024", "gballoon")) {
+        summary("valley-3to15.conf", vms, policy, 12, 4.0, out);
+        // after gBalloon's growth to the first scene's 9 slots (three asks 2 s apart, Figure 9)
+        sums.computeIfAbsent(vms, k -> new java.util.LinkedHashMap<>())
+            .put(policy, fpsSumFrom(out.resolve(vms + policy), 6));
+      }
+    }
+    Map<String, Double> three = sums.get(3);
+    Map<String, Double> six = sums.get(6);
+    double lead3 = three.get("static-1024") / three.get("static-384");
+    double lead6 = six.get("static-1024") / six.get("static-384");
+    assertTrue(lead3 > 2, "3 VMs: " + three);
+    assertTrue(lead6 < lead3 / 2 && lead6 > 0.8, "6 VMs: " + six + ", 3 VMs: " + three);
+    // gBalloon: at 6 VMs above both (the VMs' 9 slots nearly tile the 54 slots, so it copies less than gVirt-1024
+    // and holds more than gVirt-384). At 3 VMs above gVirt-384 but short of gVirt-1024: the three 6-slot ranges
+    // are placed side by side, so Algorithm 1 can only grow them into each other and the shared slots are copied
+    // at every switch (the paper has gBalloon close to gVirt-1024 here; see the README).
+    assertTrue(six.get("gballoon") > 1.1 * Math.max(six.get("static-384"), six.get("static-1024")), "6 VMs: " + six);
+    assertTrue(three.get("gballoon") > 1.4 * three.get("static-384"), "3 VMs: " + three);
+  }
+
+  /**
+   * Figure 8 (10 s): the GTT copies run on the mediator's core 0, where cg VM c1 runs; gVirt-1024's overlapping
+   * ranges copy far more than gVirt-384's and take the most CPU from it; gBalloon, which grows the Valley VMs only to
+   * 9 slots, less.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void figure8_gvirt1024CostsCgTheMost_gballoonLess(@TempDir Path out) throws Exception {
+    Map<String, Double> c1 = new java.util.LinkedHashMap<>();
+    for (String policy : List.of("static-384", "static-1024", "gballoon")) {
+      Map<String, Object> doc = summary("cpu-and-gpu.conf", 0, policy, 10, 1.0, out);
+      Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) doc.get("vms");
+      c1.put(policy, ((Number) vms.get("c1").get("cpu_ms")).doubleValue());
+    }
+    assertTrue(c1.get("static-1024") < 0.85 * c1.get("static-384"), c1.toString());
+    assertTrue(c1.get("gballoon") > 1.05 * c1.get("static-1024"), c1.toString());
+    assertTrue(c1.get("gballoon") < c1.get("static-384"), c1.toString());
+  }
 }

@@ -31,6 +31,9 @@ public final class SlotMap {
   private final SortedMap<Integer, SlotRange> ranges = new TreeMap<>();
   private final int[] owners;
   private int lowOwner = NONE;
+  /** The vGPU loaded last and its range then (what the physical GTT must still hold for it). */
+  private int loaded = NONE;
+  private SlotRange loadedRange;
 
   /** An empty map of {@code slots} slots (M). */
   public SlotMap(int slots) {
@@ -141,6 +144,8 @@ public final class SlotMap {
     CopySet set = copySet(vm);
     set.slots().forEach(slot -> owners[slot] = vm);
     lowOwner = vm;
+    loaded = vm;
+    loadedRange = range(vm);
     return set;
   }
 
@@ -154,7 +159,11 @@ public final class SlotMap {
     return lowOwner;
   }
 
-  /** Violations of the map's own rules (empty when consistent). */
+  /**
+   * Violations of the map's own rules (empty when consistent): ranges inside the map, owners known, the low range
+   * and every slot the last loaded vGPU held when it was loaded (and still holds) owned by it: the physical GTT
+   * holds the running context's entries. Checked at the end of every run (the run's invariants).
+   */
   public List<String> checkInvariants() {
     List<String> found = new ArrayList<>();
     ranges.forEach((vm, range) -> {
@@ -169,6 +178,19 @@ public final class SlotMap {
     }
     if (lowOwner != NONE && !ranges.containsKey(lowOwner)) {
       found.add("the low range is owned by unknown vGPU " + lowOwner);
+    }
+    if (lowOwner != loaded) {
+      found.add("the low range is owned by vGPU " + lowOwner + ", the last loaded is " + loaded);
+    }
+    if (loaded != NONE && ranges.containsKey(loaded)) {
+      // the running context's entries are in place: every slot it held when loaded and still holds is its own
+      SlotRange now = ranges.get(loaded);
+      for (int slot = Math.max(now.start(), loadedRange.start()); slot < Math.min(now.end(), loadedRange.end());
+          slot++) {
+        if (owners[slot] != loaded) {
+          found.add("slot " + slot + " of the loaded vGPU " + loaded + " is owned by " + owners[slot]);
+        }
+      }
     }
     return found;
   }

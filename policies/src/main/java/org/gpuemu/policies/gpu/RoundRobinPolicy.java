@@ -23,7 +23,14 @@ import org.gpuemu.policies.PolicyParams;
  *       the overrun is not charged to the next slice.</li>
  *   <li>The owner loses the GPU when its slice expired, it reached the limit, or its queue is empty. The next
  *       owner (see below) gets the GPU only once nothing is in flight (the GPU drains before a context switch; the
- *       completion that empties it asks again). Its slice starts at that moment.</li>
+ *       completion that empties it asks again). Its slice starts when its context is in place: when its first
+ *       request of the turn starts on the GPU, once the context switch (with gScale's GTT copy, gballoon.txt §2.1,
+ *       which can take longer than a slice) is done. gballoon.txt §2.1: "When the time quantum allocated to each
+ *       vGPU is fully used, the mediator saves the registers and memory information of the corresponding vGPU and
+ *       restores the GPU state for the next vGPU": saving and restoring happen between quanta, not within the
+ *       incoming vGPU's quantum. The policy learns that start from the turn's first completion (its end minus the
+ *       GPU time it was accounted: on a time-shared group the first request runs alone, right after the switch);
+ *       until then the slice counts from the dispatch decision.</li>
  *   <li>The next owner is chosen by the {@link TurnOrder}: by default ({@code round-robin}) the first vGPU after the
  *       owner in cyclic index order that has queued work; gVirt as VMCG describes it ({@code gvirt}) takes the vGPU
  *       whose oldest queued request arrived first, as its shared FCFS queue would serve it.</li>
@@ -73,6 +80,8 @@ public final class RoundRobinPolicy implements GpuPolicy {
 
   private int owner = -1;
   private long sliceStart;
+  /** Whether the owner's first request of this turn has completed (its start re-based {@link #sliceStart}). */
+  private boolean sliceStartKnown;
   private int dispatchedInSlice;
   private long switches;
   private long arrivals;
@@ -135,6 +144,10 @@ public final class RoundRobinPolicy implements GpuPolicy {
   @Override
   public void completed(GpuWork work, long gpuNanos, long now) {
     ledger.completed(work);
+    if (work.vgpu() == owner && !sliceStartKnown) {
+      sliceStartKnown = true;
+      sliceStart = Math.max(sliceStart, now - gpuNanos);
+    }
   }
 
   @Override
@@ -152,6 +165,7 @@ public final class RoundRobinPolicy implements GpuPolicy {
     }
     owner = successor;
     sliceStart = now;
+    sliceStartKnown = !contextSwitch;
     dispatchedInSlice = 0;
     return dispatchHead();
   }

@@ -161,6 +161,27 @@ class RoundRobinPolicyTest {
   }
 
   @Test
+  void roundRobin_sliceStartsWhenTheIncomingContextIsInPlace_notAtTheDispatchDecision() {
+    // gballoon.txt §2.1: the mediator restores the next vGPU's state (gScale: copies its GTT entries) between
+    // quanta. vGPU 1's first request is dispatched at 10 ms but starts only at 50 ms, after a 40 ms switch, and ends
+    // at 60 ms: its slice runs from 50 ms, so at 60 ms it goes on although 50 ms passed since the decision.
+    roundRobin(100, 1, 2);
+    GpuWork a1 = work(1, 0);
+    policy.queued(a1, 0);
+    dispatched(policy.next(0, 0));
+    GpuWork b1 = work(2, 1);
+    policy.queued(b1, 0);
+    policy.queued(work(3, 1), 0);
+    policy.completed(a1, 10 * MS, 10 * MS);
+    assertEquals(b1, dispatched(policy.next(10 * MS, 0)));
+    policy.queued(work(4, 0), 20 * MS);
+    policy.completed(b1, 10 * MS, 60 * MS);
+    assertEquals(3L, dispatched(policy.next(60 * MS, 0)).id(), "10 ms into vGPU 1's slice");
+    policy.completed(work(3, 1), 7 * MS, 67 * MS);
+    assertEquals(4L, dispatched(policy.next(67 * MS, 0)).id(), "17 ms into it: vGPU 0's turn");
+  }
+
+  @Test
   void roundRobin_rotatesInCyclicIndexOrder_skippingVgpusWithoutWork() {
     roundRobin(1, 1, 4);
     // Limit 1: every dispatch ends a turn. vGPU 2 never has work.
