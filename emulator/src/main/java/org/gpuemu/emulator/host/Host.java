@@ -22,6 +22,7 @@ import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
 import org.gpuemu.policies.cpu.CpuPolicies;
+import org.gpuemu.policies.fairgv.CpuCentricCoscheduling;
 import org.gpuemu.policies.fairgv.SlicesKernels;
 import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicy;
@@ -55,6 +56,8 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private PhysicalGpu.Ready gpu;
   private final VCpu.Reports reports;
   private final VGpu.Slicer slicer;
+  /** The GPU policy is Pegasus's: every core tells the GPU scheduler which VM's vCPU it switched to. */
+  private final boolean cpuCentric;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
       ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
@@ -79,6 +82,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     MemoryPolicy memoryPolicy = MemoryPolicies.create(m.name(), m.params());
     reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
     slicer = gpuPolicy instanceof SlicesKernels s ? s.slicing()::slice : VGpu.Slicer.NONE;
+    cpuCentric = gpuPolicy instanceof CpuCentricCoscheduling;
     ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, cores.get(0), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }
@@ -119,6 +123,15 @@ public final class Host extends AbstractBehavior<Host.Command> {
         first += vm.vcpus();
       }
       scheduler.tell(new GpuScheduler.Placement(Map.copyOf(vcpus), Map.copyOf(main)));
+      if (cpuCentric) {
+        Map<Integer, Integer> vgpuOfVcpu = new HashMap<>();
+        for (Settings.Vm vm : scenario.vms()) {
+          for (int i = 0; i < vm.vcpus(); i++) vgpuOfVcpu.put(main.get(vm.index()) + i, vm.index());
+        }
+        for (ActorRef<CpuScheduler.Command> core : cores) {
+          core.tell(new CpuScheduler.CoscheduleGpu(scheduler, Map.copyOf(vgpuOfVcpu)));
+        }
+      }
       replyTo.tell(new Refs(List.copyOf(cores), scheduler, gpu.smGroups(), gpu.memory(), List.copyOf(vms.values())));
     }
     return this;

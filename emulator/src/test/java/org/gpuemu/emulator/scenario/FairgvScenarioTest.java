@@ -53,7 +53,7 @@ class FairgvScenarioTest {
   }
 
   @Test
-  void congestedBlackScholes_fairgvIsFair_strictCoscheduingIsNot(@TempDir Path out) throws Exception {
+  void congestedBlackScholes_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
     double fairgv = figure(run("congested-bs.conf", "fairgv", out, Map.of()), "fairness", "mmr");
     double strict = figure(run("congested-bs.conf", "strict-co", out, Map.of()), "fairness", "mmr");
     assertTrue(fairgv >= MMR_FLOOR, "fairgv MMR " + fairgv);
