@@ -12,6 +12,14 @@ public interface Workload {
   Program start(long seed);
 
   /**
+   * How many threads it runs: the VM's first {@code threads()} vCPUs (as many as it has) each run a program of it,
+   * the first one the main thread. 1 unless a workload is multi-threaded.
+   */
+  default int threads() {
+    return 1;
+  }
+
+  /**
    * GPU requests per emulated second when the workload runs alone on the whole GPU and a core of its own — the
    * solo throughput FairGV normalizes by (§5.4: x_i = T_i / O_i). Empty when it has no fixed rate (games whose
    * scenes vary).

@@ -132,6 +132,8 @@ final class Compare implements Callable<Integer> {
       row(rows, "faithful").put(e.getKey(), fidelity.get("faithful"));
       row(rows, "invariants ok").put(e.getKey(), e.getValue().brokenInvariants().isEmpty());
     }
+    Map<String, Double> perf = Summary.performanceOverFirst(results);
+    perf.forEach((policy, mean) -> row(rows, "performance / first").put(policy, Math.round(mean * 1000) / 1000.0));
     return rows;
   }
 

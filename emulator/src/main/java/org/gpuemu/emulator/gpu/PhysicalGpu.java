@@ -26,13 +26,16 @@ public final class PhysicalGpu {
 
   private PhysicalGpu() {}
 
-  /** {@code copyCore} runs the GTT copies of a slot memory policy (core 0: where gVirt's Dom0 mediator runs). */
+  /**
+   * {@code copyCores} run the GTT copies of a slot memory policy, in turn (Dom0's vCPUs, one on each host core: see
+   * {@link SmGroup}).
+   */
   public static Behavior<Command> create(Settings.Gpu gpu, MemoryPolicy memoryPolicy,
-      ActorRef<CpuScheduler.Command> copyCore, RunContext run, ActorRef<Ready> replyTo) {
+      List<ActorRef<CpuScheduler.Command>> copyCores, RunContext run, ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
       ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memoryPolicy, run), "memory");
       SmGroup.GttCopies copies = GpuMemory.copiesGtt(memoryPolicy)
-          ? new SmGroup.GttCopies(memory, copyCore) : SmGroup.GttCopies.NONE;
+          ? new SmGroup.GttCopies(memory, copyCores) : SmGroup.GttCopies.NONE;
       ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), gpu.maxConcurrentKernels(),
           gpu.contextSwitchNanos(), FluidModel.sharedEqually(), copies, run), "sm-group-0");
       Ready ready = new Ready(List.of(whole), memory);

@@ -1,5 +1,6 @@
 package org.gpuemu.emulator.host;
 
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,10 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * (or to spin until told to stop); the core runs one vCPU at a time in slices the policy chooses, and the time a
  * request waited while runnable is that vCPU's steal time. Slices are timed from their due time, not from when
  * the timer message arrived, so timer lateness never accumulates into CPU accounting.
+ *
+ * <p>Host work ({@link HostRun}: the hypervisor's own, such as gVirt's GTT copies in Dom0) is above the CPU policy:
+ * it preempts the running vCPU at once, runs to completion without slices (several in arrival order), and the
+ * policy never sees it; the vCPUs it kept waiting count it as steal time, as a guest sees the hypervisor's work.
  */
 public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
@@ -50,6 +55,12 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   public record CoscheduleGpu(ActorRef<GpuScheduler.Command> gpu, Map<Integer, Integer> vgpuOfVcpu)
       implements Command {}
 
+  /**
+   * Run host work of {@code nanos} CPU time, asked at emulated time {@code atNanos} (-1: on arrival), before any
+   * vCPU; {@link Done} (vCPU {@link #HOST}) goes to {@code replyTo} when it is done.
+   */
+  public record HostRun(long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {}
+
   /** End the vCPU's current request as soon as it is on the core (a spin saw its response, at {@code atNanos}). */
   public record Finish(int vcpu, long atNanos) implements Command {}
 
@@ -65,17 +76,23 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** A core's final figures. */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
 
+  /** The vCPU number of host work in {@link Done}. */
+  public static final int HOST = -1;
+
   private static final Object SLICE = "slice";
 
   private static final class Request {
     final int vcpu;
     final ActorRef<Done> replyTo;
     final long requestedAt;
+    /** Host work: runs before every vCPU, unknown to the policy. */
+    final boolean host;
     long remaining;
     long ran;
 
-    Request(int vcpu, long nanos, ActorRef<Done> replyTo, long requestedAt) {
+    Request(int vcpu, long nanos, ActorRef<Done> replyTo, long requestedAt, boolean host) {
       this.vcpu = vcpu;
+      this.host = host;
       this.remaining = nanos;
       this.replyTo = replyTo;
       this.requestedAt = requestedAt;
@@ -87,6 +104,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final Map<Integer, Request> requests = new HashMap<>();
+  private final ArrayDeque<Request> hostWork = new ArrayDeque<>();
   private Request current;
   private long sliceStart;
   /** The model time of the core's latest event: never goes back. */
@@ -113,6 +131,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Run.class, this::onRun)
+        .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Finish.class, this::onFinish)
         .onMessage(Boost.class, this::onBoost)
         .onMessage(CoscheduleGpu.class, m -> {
@@ -132,13 +151,26 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onRun(Run msg) {
     long now = at(msg.atNanos());
-    requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.nanos(), msg.replyTo(), now));
+    requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.nanos(), msg.replyTo(), now, false));
     policy.runnable(msg.vcpu(), msg.weight(), now);
     if (current == null) {
       dispatch(now);
-    } else if (current.vcpu != msg.vcpu()) {
+    } else if (current.vcpu != msg.vcpu() && !current.host) {
       accountSoFar(now);
       if (policy.preempts(msg.vcpu(), current.vcpu, now)) preempt(now);
+    }
+    return this;
+  }
+
+  private Behavior<Command> onHostRun(HostRun msg) {
+    if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
+    long now = at(msg.atNanos());
+    hostWork.add(new Request(HOST, msg.nanos(), msg.replyTo(), now, true));
+    if (current == null) {
+      dispatch(now);
+    } else if (!current.host) {
+      accountSoFar(now);
+      preempt(now);
     }
     return this;
   }
@@ -147,6 +179,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     if (!requests.containsKey(msg.vcpu()) || (current != null && current.vcpu == msg.vcpu())) return this;
     long now = at(-1);
     policy.boost(msg.vcpu(), now);
+    if (current != null && current.host) return this; // picked next, once the host work is done
     if (current != null) {
       accountSoFar(now);
       preempt(now);
@@ -209,8 +242,18 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     return this;
   }
 
-  /** Gives the core to the next vCPU the policy picks, starting at {@code now}. */
+  /** Gives the core to the next host work, or else to the next vCPU the policy picks, starting at {@code now}. */
   private void dispatch(long now) {
+    if (current == null && !hostWork.isEmpty()) {
+      Request r = hostWork.poll();
+      if (lastVcpu != HOST) switches++;
+      lastVcpu = HOST;
+      current = r;
+      sliceStart = now;
+      long due = now + r.remaining;
+      run.arm(timers, SLICE, new SliceEnded(++token, due), due);
+      return;
+    }
     while (current == null) {
       CpuDecision d = policy.pick(now);
       if (!(d instanceof CpuDecision.Run pick)) return;
@@ -239,15 +282,17 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private void account(Request r, long ran, long now) {
     ran = Math.max(0, ran);
-    policy.ran(r.vcpu, ran, now);
+    if (!r.host) policy.ran(r.vcpu, ran, now);
     busy += ran;
     r.ran += ran;
     if (r.remaining != Long.MAX_VALUE) r.remaining -= ran;
   }
 
   private void complete(Request r, long now) {
-    requests.remove(r.vcpu);
-    policy.blocked(r.vcpu, now);
+    if (!r.host) {
+      requests.remove(r.vcpu);
+      policy.blocked(r.vcpu, now);
+    }
     long steal = Math.max(0, (now - r.requestedAt) - r.ran);
     r.replyTo.tell(new Done(r.vcpu, r.ran, steal, now));
   }

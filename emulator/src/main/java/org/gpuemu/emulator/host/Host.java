@@ -83,7 +83,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
     slicer = gpuPolicy instanceof SlicesKernels s ? s.slicing()::slice : VGpu.Slicer.NONE;
     cpuCentric = gpuPolicy instanceof CpuCentricCoscheduling;
-    ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, cores.get(0), run,
+    ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }
 

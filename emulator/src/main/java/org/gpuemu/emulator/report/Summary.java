@@ -170,8 +170,18 @@ public final class Summary {
         v.put("memory_refusals", memRefused);
         v.put("object_returns", returns);
       }
-      // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): its main vCPU's program
-      long programNanos = r.vcpus().get(i).isEmpty() ? -1 : r.vcpus().get(i).get(0).programNanos();
+      // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): once every thread's program
+      // ended (the main vCPU's and those of the other vCPUs that took steps), the longest
+      long programNanos = -1;
+      for (int t = 0; t < r.vcpus().get(i).size(); t++) {
+        VCpu.VcpuReport thread = r.vcpus().get(i).get(t);
+        if (t > 0 && thread.steps() == 0) continue;
+        if (thread.programNanos() < 0) {
+          programNanos = -1;
+          break;
+        }
+        programNanos = Math.max(programNanos, thread.programNanos());
+      }
       if (programNanos >= 0) v.put("run_time_s", round(programNanos / 1e9, 3));
       vms.put(vm.name(), v);
       if (maxStall > s.fidelity().livenessTimeoutNanos()) {
@@ -334,5 +344,33 @@ public final class Summary {
   private static double round(double v, int digits) {
     double f = Math.pow(10, digits);
     return Math.round(v * f) / f;
+  }
+
+  /**
+   * Each VM's performance over the first policy's, averaged over the VMs (gballoon.txt Figures 6-7: every benchmark
+   * normalised to gVirt-384, 3D by FPS and 2D by run time, then summarised): a VM that showed frames is measured by
+   * its FPS, any other by its GPU operations per second (a 2D trace's fixed operations: its run time's inverse); VMs
+   * with nothing under the first policy count nothing. Empty when no VM can be normalised.
+   */
+  @SuppressWarnings("unchecked")
+  public static Map<String, Double> performanceOverFirst(Map<String, Summary> results) {
+    Map<String, Double> means = new LinkedHashMap<>();
+    Map<String, Map<String, Object>> first = null;
+    for (Map.Entry<String, Summary> e : results.entrySet()) {
+      Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) e.getValue().document().get("vms");
+      if (first == null) first = vms;
+      double sum = 0;
+      int counted = 0;
+      for (Map.Entry<String, Map<String, Object>> vm : first.entrySet()) {
+        String key = ((Number) vm.getValue().get("fps")).doubleValue() > 0 ? "fps" : "throughput_per_s";
+        double base = ((Number) vm.getValue().get(key)).doubleValue();
+        Map<String, Object> here = vms.get(vm.getKey());
+        if (base <= 0 || here == null) continue;
+        sum += ((Number) here.get(key)).doubleValue() / base;
+        counted++;
+      }
+      if (counted > 0) means.put(e.getKey(), sum / counted);
+    }
+    return means;
   }
 }

@@ -17,7 +17,8 @@ import org.gpuemu.workloads.WorkloadCatalog;
 
 /**
  * A guest VM: its vGPU, its guest agent and its vCPUs, placed on physical cores. The workload's main thread runs
- * on vCPU 0; the other vCPUs exist (and could be given work) but idle, as a single-threaded game leaves them.
+ * on vCPU 0; a multi-threaded workload's other threads ({@code Workload#threads}) on the next vCPUs; the other
+ * vCPUs exist but idle, as a single-threaded game leaves them.
  */
 public final class Vm {
 
@@ -46,7 +47,8 @@ public final class Vm {
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
       for (int i = 0; i < vm.vcpus(); i++) {
-        var program = i == 0 ? WorkloadCatalog.get(vm.workload()).start(seed + 7919L * vm.index()) : null;
+        var workload = WorkloadCatalog.get(vm.workload());
+        var program = i < workload.threads() ? workload.start(seed + 7919L * vm.index() + 104_729L * i) : null;
         vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
             agent, w.memory(), w.metrics(), w.reports()), "vcpu-" + i));
       }

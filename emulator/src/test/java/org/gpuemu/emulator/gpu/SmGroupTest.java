@@ -53,7 +53,7 @@ class SmGroupTest {
     TestProbe<GpuMemory.Command> memory = kit.createTestProbe();
     TestProbe<CpuScheduler.Command> core = kit.createTestProbe();
     ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, MS / 2, FluidModel.sharedEqually(),
-        new SmGroup.GttCopies(memory.getRef(), core.getRef()), run));
+        new SmGroup.GttCopies(memory.getRef(), java.util.List.of(core.getRef())), run));
     TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("a", 2 * MS), probe.getRef()));
     group.tell(new SmGroup.Execute(2, 1, KernelSpec.cd("b", MS), probe.getRef()));
@@ -62,12 +62,11 @@ class SmGroupTest {
     GpuMemory.SwitchTo ask = memory.expectMessageClass(GpuMemory.SwitchTo.class);
     assertEquals(1, ask.vm());
     ask.replyTo().tell(new GpuMemory.CopyCost(1, 3 * MS));
-    CpuScheduler.Run copy = core.expectMessageClass(CpuScheduler.Run.class);
-    assertEquals(SmGroup.GTT_COPIER, copy.vcpu());
+    CpuScheduler.HostRun copy = core.expectMessageClass(CpuScheduler.HostRun.class);
     assertEquals(3 * MS, copy.nanos());
     probe.expectNoMessage(java.time.Duration.ofMillis(50));
     long copied = a.finishedNanos() + 3 * MS;
-    copy.replyTo().tell(new CpuScheduler.Done(SmGroup.GTT_COPIER, 3 * MS, 0, copied));
+    copy.replyTo().tell(new CpuScheduler.Done(CpuScheduler.HOST, 3 * MS, 0, copied));
     assertEquals(3 * MS, memory.expectMessageClass(GpuMemory.CopyTime.class).cpuNanos());
     SmGroup.Finished b = probe.receiveMessage();
     assertEquals(copied + MS / 2, b.startedNanos(), "the context switch follows the copy");

@@ -109,18 +109,20 @@ class GballoonScenarioTest {
 
   /**
    * Figure 5 over Valley's first 12 s (its first scene: 9 slots needed, 6 held under gVirt-384), FPS summed over the
-   * VMs from 6 s on, once gBalloon has grown them. 3 VMs of 1024 MB
-   * do not overlap, so gVirt-1024 copies no more than gVirt-384 and wins by Valley's memory (3.1 times here); at 6
-   * VMs their ranges overlap and each switch copies 14 slots more, which takes most of that lead away (over the
-   * whole benchmark, whose later scenes lack more, gVirt-1024 keeps a lead: see the README). gBalloon grows the VMs
-   * to what they need.
+   * VMs from 6 s on, once gBalloon has grown them. 3 VMs of 1024 MB do not overlap, so gVirt-1024 copies no more
+   * than gVirt-384 and wins by Valley's memory (3.1 times here); gBalloon's ranges, placed apart, grow to 9 slots
+   * without sharing and come close to it. At 6 VMs the 1024 MB ranges overlap and each switch copies 14 slots more,
+   * which takes most of that lead away (over the whole benchmark, whose later scenes lack more, gVirt-1024 keeps a
+   * lead: see the README); gBalloon's 9-slot ranges nearly tile the map and copy far less. The 6-VM runs use time
+   * scale 2: every switch waits for a copy, and at scale 4 on a loaded machine message latency lengthens them.
    */
   @Test
-  void figure5_gvirt1024LeadsAt3Vms_losesMostOfItAt6_gballoonAboveBothAt6(@TempDir Path out) throws Exception {
+  void figure5_gvirt1024LeadsAt3Vms_gballoonCloseToIt_at6MostOfTheLeadIsGone_gballoonAboveBoth(@TempDir Path out)
+      throws Exception {
     Map<Integer, Map<String, Double>> sums = new java.util.TreeMap<>();
     for (int vms : new int[] {3, 6}) {
       for (String policy : List.of("static-384", "static-1024", "gballoon")) {
-        summary("valley-3to15.conf", vms, policy, 12, 4.0, out);
+        summary("valley-3to15.conf", vms, policy, 12, vms == 3 ? 4.0 : 2.0, out);
         // after gBalloon's growth to the first scene's 9 slots (three asks 2 s apart, Figure 9)
         sums.computeIfAbsent(vms, k -> new java.util.LinkedHashMap<>())
             .put(policy, fpsSumFrom(out.resolve(vms + policy), 6));
@@ -131,31 +133,59 @@ class GballoonScenarioTest {
     double lead3 = three.get("static-1024") / three.get("static-384");
     double lead6 = six.get("static-1024") / six.get("static-384");
     assertTrue(lead3 > 2, "3 VMs: " + three);
+    assertTrue(three.get("gballoon") > 0.85 * three.get("static-1024"), "3 VMs: " + three);
     assertTrue(lead6 < lead3 / 2 && lead6 > 0.8, "6 VMs: " + six + ", 3 VMs: " + three);
-    // gBalloon: at 6 VMs above both (the VMs' 9 slots nearly tile the 54 slots, so it copies less than gVirt-1024
-    // and holds more than gVirt-384). At 3 VMs above gVirt-384 but short of gVirt-1024: the three 6-slot ranges
-    // are placed side by side, so Algorithm 1 can only grow them into each other and the shared slots are copied
-    // at every switch (the paper has gBalloon close to gVirt-1024 here; see the README).
     assertTrue(six.get("gballoon") > 1.1 * Math.max(six.get("static-384"), six.get("static-1024")), "6 VMs: " + six);
-    assertTrue(three.get("gballoon") > 1.4 * three.get("static-384"), "3 VMs: " + three);
   }
 
   /**
-   * Figure 8 (10 s): the GTT copies run on the mediator's core 0, where cg VM c1 runs; gVirt-1024's overlapping
-   * ranges copy far more than gVirt-384's and take the most CPU from it; gBalloon, which grows the Valley VMs only to
-   * 9 slots, less.
+   * Figure 8 (10 s at time scale 2): 7 VMs of two-threaded cg and 8 of Valley. The GTT copies are Dom0's work, ahead
+   * of the vCPUs, on every core in turn: gVirt-1024's overlapping ranges copy 16 slots and the low range at every
+   * switch and take the most CPU time from cg, gBalloon, which grows the Valley VMs only to the 9 slots they need,
+   * less. Since the copies do not wait behind vCPUs, Valley under gVirt-1024 stays level with gVirt-384 (paper: +4 %;
+   * when the copies shared their core fairly, -44 %), and gBalloon's Valley, with its memory and fewer copies, is
+   * above both.
    */
   @Test
   @SuppressWarnings("unchecked")
-  void figure8_gvirt1024CostsCgTheMost_gballoonLess(@TempDir Path out) throws Exception {
-    Map<String, Double> c1 = new java.util.LinkedHashMap<>();
+  void figure8_gvirt1024CostsCgTheMost_gballoonLess_valleyLevelUnder1024(@TempDir Path out) throws Exception {
+    Map<String, Double> cg = new java.util.LinkedHashMap<>();
+    Map<String, Double> valley = new java.util.LinkedHashMap<>();
     for (String policy : List.of("static-384", "static-1024", "gballoon")) {
-      Map<String, Object> doc = summary("cpu-and-gpu.conf", 0, policy, 10, 1.0, out);
+      Map<String, Object> doc = summary("cpu-and-gpu.conf", 0, policy, 10, 2.0, out);
       Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) doc.get("vms");
-      c1.put(policy, ((Number) vms.get("c1").get("cpu_ms")).doubleValue());
+      vms.forEach((name, vm) -> {
+        Map<String, Double> to = name.startsWith("c") ? cg : valley;
+        to.merge(policy, ((Number) vm.get(name.startsWith("c") ? "cpu_ms" : "fps")).doubleValue(), Double::sum);
+      });
     }
-    assertTrue(c1.get("static-1024") < 0.85 * c1.get("static-384"), c1.toString());
-    assertTrue(c1.get("gballoon") > 1.05 * c1.get("static-1024"), c1.toString());
-    assertTrue(c1.get("gballoon") < c1.get("static-384"), c1.toString());
+    assertTrue(cg.get("static-1024") < 0.97 * cg.get("static-384"), "cg " + cg);
+    assertTrue(cg.get("gballoon") > cg.get("static-1024"), "cg " + cg);
+    assertTrue(cg.get("gballoon") < cg.get("static-384"), "cg " + cg);
+    double level = valley.get("static-1024") / valley.get("static-384");
+    assertTrue(level > 0.85 && level < 1.2, "valley " + valley);
+    assertTrue(valley.get("gballoon") > 1.1 * valley.get("static-384"), "valley " + valley);
+  }
+
+  /**
+   * Figures 6-7 (10 s at time scale 2: each VM's first benchmark of Table 2, six Valleys, three other 3D benchmarks
+   * and six 2D traces): every VM's performance over gVirt-384's (3D by FPS, 2D by operations per second), averaged
+   * ({@code Summary#performanceOverFirst}). gVirt-1024 copies 16 slots at most switches and loses (paper: -24 %);
+   * gBalloon grows only the Valleys and gains (paper: +8 %, and 32 % above gVirt-1024).
+   */
+  @Test
+  void figures6and7_gballoonAboveGvirt384_aboveGvirt1024(@TempDir Path out) throws Exception {
+    Map<String, Summary> runs = new java.util.LinkedHashMap<>();
+    for (String policy : List.of("static-384", "static-1024", "gballoon")) {
+      Settings.Scenario s = ScenarioLoader.load(CONF.resolve("mixed-15vms.conf"),
+          new ScenarioLoader.Overrides(2.0, 10_000_000_000L, null, Map.of("memory.policy", policy)));
+      Summary summary = new Summary(Runner.run(s, out.resolve(policy), v -> { }, 1000));
+      assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
+      runs.put(policy, summary);
+    }
+    Map<String, Double> perf = Summary.performanceOverFirst(runs);
+    assertTrue(perf.get("static-1024") < 0.92, perf.toString());
+    assertTrue(perf.get("gballoon") > 1.04, perf.toString());
+    assertTrue(perf.get("gballoon") > 1.2 * perf.get("static-1024"), perf.toString());
   }
 }

@@ -36,6 +36,11 @@ import org.gpuemu.policies.PolicyParams;
  *       lower VM number) gives up {@code above-reduction-slots} (2), or what it has above its initial size; memory
  *       in use is evicted. One VM per period in either band.</li>
  *   <li>Until the first period ends f is 0: expansions are approved.</li>
+ *   <li>Where a VM's first range goes (§3.1 says only that the guest balloons all but its space): apart from the
+ *       others ({@link SlotMap#placeSpread}). §3.3 grows a range only at its two ends and Algorithm 1 shares as
+ *       little as it can, so ranges placed side by side (gVirt's packing, {@link SlotMap#place}) could only grow into
+ *       each other, and every grown slot would be copied at every switch between the neighbours; ranges spread over
+ *       the map have free slots to grow into (at 3 VMs: 0, 48 and 24, room for 13 slots each, Valley's most).</li>
  * </ul>
  *
  * <p>Parameters: the slot policies' ({@link SlotPolicy}), {@code initial-high-memory} (bytes, whole slots),
@@ -131,6 +136,11 @@ public final class GballoonPolicy extends SlotPolicy {
   @Override
   boolean sizeAllowed(int joinedSlots, int slots) {
     return slots >= joinedSlots;
+  }
+
+  @Override
+  SlotRange placeNew(int vm, int size) {
+    return map.placeSpread(vm, size);
   }
 
   /** Between the thresholds: one of its unused slots from the expanded VM with the lowest utilisation. */

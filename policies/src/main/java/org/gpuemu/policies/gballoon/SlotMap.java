@@ -109,6 +109,53 @@ public final class SlotMap {
     return range;
   }
 
+  /**
+   * Places a new vGPU's range of {@code size} slots apart from the others, for ranges that will grow (gBalloon):
+   * where it overlaps the others least, as {@link #place}; when it can overlap nothing, at the start on the grid of
+   * {@code size} slots (0, size, 2·size, ...; any free start if no grid start is free) that is farthest from every
+   * other range (the most free slots between it and its nearer neighbour; the map's ends are not neighbours), lowest
+   * start on ties. Six-slot ranges take the starts 0, 48, 24, 12, 36, 6, ...: the first few have free slots on both
+   * sides to grow into without sharing, and nine still tile the 54 slots as {@link #place} tiles them.
+   */
+  public SlotRange placeSpread(int vm, int size) {
+    if (size < 1 || size > slots) {
+      throw new IllegalArgumentException("vGPU " + vm + " cannot have " + size + " of " + slots + " slots");
+    }
+    boolean freeOnGrid = false;
+    for (int start = 0; start + size <= slots; start += size) {
+      freeOnGrid |= occupied(start, start + size, NONE) == 0;
+    }
+    int best = -1;
+    int farthest = -1;
+    for (int start = 0; start + size <= slots; start++) {
+      if (occupied(start, start + size, NONE) > 0 || (freeOnGrid && start % size != 0)) continue;
+      int room = room(start, start + size);
+      if (room > farthest) {
+        farthest = room;
+        best = start;
+      }
+    }
+    if (best < 0) {
+      return place(vm, size);
+    }
+    SlotRange range = new SlotRange(best, size);
+    put(vm, range);
+    return range;
+  }
+
+  /** Free slots between [from, to) and the nearest range on either side ({@link Integer#MAX_VALUE}: none). */
+  private int room(int from, int to) {
+    int room = Integer.MAX_VALUE;
+    for (SlotRange r : ranges.values()) {
+      if (r.end() <= from) {
+        room = Math.min(room, from - r.end());
+      } else if (r.start() >= to) {
+        room = Math.min(room, r.start() - to);
+      }
+    }
+    return room;
+  }
+
   /** Gives a new vGPU exactly {@code range} (a paper's figure, a test). */
   public void put(int vm, SlotRange range) {
     if (ranges.containsKey(vm)) {

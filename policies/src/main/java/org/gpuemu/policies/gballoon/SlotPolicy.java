@@ -106,6 +106,11 @@ abstract class SlotPolicy implements GttMemoryPolicy {
   /** Whether a range of {@code slots} is allowed for a VM that joined with {@code joinedSlots}. */
   abstract boolean sizeAllowed(int joinedSlots, int slots);
 
+  /** Places a joining VM's range of {@code size} slots: where it overlaps least ({@link SlotMap#place}). */
+  SlotRange placeNew(int vm, int size) {
+    return map.place(vm, size);
+  }
+
   @Override
   public String name() {
     return policyName;
@@ -114,7 +119,7 @@ abstract class SlotPolicy implements GttMemoryPolicy {
   @Override
   public void addVm(int vm, String name, long capBytes) {
     requireNew(vm, name);
-    join(vm, name, map.place(vm, initialSlots()));
+    join(vm, name, placeNew(vm, initialSlots()));
   }
 
   /** Joins a VM with exactly {@code range} (to replay a paper's figure). */

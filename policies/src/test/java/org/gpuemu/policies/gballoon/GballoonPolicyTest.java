@@ -15,12 +15,31 @@ class GballoonPolicyTest {
   private static final long PERIOD = 500 * MS;
   private static final int CPUS = 8;
 
+  /** A policy whose VMs' first ranges lie side by side from slot 0 (as gVirt packs them), so that growth shares. */
   private static GballoonPolicy policy(int vms, Object... overrides) {
     GballoonPolicy policy = new GballoonPolicy(SlotParams.of(overrides));
+    int size = policy.initialSlots();
     for (int vm = 0; vm < vms; vm++) {
-      policy.addVm(vm, "vm" + vm, 1024 * MIB);
+      policy.addVm(vm, "vm" + vm, new SlotRange(vm * size, size));
     }
     return policy;
+  }
+
+  @Test
+  void joiningVms_arePlacedApart_soThatTheyGrowWithoutSharing() {
+    GballoonPolicy policy = new GballoonPolicy(SlotParams.of());
+    for (int vm = 0; vm < 3; vm++) {
+      policy.addVm(vm, "vm" + vm, 1024 * MIB);
+    }
+    assertEquals(Map.of(0, new SlotRange(0, 6), 1, new SlotRange(48, 6), 2, new SlotRange(24, 6)), policy.ranges());
+    for (int vm = 0; vm < 3; vm++) {
+      expand(policy, vm, 3);
+    }
+    // Valley's first scene: 9 slots each, none shared (packed side by side, 6 of them would be)
+    assertEquals(Map.of(0, new SlotRange(0, 9), 1, new SlotRange(45, 9), 2, new SlotRange(24, 9)), policy.ranges());
+    assertEquals(0, policy.switchTo(0).set().slots().size() + policy.switchTo(1).set().slots().size()
+        + policy.switchTo(2).set().slots().size() - 27, "each slot copied once, at its vGPU's first load");
+    assertEquals(0, policy.switchTo(0).set().slots().size());
   }
 
   /**

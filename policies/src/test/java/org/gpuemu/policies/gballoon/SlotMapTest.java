@@ -42,6 +42,29 @@ class SlotMapTest {
   }
 
   @Test
+  void spreadPlacement_keepsTheFirstRangesApart_andStillTilesNine() {
+    SlotMap map = new SlotMap(GraphicsMemory.TABLE_1.guestSlots());
+    List<Integer> starts = new java.util.ArrayList<>();
+    for (int vm = 0; vm < 9; vm++) {
+      starts.add(map.placeSpread(vm, 6).start());
+    }
+    // farthest grid start first: the map's ends, then the middle, then the quarters, then the rest
+    assertEquals(List.of(0, 48, 24, 12, 36, 6, 18, 30, 42), starts);
+    assertEquals(0, map.sharedSlots());
+    // at 3 VMs each has room to grow to Valley's 13 slots without sharing
+    SlotMap three = new SlotMap(54);
+    for (int vm = 0; vm < 3; vm++) {
+      three.placeSpread(vm, 6);
+    }
+    three.grow(0, 0, 7);
+    three.grow(2, 0, 7);
+    three.grow(1, 7, 0);
+    assertEquals(0, three.sharedSlots());
+    // a tenth cannot avoid sharing: where it overlaps least, lowest start, as gVirt places it
+    assertEquals(new SlotRange(0, 6), map.placeSpread(9, 6));
+  }
+
+  @Test
   void placement1024_theFourthVmSharesTenSlots() {
     // 3 x 16 = 48 slots fit; the fourth range goes where it overlaps least: the last 16 slots, 10 of them vm 2's.
     SlotMap map = placed(4, 16);

@@ -1,0 +1,58 @@
+package org.gpuemu.emulator.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Map;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.gpuemu.emulator.clock.ScaledClock;
+import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.run.Runner;
+import org.gpuemu.policies.PolicyParams;
+import org.gpuemu.policies.cpu.CpuPolicies;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** One core in real time; assertions use the model's due times, which do not depend on timer lateness. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CpuSchedulerTest {
+  private static final long MS = 1_000_000;
+  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
+
+  @AfterAll
+  void shutdown() {
+    kit.shutdownTestKit();
+  }
+
+  /**
+   * Host work (a GTT copy) preempts the running vCPU at once and runs its whole length, though the fair share's
+   * slices are 3 ms; the preempted vCPU resumes after it and counts the host work as steal time.
+   */
+  @Test
+  void hostWork_preemptsTheVcpuAndRunsToItsEnd_theVcpuCountsItAsSteal() {
+    ScaledClock clock = new ScaledClock(1.0);
+    RunContext run = new RunContext(clock, new TimerLateness(clock));
+    ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
+        PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 3 * MS, "wakeup-granularity", MS))), run));
+    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    TestProbe<CpuScheduler.Done> host = kit.createTestProbe();
+    long start = run.now();
+    core.tell(new CpuScheduler.Run(0, 1, 20 * MS, vcpus.getRef(), start));
+    core.tell(new CpuScheduler.Run(1, 1, 20 * MS, vcpus.getRef(), start));
+    core.tell(new CpuScheduler.HostRun(30 * MS, host.getRef(), start + 2 * MS));
+    CpuScheduler.Done copy = host.receiveMessage();
+    assertEquals(CpuScheduler.HOST, copy.vcpu());
+    assertEquals(30 * MS, copy.ranNanos());
+    assertEquals(0, copy.stealNanos(), "nothing runs before host work");
+    assertEquals(start + 32 * MS, copy.endNanos(), "one piece, from when it was asked");
+    CpuScheduler.Done first = vcpus.receiveMessage();
+    CpuScheduler.Done second = vcpus.receiveMessage();
+    assertEquals(20 * MS, first.ranNanos());
+    assertEquals(start + 70 * MS, second.endNanos(), "40 ms of vCPU work and 30 of host work, no gap");
+    assertEquals(first.endNanos() - start - 20 * MS, first.stealNanos());
+    assertEquals(50 * MS, second.stealNanos(), "the 30 ms of host work and the other vCPU's 20 ms");
+  }
+}
