@@ -67,7 +67,7 @@ class FairgvScenarioTest {
         "normalized_run_time");
     double creditPoll = figure(run("kernel-size-mix.conf", "credit-poll", out, Map.of()), "vms", "foreground",
         "normalized_run_time");
-    assertTrue(fairgv > 1.6 && fairgv < 2.4, "fairgv normalized run time " + fairgv);
+    assertTrue(fairgv > 1.5 && fairgv < 2.5, "fairgv normalized run time " + fairgv);
     assertTrue(creditPoll > 2.8, "credit-poll normalized run time " + creditPoll);
   }
 
