@@ -112,7 +112,8 @@ final class Compare implements Callable<Integer> {
       Map<String, Object> doc = e.getValue().document();
       Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) doc.get("vms");
       for (Map.Entry<String, Map<String, Object>> vm : vms.entrySet()) {
-        for (String key : new String[] {"fps", "throughput_per_s", "gpu_share", "normalized_throughput"}) {
+        for (String key : new String[] {"fps", "throughput_per_s", "gpu_share", "normalized_throughput",
+            "normalized_run_time"}) {
           row(rows, vm.getKey() + " " + key).put(e.getKey(), vm.getValue().get(key));
         }
       }

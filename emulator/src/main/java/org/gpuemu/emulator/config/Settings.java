@@ -81,5 +81,10 @@ public final class Settings {
     public int vcpus() {
       return cores.size();
     }
+
+    /** When the VM's program stops in a run that ends at {@code runEndNanos}: its stop-after or the run's end. */
+    public long stopNanos(long runEndNanos) {
+      return stopAfterNanos == Long.MAX_VALUE ? runEndNanos : Math.min(runEndNanos, startDelayNanos + stopAfterNanos);
+    }
   }
 }

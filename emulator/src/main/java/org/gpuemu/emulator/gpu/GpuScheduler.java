@@ -27,7 +27,9 @@ import org.gpuemu.policies.vgris.PresentGate;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SecondReport;
 import org.gpuemu.policies.vmcg.VmcgInputs;
+import org.gpuemu.policies.fairgv.CoscheduleOutcome;
 import org.gpuemu.policies.fairgv.CoscheduleRequest;
+import org.gpuemu.policies.fairgv.CpuCentricCoscheduling;
 import org.gpuemu.policies.fairgv.GpuCentricCoscheduling;
 import org.gpuemu.emulator.vm.VCpu;
 
@@ -64,6 +66,12 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   /** A vGPU leaves (its VM stopped and its work drained); nothing of it is queued any more. */
   public record Leave(int vgpu) implements Command {}
+
+  /**
+   * A core switched to a vCPU of the VM with vGPU {@code vgpu} at {@code atNanos} (Pegasus's Algorithm 1): a
+   * {@link CpuCentricCoscheduling} policy may switch the GPU to it (Algorithm 2); other policies ignore it.
+   */
+  public record CpuPicked(int vgpu, long atNanos) implements Command {}
 
   /** A request completed at emulated time {@code finishedNanos}, having used {@code gpuNanos} of GPU time. */
   public record Completed(GpuWork work, long gpuNanos, long finishedNanos) implements Command {}
@@ -131,6 +139,9 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final PresentGate gate;
   private final VmcgInputs vmcg;
   private final GpuCentricCoscheduling coscheduling;
+  private final CpuCentricCoscheduling cpuCentric;
+  private long cpuRequests;
+  private long cpuSwitches;
   private Placement placement;
   private long coschedules;
   private long clock;
@@ -164,6 +175,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     this.gate = policy instanceof PresentGate g ? g : null;
     this.vmcg = policy instanceof VmcgInputs v ? v : null;
     this.coscheduling = policy instanceof GpuCentricCoscheduling c ? c : null;
+    this.cpuCentric = policy instanceof CpuCentricCoscheduling c ? c : null;
     metrics.tell(new MetricsHub.Mode(gate != null ? gate.algorithm().label() : policy.name()));
   }
 
@@ -176,6 +188,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
           return this;
         })
         .onMessage(Leave.class, this::onLeave)
+        .onMessage(CpuPicked.class, this::onCpuPicked)
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(Wake.class, this::onWake)
         .onMessage(AgentJoin.class, this::onAgentJoin)
@@ -188,6 +201,17 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(AgentReport.class, this::onAgentReport)
         .onMessage(Report.class, this::onReport)
         .build();
+  }
+
+  private Behavior<Command> onCpuPicked(CpuPicked msg) {
+    if (cpuCentric == null || !vgpus.containsKey(msg.vgpu())) return this;
+    long now = at(msg.atNanos());
+    cpuRequests++;
+    if (cpuCentric.coschedule(msg.vgpu(), now) instanceof CoscheduleOutcome.Switched) {
+      cpuSwitches++;
+      decide(now);
+    }
+    return this;
   }
 
   private Behavior<Command> onJoin(Join msg) {
@@ -277,6 +301,11 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     SortedMap<Integer, Double> shares = gate == null ? new java.util.TreeMap<>() : gate.shares();
     Map<String, Object> figures = new LinkedHashMap<>();
     if (coscheduling != null) figures.put("coschedule_requests", coschedules);
+    if (cpuCentric != null) {
+      // Pegasus: the CPU scheduler's requests, and how many passed Algorithm 2's fairness check and switched
+      figures.put("coschedule_requests", cpuRequests);
+      figures.put("coschedule_switches", cpuSwitches);
+    }
     if (vmcg != null) {
       figures.put("credit_replenishments", vmcg.replenishments());
       figures.put("engine_switches", vmcg.switches());

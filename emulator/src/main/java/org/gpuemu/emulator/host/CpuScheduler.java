@@ -11,6 +11,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
@@ -45,6 +46,14 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
    * preempted and stays runnable. Ignored when the vCPU has no request here or already runs.
    */
   public record Boost(int vcpu) implements Command {}
+
+  /**
+   * Pegasus's strict coscheduling, CPU side (fairgv.txt Algorithm 1): from now on, whenever this core switches to a
+   * vCPU of a VM with a vGPU, it asks {@code gpu} to switch to that vGPU ({@link GpuScheduler.CpuPicked}).
+   * {@code vgpuOfVcpu} maps every vCPU to its VM's vGPU.
+   */
+  public record CoscheduleGpu(ActorRef<GpuScheduler.Command> gpu, Map<Integer, Integer> vgpuOfVcpu)
+      implements Command {}
 
   /**
    * Run host work of {@code nanos} CPU time, asked at emulated time {@code atNanos} (-1: on arrival), before any
@@ -104,6 +113,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private long busy;
   private long switches;
   private int lastVcpu = -1;
+  private CoscheduleGpu coscheduleGpu;
 
   public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new CpuScheduler(ctx, core, policy, run, timers)));
@@ -124,6 +134,10 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Finish.class, this::onFinish)
         .onMessage(Boost.class, this::onBoost)
+        .onMessage(CoscheduleGpu.class, m -> {
+          coscheduleGpu = m;
+          return this;
+        })
         .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Report.class, this::onReport)
         .build();
@@ -252,7 +266,11 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         complete(r, now);
         continue;
       }
-      if (pick.vcpu() != lastVcpu) switches++;
+      if (pick.vcpu() != lastVcpu) {
+        switches++;
+        Integer vgpu = coscheduleGpu == null ? null : coscheduleGpu.vgpuOfVcpu().get(pick.vcpu());
+        if (vgpu != null) coscheduleGpu.gpu().tell(new GpuScheduler.CpuPicked(vgpu, now));
+      }
       lastVcpu = pick.vcpu();
       current = r;
       sliceStart = now;

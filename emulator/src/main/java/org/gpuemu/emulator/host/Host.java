@@ -19,8 +19,11 @@ import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
 import org.gpuemu.policies.cpu.CpuPolicies;
+import org.gpuemu.policies.fairgv.CpuCentricCoscheduling;
+import org.gpuemu.policies.fairgv.SlicesKernels;
 import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.memory.MemoryPolicy;
@@ -52,6 +55,9 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
   private PhysicalGpu.Ready gpu;
   private final VCpu.Reports reports;
+  private final VGpu.Slicer slicer;
+  /** The GPU policy is Pegasus's: every core tells the GPU scheduler which VM's vCPU it switched to. */
+  private final boolean cpuCentric;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
       ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
@@ -75,6 +81,8 @@ public final class Host extends AbstractBehavior<Host.Command> {
     Settings.PolicyChoice m = scenario.memoryPolicy();
     MemoryPolicy memoryPolicy = MemoryPolicies.create(m.name(), m.params());
     reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
+    slicer = gpuPolicy instanceof SlicesKernels s ? s.slicing()::slice : VGpu.Slicer.NONE;
+    cpuCentric = gpuPolicy instanceof CpuCentricCoscheduling;
     ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }
@@ -88,11 +96,13 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   private Behavior<Command> onGpuReady(GpuReady msg) {
     gpu = msg.ready();
-    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, gpu.smGroups().get(0), gpu.memory(), metrics, reports);
+    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, gpu.smGroups().get(0), gpu.memory(), metrics, reports,
+        slicer);
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {
-      getContext().spawn(Vm.create(vm, firstVcpu, scenario.seed(), run, wiring, vmReady), "vm-" + vm.index());
+      getContext().spawn(Vm.create(vm, firstVcpu, scenario.seed(), scenario.durationNanos(), run, wiring,
+          vmReady), "vm-" + vm.index());
       scheduler.tell(new GpuScheduler.MemoryShare(vm.index(),
           Math.min(1.0, (double) vm.memoryCapBytes() / scenario.gpu().memoryBytes())));
       firstVcpu += vm.vcpus();
@@ -113,6 +123,15 @@ public final class Host extends AbstractBehavior<Host.Command> {
         first += vm.vcpus();
       }
       scheduler.tell(new GpuScheduler.Placement(Map.copyOf(vcpus), Map.copyOf(main)));
+      if (cpuCentric) {
+        Map<Integer, Integer> vgpuOfVcpu = new HashMap<>();
+        for (Settings.Vm vm : scenario.vms()) {
+          for (int i = 0; i < vm.vcpus(); i++) vgpuOfVcpu.put(main.get(vm.index()) + i, vm.index());
+        }
+        for (ActorRef<CpuScheduler.Command> core : cores) {
+          core.tell(new CpuScheduler.CoscheduleGpu(scheduler, Map.copyOf(vgpuOfVcpu)));
+        }
+      }
       replyTo.tell(new Refs(List.copyOf(cores), scheduler, gpu.smGroups(), gpu.memory(), List.copyOf(vms.values())));
     }
     return this;

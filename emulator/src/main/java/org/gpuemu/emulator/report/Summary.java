@@ -70,7 +70,11 @@ public final class Summary {
 
     long totalBusy = 0;
     int totalWeight = 0;
-    for (VGpu.VgpuReport v : r.vgpus()) totalBusy += v.gpuBusyNanos();
+    long accountedBusy = 0;
+    for (VGpu.VgpuReport v : r.vgpus()) {
+      totalBusy += v.gpuBusyInRunNanos();
+      accountedBusy += v.gpuBusyNanos();
+    }
     for (Settings.Vm vm : s.vms()) totalWeight += vm.weight();
     Map<String, Object> vms = new LinkedHashMap<>();
     double minNorm = Double.MAX_VALUE;
@@ -94,9 +98,10 @@ public final class Summary {
       VGpu.VgpuReport g = r.vgpus().get(i);
       MetricsHub.VmMetrics m = r.metrics().vms().get(i);
       double ranSeconds = Math.max(1e-9, ranNanos(vm, r.emulatedNanos()) / 1e9);
-      double share = totalBusy > 0 ? (double) g.gpuBusyNanos() / totalBusy : 0;
+      double share = totalBusy > 0 ? (double) g.gpuBusyInRunNanos() / totalBusy : 0;
       double fairShare = (double) vm.weight() / totalWeight;
-      double measured = g.kernelsCompleted() / ranSeconds;
+      // throughputs and GPU time count what finished while the VM's program ran, not the drain after it
+      double measured = g.kernelsInRun() / ranSeconds;
       double ideal = bySolo ? fairShare * WorkloadCatalog.get(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
       idealTotal += ideal;
       measuredTotal += measured;
@@ -143,17 +148,20 @@ public final class Summary {
       v.put("frames", m.frames());
       v.put("frames_over_sla", m.framesOverSla());
       v.put("frames_over_sla_pct", round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2));
-      v.put("gpu_busy_ms", round(g.gpuBusyNanos() / 1e6, 3));
+      v.put("gpu_busy_ms", round(g.gpuBusyInRunNanos() / 1e6, 3));
       v.put("gpu_share", round(share, 4));
-      v.put("gpu_usage", round(g.gpuBusyNanos() / 1e9 / ranSeconds, 4));
+      v.put("gpu_usage", round(g.gpuBusyInRunNanos() / 1e9 / ranSeconds, 4));
       v.put("kernels_completed", g.kernelsCompleted());
       v.put("requests_completed", vmCompleted);
       v.put("requests_failed", vmFailed);
-      v.put("throughput_per_s", round(g.kernelsCompleted() / ranSeconds, 2));
+      v.put("throughput_per_s", round(measured, 2));
       weights.put(i, vm.weight());
-      throughputs.put(i, m.frames() > 0 ? m.frames() / ranSeconds : g.kernelsCompleted() / ranSeconds);
-      crbRates.put(i, g.kernelsCompleted() / ranSeconds);
+      throughputs.put(i, m.frames() > 0 ? m.frames() / ranSeconds : measured);
+      crbRates.put(i, measured);
       v.put("normalized_throughput", round(normalized, 4));
+      // FairGV Figure 11's normalized run time: run time beside the others over run time alone (2.0 for a fair
+      // half), i.e. solo throughput over measured throughput
+      v.put("normalized_run_time", bySolo && measured > 0 ? round(ideal / fairShare / measured, 4) : null);
       v.put("cpu_ms", round(ran / 1e6, 3));
       v.put("steal_ms", round(steal / 1e6, 3));
       v.put("max_stall_ms", round(maxStall / 1e6, 3));
@@ -249,25 +257,26 @@ public final class Summary {
     Map<String, Object> fidelity = new LinkedHashMap<>();
     fidelity.put("timer_lateness_us", Map.of("p50", r.lateness().p50(), "p99", r.lateness().p99(),
         "p999", r.lateness().p999(), "max", r.lateness().max(), "count", r.lateness().count()));
-    fidelity.put("reference", reference == Long.MAX_VALUE ? null : byFrames ? "median frame" : "median kernel");
+    String unit = byFrames ? "median frame" : "GPU-time median kernel";
+    fidelity.put("reference", reference == Long.MAX_VALUE ? null : unit);
     fidelity.put("reference_ms", reference == Long.MAX_VALUE ? null : round(reference / 1e6, 3));
     fidelity.put("limit_us", limitUs == Double.MAX_VALUE ? null : round(limitUs, 1));
     fidelity.put("faithful", faithful);
     fidelity.put("reason", faithful ? null : String.format(java.util.Locale.ROOT,
         "p99 timer lateness %d us exceeds %s %% of the %s (%.3f ms): %.1f us", r.lateness().p99(),
-        round(100 * s.fidelity().latenessThreshold(), 2), byFrames ? "median frame" : "median kernel",
+        round(100 * s.fidelity().latenessThreshold(), 2), unit,
         reference / 1e6, limitUs));
     fidelity.put("timeline_rows_dropped", r.metrics().timelineDropped());
     doc.put("fidelity", fidelity);
 
     long lost = submitted - completed - failed;
-    boolean conserved = Math.abs(totalBusy - kernelBusy) <= CONSERVATION_TOLERANCE * Math.max(1, kernelBusy);
+    boolean conserved = Math.abs(accountedBusy - kernelBusy) <= CONSERVATION_TOLERANCE * Math.max(1, kernelBusy);
     if (lost != 0) {
       broken.add("requests_lost: " + lost + " of " + submitted + " requests neither completed nor failed"
           + (r.drained() ? "" : " (the GPU did not drain)"));
     }
     if (!conserved) {
-      broken.add("gpu_time_conserved: vGPUs accounted " + round(totalBusy / 1e6, 3) + " ms, SM groups were busy "
+      broken.add("gpu_time_conserved: vGPUs accounted " + round(accountedBusy / 1e6, 3) + " ms, SM groups were busy "
           + round(kernelBusy / 1e6, 3) + " ms");
     }
     for (String v : r.scheduler().violations()) broken.add("gpu policy: " + v);
@@ -335,9 +344,7 @@ public final class Summary {
 
   /** How long the VM's program ran: from its start delay to its stop-after or the end of the run. */
   static long ranNanos(Settings.Vm vm, long endNanos) {
-    long stop = vm.stopAfterNanos() == Long.MAX_VALUE ? endNanos
-        : Math.min(endNanos, vm.startDelayNanos() + vm.stopAfterNanos());
-    return Math.max(0, stop - vm.startDelayNanos());
+    return Math.max(0, vm.stopNanos(endNanos) - vm.startDelayNanos());
   }
 
   private static double round(double v, int digits) {

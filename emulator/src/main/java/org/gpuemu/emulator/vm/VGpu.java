@@ -2,6 +2,7 @@ package org.gpuemu.emulator.vm;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -70,11 +71,24 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   /** Final figures of this vGPU; requests are GPU calls (launch, sync, present, flush). */
   public record VgpuReport(int vgpu, long submitted, long completed, long failed, long outstanding,
-      long kernelsCompleted, long gpuBusyNanos) {}
+      long kernelsCompleted, long gpuBusyNanos, long kernelsInRun, long gpuBusyInRunNanos) {}
 
   private static final long ID_SHIFT = 40;
 
-  private record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply) {}
+  /**
+   * What the host backend queues for a kernel a guest launches: the kernel itself, or the sub-kernels a policy that
+   * slices long kernels runs in its place (FairGV's kernel slicing, fairgv.txt §3.3.2). Must be immutable.
+   */
+  @FunctionalInterface
+  public interface Slicer {
+    Slicer NONE = List::of;
+
+    List<KernelSpec> parts(KernelSpec kernel);
+  }
+
+  /** {@code last}: the request's last (or only) part, whose completion completes the guest's call. */
+  private record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply,
+      boolean last) {}
 
   private record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
 
@@ -99,18 +113,26 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private long completed;
   private long kernels;
   private long busy;
+  /** When the VM's program stops: kernels finished later belong to the drain, not to the measured run. */
+  private final long measuredUntil;
+  private final Slicer slicer;
+  private long kernelsInRun;
+  private long busyInRun;
 
-  public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, RunContext run,
-      ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
+  /** {@code measuredUntil}: when the VM's program stops (its figures count GPU work up to then, not the drain). */
+  public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
+      Slicer slicer, RunContext run, ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
       ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, run, scheduler, smGroup,
-        metrics));
+    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, measuredUntil, slicer, run,
+        scheduler, smGroup, metrics));
   }
 
-  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, RunContext run,
-      ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
+  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
+      Slicer slicer, RunContext run, ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
       ActorRef<MetricsHub.Command> metrics) {
     super(ctx);
+    this.measuredUntil = measuredUntil;
+    this.slicer = slicer;
     this.vgpu = params.vgpu();
     this.commandBuffer = commandBuffer;
     this.driverQueue = driverQueue;
@@ -140,15 +162,25 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .build();
   }
 
+  /**
+   * A guest's call: one request, or one per sub-kernel when the policy slices it. Sub-kernels are separate requests
+   * to the scheduler and the GPU (each fills a place in the driver's buffer); the guest's call completes, answers a
+   * synchronous caller and counts as one kernel when its last part completes.
+   */
   private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, long atNanos) {
-    long id = ((long) vgpu << ID_SHIFT) | seq++;
     long queuedAt = atNanos >= 0 ? atNanos : run.now();
-    GpuWork work = new GpuWork(id, vgpu, kernel.soloNanos(), queuedAt, syncReply != null);
     submitted++;
-    pending.put(id, new Pending(work, kernel, vcpu, syncReply));
-    outstanding.add(id);
-    runtime.add(id);
-    handToDriver(work.queuedNanos());
+    List<KernelSpec> parts = slicer.parts(kernel);
+    for (int i = 0; i < parts.size(); i++) {
+      boolean last = i == parts.size() - 1;
+      KernelSpec part = parts.get(i);
+      long id = ((long) vgpu << ID_SHIFT) | seq++;
+      GpuWork work = new GpuWork(id, vgpu, part.soloNanos(), queuedAt, last && syncReply != null);
+      pending.put(id, new Pending(work, part, vcpu, last ? syncReply : null, last));
+      outstanding.add(id);
+      runtime.add(id);
+    }
+    handToDriver(queuedAt);
     return this;
   }
 
@@ -205,9 +237,17 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     SmGroup.Finished f = msg.finished();
     Pending p = pending.remove(f.workId());
     outstanding.remove(f.workId());
-    completed++;
-    kernels++;
+    if (p.last()) {
+      completed++;
+      kernels++;
+    }
     busy += f.gpuNanos();
+    if (f.finishedNanos() <= measuredUntil) {
+      if (p.last()) kernelsInRun++;
+      busyInRun += f.gpuNanos();
+    } else {
+      busyInRun += Math.max(0, f.gpuNanos() - (f.finishedNanos() - measuredUntil));
+    }
     scheduler.tell(new GpuScheduler.Completed(p.work(), f.gpuNanos(), f.finishedNanos()));
     metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
     if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
@@ -230,7 +270,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onReport(Report msg) {
     long open = outstanding.size() + blockedPresents.size() + flushes.size();
-    msg.replyTo().tell(new VgpuReport(vgpu, submitted, completed, 0, open, kernels, busy));
+    msg.replyTo().tell(new VgpuReport(vgpu, submitted, completed, 0, open, kernels, busy, kernelsInRun,
+        busyInRun));
     return this;
   }
 

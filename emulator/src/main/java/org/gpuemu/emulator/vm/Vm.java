@@ -35,14 +35,14 @@ public final class Vm {
   /** Wiring the VM needs from the host. */
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<GpuScheduler.Command> scheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VCpu.Reports reports) {}
+      VCpu.Reports reports, VGpu.Slicer slicer) {}
 
-  public static Behavior<Command> create(Settings.Vm vm, int firstVcpu, long seed, RunContext run, Wiring w,
-      ActorRef<Ready> replyTo) {
+  public static Behavior<Command> create(Settings.Vm vm, int firstVcpu, long seed, long runEndNanos, RunContext run,
+      Wiring w, ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
       VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
-      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(), run,
-          w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
+      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
+          vm.stopNanos(runEndNanos), w.slicer(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
       ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run), "agent");
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();

@@ -38,8 +38,8 @@ class SummaryTest {
     Settings.PolicyChoice none = new Settings.PolicyChoice("fcfs", PolicyParams.empty());
     Settings.Scenario s = new Settings.Scenario("t", "", "t.conf", 1.0, 10 * S, 1, new Settings.Host(1),
         new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, new Settings.Fidelity(0.1, 5 * S), S, vms);
-    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S),
-        new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S));
+    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S),
+        new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S));
     List<List<VCpu.VcpuReport>> vcpus = List.of(
         List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100)),
         List.of(new VCpu.VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100)));
@@ -77,7 +77,7 @@ class SummaryTest {
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
     Summary s = summary(0, 210, vms, List.of());
     assertFalse(s.faithful(), "210 us is over 10 % of a 2 ms kernel");
-    assertEquals("median kernel", fidelity(s).get("reference"));
+    assertEquals("GPU-time median kernel", fidelity(s).get("reference"));
     assertEquals(200.0, fidelity(s).get("limit_us"));
   }
 

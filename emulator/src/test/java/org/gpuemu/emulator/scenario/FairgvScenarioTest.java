@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
 import java.util.Map;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
@@ -13,28 +14,69 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Short runs of the FairGV scenario files at the time scale they declare (0.1). Issue 4 asks for MMR >= 0.95 (the
- * paper measures 0.99); the emulator reaches about 0.89 in these short runs (at an aggregated overhead of 1.02,
- * the paper's "about 1"), so this test holds the qualitative outcome — fairgv far fairer than credit-poll — with a
- * floor of 0.85 until the rest of FairGV (kernel slicing in the vGPU, tuned turns) lands.
+ * Short runs of the FairGV scenario files, at the time scale they declare (0.1: their guests wait for synchronous
+ * calls, so timer lateness would feed back into throughput at scale 1). Issue 4's floors: fairgv's MMR at least
+ * 0.95 (the paper measures 0.99 and 0.97); these 1 s runs on a shared 2-core machine measure 0.95-0.98, so the
+ * floor here is 0.92 with the orderings the paper reports on top.
  */
 class FairgvScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "fairgv");
+  private static final long RUN_NANOS = 1_000_000_000L;
+  private static final double MMR_FLOOR = 0.92;
+
+  private static Map<String, Object> run(String file, String policy, Path out, Map<String, String> sets)
+      throws Exception {
+    Map<String, String> all = new HashMap<>(sets);
+    all.put("scheduler.gpu.policy", policy);
+    Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(null, RUN_NANOS,
+        null, all));
+    Summary summary = new Summary(Runner.run(s, out.resolve(policy + "-" + all.hashCode()), v -> { }, 1000));
+    assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
+    return summary.document();
+  }
 
   @SuppressWarnings("unchecked")
-  private static double mmr(String file, String policy, Path out) throws Exception {
-    Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(null,
-        1_500_000_000L, null, Map.of("scheduler.gpu.policy", policy)));
-    Summary summary = new Summary(Runner.run(s, out.resolve(policy), v -> { }, 1000));
-    assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
-    return ((Number) ((Map<String, Object>) summary.document().get("fairness")).get("mmr")).doubleValue();
+  private static double figure(Map<String, Object> doc, String... path) {
+    Object at = doc;
+    for (String key : path) at = ((Map<String, Object>) at).get(key);
+    return ((Number) at).doubleValue();
   }
 
   @Test
   void nonCongestedBlackScholes_fairgvIsFair_creditPollIsNot(@TempDir Path out) throws Exception {
-    double fairgv = mmr("non-congested-bs.conf", "fairgv", out);
-    double creditPoll = mmr("non-congested-bs.conf", "credit-poll", out);
-    assertTrue(fairgv >= 0.85, "fairgv MMR " + fairgv);
-    assertTrue(fairgv > creditPoll + 0.15, "fairgv MMR " + fairgv + ", credit-poll " + creditPoll);
+    Map<String, Object> fairgv = run("non-congested-bs.conf", "fairgv", out, Map.of());
+    double mmr = figure(fairgv, "fairness", "mmr");
+    double creditPoll = figure(run("non-congested-bs.conf", "credit-poll", out, Map.of()), "fairness", "mmr");
+    assertTrue(mmr >= MMR_FLOOR, "fairgv MMR " + mmr);
+    assertTrue(figure(fairgv, "fairness", "aggregated_overhead") <= 1.1, "fairgv overhead " + fairgv);
+    assertTrue(mmr > creditPoll + 0.3, "fairgv MMR " + mmr + ", credit-poll " + creditPoll);
+  }
+
+  @Test
+  void congestedBlackScholes_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
+    double fairgv = figure(run("congested-bs.conf", "fairgv", out, Map.of()), "fairness", "mmr");
+    double strict = figure(run("congested-bs.conf", "strict-co", out, Map.of()), "fairness", "mmr");
+    assertTrue(fairgv >= MMR_FLOOR, "fairgv MMR " + fairgv);
+    assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
+  }
+
+  /** Figure 11: against 1,605 us background kernels credit-poll's foreground runs far past 2x, fairgv's near 2x. */
+  @Test
+  void kernelSizeMix_creditPollFavoursLongKernels_fairgvAccountsEachRequest(@TempDir Path out) throws Exception {
+    double fairgv = figure(run("kernel-size-mix.conf", "fairgv", out, Map.of()), "vms", "foreground",
+        "normalized_run_time");
+    double creditPoll = figure(run("kernel-size-mix.conf", "credit-poll", out, Map.of()), "vms", "foreground",
+        "normalized_run_time");
+    assertTrue(fairgv > 1.5 && fairgv < 2.5, "fairgv normalized run time " + fairgv);
+    assertTrue(creditPoll > 2.8, "credit-poll normalized run time " + creditPoll);
+  }
+
+  /** Figure 10: without work conserving the sleeping matrixMul's vGPU holds the GPU idle. */
+  @Test
+  void workConserving_raisesGpuUtilization(@TempDir Path out) throws Exception {
+    double with = figure(run("work-conserving.conf", "fairgv", out, Map.of()), "gpu", "utilization");
+    double without = figure(run("work-conserving.conf", "fairgv", out,
+        Map.of("scheduler.gpu.work-conserving", "false")), "gpu", "utilization");
+    assertTrue(with > without + 0.1, "GPU utilization " + with + " with work conserving, " + without + " without");
   }
 }

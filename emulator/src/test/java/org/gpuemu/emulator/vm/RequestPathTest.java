@@ -75,7 +75,8 @@ class RequestPathTest {
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
           GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
-      vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, run, scheduler, group, metrics));
+      vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
+          VGpu.Slicer.NONE, run, scheduler, group, metrics));
       agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));
     }
 

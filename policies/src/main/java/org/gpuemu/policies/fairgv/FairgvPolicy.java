@@ -12,7 +12,6 @@ import org.gpuemu.policies.Violations;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
-import org.gpuemu.workloads.KernelSpec;
 
 /**
  * FairGV's GPU scheduler (Hong et al., fairgv.txt §3.2–3.3, §4.2): fair queuing over vGPUs ({@link StartTags}), work
@@ -203,8 +202,8 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
   }
 
   @Override
-  public List<KernelSpec> slice(KernelSpec kernel) {
-    return slicing.slice(kernel);
+  public KernelSlicing slicing() {
+    return slicing;
   }
 
   @Override

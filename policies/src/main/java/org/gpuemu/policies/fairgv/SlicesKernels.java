@@ -8,6 +8,11 @@ import org.gpuemu.workloads.KernelSpec;
  * §5.5.2). The emulator's vGPU asks it for every kernel a guest submits and queues the sub-kernels in its place.
  */
 public interface SlicesKernels {
+  /** The policy's slicing rule: immutable, so the vGPUs may apply it on their own threads. */
+  KernelSlicing slicing();
+
   /** The kernels to run in place of {@code kernel}, in order: the kernel itself when it is not sliced. */
-  List<KernelSpec> slice(KernelSpec kernel);
+  default List<KernelSpec> slice(KernelSpec kernel) {
+    return slicing().slice(kernel);
+  }
 }
