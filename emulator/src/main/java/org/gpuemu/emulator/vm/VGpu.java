@@ -62,7 +62,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
 
-  private record Dispatched(GpuWork work, long atNanos) implements Command {}
+  private record Dispatched(GpuScheduler.Dispatch dispatch) implements Command {}
 
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
@@ -74,7 +74,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private static final long ID_SHIFT = 40;
 
-  private record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply) {}
+  private record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, long frame) {}
 
   private record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
 
@@ -99,18 +99,31 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private long completed;
   private long kernels;
   private long busy;
+  /** Whether the scheduler hears of each Present (space sharing). */
+  private final boolean reportFrames;
+  /** Frames presented so far: the frame the guest is recording. */
+  private long frame;
+  private int frameRequests;
 
   public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, RunContext run,
       ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
       ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, run, scheduler, smGroup,
-        metrics));
+    return create(params, commandBuffer, driverQueue, false, run, scheduler, smGroup, metrics);
   }
 
-  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, RunContext run,
-      ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
-      ActorRef<MetricsHub.Command> metrics) {
+  /** As above; {@code reportFrames}: tell the scheduler of each Present ({@link GpuScheduler.Presented}). */
+  public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue,
+      boolean reportFrames, RunContext run, ActorRef<GpuScheduler.Command> scheduler,
+      ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
+    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, reportFrames, run, scheduler,
+        smGroup, metrics));
+  }
+
+  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue,
+      boolean reportFrames, RunContext run, ActorRef<GpuScheduler.Command> scheduler,
+      ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
     super(ctx);
+    this.reportFrames = reportFrames;
     this.vgpu = params.vgpu();
     this.commandBuffer = commandBuffer;
     this.driverQueue = driverQueue;
@@ -119,8 +132,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.smGroup = smGroup;
     this.metrics = metrics;
     this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
-    scheduler.tell(new GpuScheduler.Join(params, ctx.messageAdapter(GpuScheduler.Dispatch.class,
-        d -> new Dispatched(d.work(), d.atNanos()))));
+    scheduler.tell(new GpuScheduler.Join(params, ctx.messageAdapter(GpuScheduler.Dispatch.class, Dispatched::new)));
   }
 
   @Override public Receive<Command> createReceive() {
@@ -145,7 +157,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     long queuedAt = atNanos >= 0 ? atNanos : run.now();
     GpuWork work = new GpuWork(id, vgpu, kernel.soloNanos(), queuedAt, syncReply != null);
     submitted++;
-    pending.put(id, new Pending(work, kernel, vcpu, syncReply));
+    pending.put(id, new Pending(work, kernel, vcpu, syncReply, frame));
+    frameRequests++;
     outstanding.add(id);
     runtime.add(id);
     handToDriver(work.queuedNanos());
@@ -160,7 +173,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     while (!runtime.isEmpty() && inDriver < driverQueue) {
       inDriver++;
       Pending p = pending.get(runtime.poll());
-      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos())));
+      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(),
+          p.frame()));
     }
     releaseFlushes();
     releasePresents();
@@ -168,6 +182,9 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onPresent(Present msg) {
     if (msg.tail() != null) queue(msg.tail(), -1, null, -1);
+    if (reportFrames) scheduler.tell(new GpuScheduler.Presented(vgpu, frame, frameRequests));
+    frame++;
+    frameRequests = 0;
     submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
     blockedPresents.add(msg.replyTo());
@@ -196,8 +213,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private Behavior<Command> onDispatched(Dispatched msg) {
-    Pending p = pending.get(msg.work().id());
-    smGroup.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, msg.atNanos()));
+    GpuScheduler.Dispatch d = msg.dispatch();
+    Pending p = pending.get(d.work().id());
+    ActorRef<SmGroup.Command> group = d.group() != null ? d.group() : smGroup;
+    group.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, d.atNanos(), d.bind()));
     return this;
   }
 
