@@ -207,7 +207,9 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     Held held = new Held(msg.work(), msg.kernel(), msg.atNanos());
     if (msg.work().vgpu() == gameVgpu) {
       FrameState f = frames.get(msg.frame());
-      if (f == null) f = ready(msg.frame(), now);
+      // planned at the model time its first kernel reached the driver, which the scheduler's clock may have passed
+      // while it handled a later-stamped message (the frame's start must not inherit that jitter)
+      if (f == null) f = ready(msg.frame(), msg.atNanos());
       f.kernels.add(held);
       renderOf.put(msg.work().id(), f);
     } else if (endNanos != Long.MAX_VALUE) {
@@ -296,6 +298,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     if (end <= endNanos) {
       framesRendered++;
       if (end > f.plan.deadline()) violations++;
+      if (System.getenv("COMBO_DEBUG") != null) System.err.printf("frame %d nominal %.3f start %.3f end %.3f deadline %.3f %s %s %s merged %s%n", f.index, f.plan.nominalStart() / 1e6, f.plan.startAt() / 1e6, end / 1e6, f.plan.deadline() / 1e6, f.plan.layout(), f.plan.binding(), f.plan.scheme(), f.plan.merged());
       framesByScheme.merge(f.plan.scheme(), 1L, Long::sum);
       long frameTime = Math.max(periodNanos, end - f.plan.nominalStart());
       frameTimes.recordValue(Math.max(1, frameTime / 1_000));
