@@ -38,7 +38,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   /** The synchronous call's work completed at emulated time {@code atNanos}. */
   public record SyncReturned(long atNanos) implements Command {}
 
-  public enum PresentReturned implements Command { INSTANCE }
+  /**
+   * The Present returned, at emulated time {@code atNanos} (the event that released it: the Present itself or the
+   * completion that made room), or -1 when the answer was timed by the wall clock (a guest agent that slept or
+   * waited for its controller).
+   */
+  public record PresentReturned(long atNanos) implements Command {
+    public static final PresentReturned UNTIMED = new PresentReturned(-1);
+  }
 
   public enum FlushReturned implements Command { INSTANCE }
 
@@ -153,7 +160,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(Stop.class, this::onStop)
         .onMessage(CpuDone.class, this::onCpuDone)
         .onMessage(SyncReturned.class, this::onSyncReturned)
-        .onMessage(PresentReturned.class, m -> onPresentReturned())
+        .onMessage(PresentReturned.class, this::onPresentReturned)
         .onMessage(FlushReturned.class, m -> {
           clock = Math.max(clock, run.now());
           return resume();
@@ -232,8 +239,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     return this;
   }
 
-  private Behavior<Command> onPresentReturned() {
-    long now = run.now();
+  private Behavior<Command> onPresentReturned(PresentReturned msg) {
+    long now = msg.atNanos() >= 0 ? msg.atNanos() : run.now();
     clock = Math.max(clock, now);
     if (lastPresent >= 0) metrics.tell(new MetricsHub.Frame(vm, now - lastPresent));
     lastPresent = now;
@@ -321,7 +328,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       return false;
     } else if (s instanceof Step.Present p) {
       wait = Wait.PRESENT;
-      agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail()));
+      agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail(), clock));
       return false;
     } else if (s instanceof Step.Flush) {
       wait = Wait.FLUSH;

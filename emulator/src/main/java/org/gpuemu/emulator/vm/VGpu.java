@@ -49,7 +49,14 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
    * End of frame, submitting {@code tail} (null: nothing) first: {@link VCpu.PresentReturned} once the frame is
    * in the driver's buffer and the buffer has room.
    */
-  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) implements Command {}
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos) implements Command {
+    public Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) {
+      this(replyTo, tail, -1);
+    }
+  }
+
+  /** A blocked Present: who waits and the model time it was issued (-1: untimed). */
+  private record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos) {}
 
   /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
   public record Flush(ActorRef<VCpu.Command> replyTo) implements Command {}
@@ -90,7 +97,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private final ArrayDeque<Long> runtime = new ArrayDeque<>();
   private final TreeSet<Long> outstanding = new TreeSet<>();
   private final ArrayDeque<Long> framesInFlight = new ArrayDeque<>();
-  private final ArrayDeque<ActorRef<VCpu.Command>> blockedPresents = new ArrayDeque<>();
+  private final ArrayDeque<Blocked> blockedPresents = new ArrayDeque<>();
   private final ArrayDeque<Waiter> flushes = new ArrayDeque<>();
   private final ArrayDeque<ActorRef<Drained>> drains = new ArrayDeque<>();
   private int inDriver;
@@ -177,7 +184,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
           p.frame()));
     }
     releaseFlushes();
-    releasePresents();
+    releasePresents(at);
   }
 
   private Behavior<Command> onPresent(Present msg) {
@@ -187,20 +194,23 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     frameRequests = 0;
     submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
-    blockedPresents.add(msg.replyTo());
-    releasePresents();
+    blockedPresents.add(new Blocked(msg.replyTo(), msg.atNanos()));
+    releasePresents(msg.atNanos());
     return this;
   }
 
   /** Answers blocked Presents once the runtime has handed everything on and few enough frames are unfinished. */
-  private void releasePresents() {
+  private void releasePresents(long at) {
     while (!framesInFlight.isEmpty() && (outstanding.isEmpty() || outstanding.first() > framesInFlight.peek())) {
       framesInFlight.poll();
     }
     while (!blockedPresents.isEmpty() && runtime.isEmpty()
         && framesInFlight.size() - (blockedPresents.size() - 1) <= commandBuffer) {
       completed++;
-      blockedPresents.poll().tell(VCpu.PresentReturned.INSTANCE);
+      Blocked b = blockedPresents.poll();
+      // answered at the model time of the event that released it, never before it was issued
+      b.replyTo().tell(b.atNanos() < 0 ? VCpu.PresentReturned.UNTIMED
+          : new VCpu.PresentReturned(Math.max(b.atNanos(), at)));
     }
   }
 
