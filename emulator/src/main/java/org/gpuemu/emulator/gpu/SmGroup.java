@@ -219,14 +219,9 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     return this;
   }
 
+  /** A resize is a grant of no SMs: the layout changes, nothing is handed over. */
   private Behavior<Command> onResize(Resize msg) {
-    long now = Math.max(last, msg.atNanos());
-    advance(now);
-    finishDone(now);
-    resize(msg.epoch(), msg.targetSms(), now);
-    release(now);
-    rearm(now);
-    return this;
+    return onGrant(new Grant(0, msg.epoch(), msg.targetSms(), msg.atNanos()));
   }
 
   private Behavior<Command> onGrant(Grant msg) {
