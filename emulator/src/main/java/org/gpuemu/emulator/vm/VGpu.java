@@ -210,7 +210,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       Blocked b = blockedPresents.poll();
       // answered at the model time of the event that released it, never before it was issued
       // answered at the model time of the event that released it, never before it was issued. Space sharing only
-      // for now: with it VGRIS Figure 8b's ShadowVolume ran about 3 % below the paper's line (not yet understood)
+      // for now: the other papers' figures were measured with wall-clock answers and would need re-measuring
       b.replyTo().tell(b.atNanos() < 0 || !reportFrames ? VCpu.PresentReturned.UNTIMED
           : new VCpu.PresentReturned(Math.max(b.atNanos(), at)));
     }
