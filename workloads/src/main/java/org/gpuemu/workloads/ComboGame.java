@@ -136,18 +136,22 @@ public final class ComboGame implements Workload {
     private final ArrayDeque<Step> pending = new ArrayDeque<>();
     private final int blocks = (int) (MEAN_SCENE.pixels() / THREADS_PER_BLOCK);
     private long frame;
+    /** The time of the first step: frames are paced from it (the vCPU passes its clock, which a VM that starts
+     * late has advanced before the program's first step). */
+    private long startedAt = -1;
 
     private FrameLoop(SceneTrace scenes) {
       this.scenes = scenes;
     }
 
     @Override public Step next(long emulatedNanos) {
+      if (startedAt < 0) startedAt = emulatedNanos;
       if (pending.isEmpty()) plan(emulatedNanos);
       return pending.poll();
     }
 
     private void plan(long now) {
-      long due = Math.round(frame * 1e9 / fps);
+      long due = startedAt + Math.round(frame * 1e9 / fps);
       if (due > now) pending.add(new Step.Sleep(due - now));
       pending.add(new Step.CpuBurst(cpuNanos));
       RenderScene scene = scenes.scene(frame);

@@ -13,7 +13,8 @@ import java.util.SplittableRandom;
  * paper gives nothing the number is marked assumed.
  *
  * <p>Names: {@code combo-<game>} (high quality, stable load), with {@code -medium} or {@code -low} for Table 4's
- * other qualities and {@code -dynamic} for Figure 18's load shape; {@code combo-table6} and {@code
+ * other qualities and {@code -dynamic} for Figure 18's load shape ({@code -fluctuating}, high quality only: the
+ * fluctuation of §5.2's Experiment B all the time, for Figure 16, where merging needs the relaxed scheme); {@code combo-table6} and {@code
  * combo-table6-dynamic}; {@code combo-<model>} for DNN training and {@code combo-<benchmark>} for Parboil.
  */
 public final class ComboWorkloads {
@@ -129,6 +130,7 @@ public final class ComboWorkloads {
         list.add(game(g, q, LoadTrace.stable()));
         list.add(game(g, q, LoadTrace.dynamic()));
       }
+      list.add(game(g, Quality.HIGH, LoadTrace.fluctuating()));
     }
     table6(list);
     for (DnnSpec d : DNNS) list.add(dnn(d));
@@ -155,13 +157,20 @@ public final class ComboWorkloads {
   }
 
   private static Workload game(GameSpec g, Quality q, LoadTrace trace) {
-    boolean dynamic = trace.mode() != LoadTrace.Mode.STABLE;
     String name = "combo-" + g.key() + (q == Quality.HIGH ? "" : "-" + q.name().toLowerCase(Locale.ROOT))
-        + (dynamic ? "-dynamic" : "");
+        + switch (trace.mode()) {
+          case STABLE -> "";
+          case DYNAMIC -> "-dynamic";
+          case FLUCTUATING -> "-fluctuating";
+        };
     String description = String.format(Locale.ROOT,
         "%s at 2560x1440, 120 FPS, %s quality (combo Tables 2, 4: %.2f %% of the SMs), RT %.1f %% of render, %s load",
         g.title(), q.name().toLowerCase(Locale.ROOT), 100 * g.smRatio(q), 100 * rtShare(g),
-        dynamic ? "dynamic (Figure 18)" : "stable");
+        switch (trace.mode()) {
+          case STABLE -> "stable";
+          case DYNAMIC -> "dynamic (Figure 18)";
+          case FLUCTUATING -> "fluctuating all the time (§5.2 Experiment B's shape)";
+        });
     return new ComboGame(name, description, GAME_FPS, meanRenderNanos(g, q), rtShare(g), GAME_CPU_NANOS, trace);
   }
 

@@ -109,7 +109,8 @@ public record LoadTrace(Mode mode, double low, double high, int holdMin, int hol
       if (frame < 0 || frame >= Integer.MAX_VALUE) throw new IllegalArgumentException("frame out of range: " + frame);
       while (generated <= frame) {
         if (generated == factors.length) factors = Arrays.copyOf(factors, 2 * factors.length);
-        factors[generated++] = nextFactor();
+        factors[generated] = nextFactor(); // before counting it: the first stretch is stable (generated == 0)
+        generated++;
       }
       return factors[(int) frame];
     }

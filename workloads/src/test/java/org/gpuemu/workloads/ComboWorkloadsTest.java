@@ -171,6 +171,7 @@ class ComboWorkloadsTest {
     for (int r : runs) assertTrue(r <= 4 || (r >= 120 && r <= 360), "a level held " + r + " frames");
     assertTrue(runs.stream().anyMatch(r -> r >= 120), "stable stretches");
     assertTrue(runs.stream().filter(r -> r <= 4).count() > 1_000, "fluctuating stretches");
+    assertTrue(runs.get(0) >= 120, "the trace starts with a stable stretch, as Figure 18 does: " + runs.get(0));
   }
 
   @Test
@@ -290,9 +291,9 @@ class ComboWorkloadsTest {
 
   @Test
   void catalog_holdsEveryComboWorkload() {
-    // 4 games × 3 qualities × 2 load modes, §5.2's two, 4 DNN trainings, 8 Parboil benchmarks
+    // 4 games × 3 qualities × 2 load modes and fluctuating at high quality, §5.2's two, 4 DNN trainings, 8 Parboil
     List<Workload> all = ComboWorkloads.all();
-    assertEquals(24 + 2 + 4 + 8, all.size());
+    assertEquals(24 + 4 + 2 + 4 + 8, all.size());
     for (Workload w : all) {
       assertEquals(w.description(), WorkloadCatalog.get(w.name()).description(), w.name() + " is in the catalog");
       assertTrue(w.description().contains("combo"), w.name() + " names its source");
@@ -300,5 +301,6 @@ class ComboWorkloadsTest {
     }
     assertNotEquals(game("combo-quake2").trace(), game("combo-quake2-dynamic").trace());
     assertEquals(LoadTrace.Mode.DYNAMIC, game("combo-quake2-low-dynamic").trace().mode());
+    assertEquals(LoadTrace.Mode.FLUCTUATING, game("combo-quake2-fluctuating").trace().mode());
   }
 }

@@ -117,6 +117,17 @@ final class Compare implements Callable<Integer> {
           row(rows, vm.getKey() + " " + key).put(e.getKey(), vm.getValue().get(key));
         }
       }
+      for (Map.Entry<String, Map<String, Object>> vm : vms.entrySet()) {
+        if (vm.getValue().containsKey("fps_p99")) {
+          row(rows, vm.getKey() + " fps_p99").put(e.getKey(), vm.getValue().get("fps_p99"));
+        }
+      }
+      if (doc.containsKey("be_throughput")) { // space sharing (COMBO): Eq. 6 per kernel type, QoS
+        for (Map.Entry<String, Object> t : ((Map<String, Object>) doc.get("be_throughput")).entrySet()) {
+          row(rows, "be_throughput " + t.getKey()).put(e.getKey(), t.getValue());
+        }
+        row(rows, "qos_violations").put(e.getKey(), doc.get("qos_violations"));
+      }
       Map<String, Object> gpu = (Map<String, Object>) doc.get("gpu");
       Map<String, Object> fairness = (Map<String, Object>) doc.get("fairness");
       Map<String, Object> fidelity = (Map<String, Object>) doc.get("fidelity");

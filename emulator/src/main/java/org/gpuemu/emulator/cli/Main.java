@@ -34,6 +34,7 @@ import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.cpu.CpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicies;
+import org.gpuemu.policies.combo.SpacePolicies;
 import org.gpuemu.policies.memory.MemoryPolicies;
 import org.gpuemu.workloads.Workload;
 import org.gpuemu.workloads.WorkloadCatalog;
@@ -216,6 +217,8 @@ public final class Main implements Callable<Integer> {
       }
       out.println("gpu policies:");
       for (String n : GpuPolicies.names()) out.println("  " + n + " - " + GpuPolicies.describe(n));
+      out.println("space policies (scheduler.gpu.policy too: one game VM and best-effort VMs):");
+      for (String n : SpacePolicies.names()) out.println("  " + n + " - " + SpacePolicies.describe(n));
       out.println("cpu policies:");
       for (String n : CpuPolicies.names()) out.println("  " + n + " - " + CpuPolicies.describe(n));
       out.println("memory policies:");

@@ -30,6 +30,13 @@ import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.policies.fairgv.GuestWait;
 import org.gpuemu.policies.fairgv.GuestWaitRule;
 import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.policies.combo.SpacePolicies;
+import org.gpuemu.workloads.ComboGame;
+import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.workloads.KernelType;
+import org.gpuemu.workloads.Step;
+import org.gpuemu.workloads.StepLoop;
+import org.gpuemu.workloads.Workload;
 import org.gpuemu.workloads.WorkloadCatalog;
 
 /**
@@ -41,6 +48,7 @@ public final class ScenarioLoader {
   private static final Pattern DURATION = Pattern.compile("^\\d+(\\.\\d+)?\\s*(ns|us|ms|s|m|h|d)$");
   private static final Pattern SIZE = Pattern.compile("^\\d+\\s*(B|KiB|MiB|GiB|TiB|kB|MB|GB)$");
   private static final String ROOT = "scenario";
+  private static final String SPACE_POLICIES = "space-policies";
   /** More vCPUs per VM than any hypervisor offers is a typo, and each would be an actor. */
   static final int MAX_VCPUS = 1024;
 
@@ -164,11 +172,27 @@ public final class ScenarioLoader {
     for (Map.Entry<String, ConfigValue> e : ((ConfigObject) value).entrySet()) {
       String sub = path + "." + ConfigUtil.joinPath(e.getKey());
       switch (e.getKey()) {
-        case "gpu" -> checkPolicyBlock(e.getValue(), sub, "gpu-policies", GpuPolicies.names());
+        case "gpu" -> checkPolicyBlock(e.getValue(), sub, gpuFamily(e.getValue()), gpuPolicyNames());
         case "cpu" -> checkPolicyBlock(e.getValue(), sub, "cpu-policies", CpuPolicies.names());
         default -> problems.add(at(sub, "unknown key; expected one of [cpu, gpu]"));
       }
     }
+  }
+
+  /** GPU policies and space-sharing policies: both are selected at scheduler.gpu.policy (their names differ). */
+  private static Set<String> gpuPolicyNames() {
+    Set<String> names = new TreeSet<>(GpuPolicies.names());
+    names.addAll(SpacePolicies.names());
+    return names;
+  }
+
+  /** Where the parameters of the policy a scheduler.gpu block names have their defaults. */
+  private static String gpuFamily(ConfigValue block) {
+    if (block.valueType() == ConfigValueType.OBJECT) {
+      ConfigValue name = ((ConfigObject) block).get("policy");
+      if (name != null && SpacePolicies.names().contains(String.valueOf(name.unwrapped()))) return SPACE_POLICIES;
+    }
+    return "gpu-policies";
   }
 
   /** A block with {@code policy = name} and that policy's parameters beside it. */
@@ -322,7 +346,8 @@ public final class ScenarioLoader {
     int cores = positiveInt(c, "host.cores");
     Settings.Gpu gpu = new Settings.Gpu(positiveInt(c, "gpu.sms"), positiveBytes(c, "gpu.memory"),
         nonNegativeNanos(c, "gpu.context-switch"), positiveInt(c, "gpu.max-concurrent-kernels"));
-    PolicyChoice gpuPolicy = policy(c, "scheduler.gpu", "gpu-policies");
+    boolean space = SpacePolicies.names().contains(c.getString("scheduler.gpu.policy"));
+    PolicyChoice gpuPolicy = policy(c, "scheduler.gpu", space ? SPACE_POLICIES : "gpu-policies");
     PolicyChoice cpuPolicy = policy(c, "scheduler.cpu", "cpu-policies");
     PolicyChoice memPolicy = policy(c, "memory", "memory-policies");
     double threshold = c.getDouble("fidelity.lateness-threshold");
@@ -330,7 +355,11 @@ public final class ScenarioLoader {
     Settings.Fidelity fidelity = new Settings.Fidelity(threshold, positiveNanos(c, "fidelity.liveness-timeout"));
     long period = positiveNanos(c, "metrics.period");
     List<Settings.Vm> vms = vms(user, cores);
-    if (problems.isEmpty()) vms = tryGpuPolicy(gpuPolicy, vms, user);
+    if (problems.isEmpty() && space) {
+      trySpacePolicy(gpuPolicy, vms);
+    } else if (problems.isEmpty()) {
+      vms = tryGpuPolicy(gpuPolicy, vms, user);
+    }
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
         new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms);
   }
@@ -352,6 +381,44 @@ public final class ScenarioLoader {
       return vms;
     }
     return withGuestWait(policy, vms, user);
+  }
+
+  /**
+   * A space-sharing policy (COMBO, PilotFish) shares the GPU between one game and best-effort jobs (combo.txt §3):
+   * exactly one VM runs a COMBO game ({@code combo-<game>}, a {@link ComboGame}), and every other VM a workload whose
+   * every kernel is CD or TC (the DNN and Parboil jobs, {@code combo-<job>}), as BE applications have no RT kernels.
+   * The policy is built with its parameters, so a bad one is reported here.
+   */
+  private void trySpacePolicy(PolicyChoice choice, List<Settings.Vm> vms) {
+    try {
+      SpacePolicies.create(choice.name(), choice.params());
+    } catch (IllegalArgumentException e) {
+      problems.add(at("scenario.scheduler.gpu", "policy " + choice.name() + " rejects its parameters: "
+          + e.getMessage()));
+    }
+    List<String> games = new ArrayList<>();
+    for (Settings.Vm vm : vms) {
+      Workload w = WorkloadCatalog.get(vm.workload());
+      String key = "scenario.vms." + ConfigUtil.joinPath(vm.name()) + ".workload";
+      if (w instanceof ComboGame) {
+        games.add(vm.name());
+      } else if (!(w instanceof StepLoop loop) || !beKernelsOnly(loop)) {
+        problems.add(at(key, "space policy " + choice.name() + " runs one game and best-effort jobs whose kernels "
+            + "are all CD or TC (combo-<dnn> or combo-<parboil>, see `list`); '" + vm.workload() + "' is neither"));
+      }
+    }
+    if (games.size() != 1) {
+      problems.add(at("scenario.vms", "space policy " + choice.name() + " needs exactly one VM running a COMBO game "
+          + "(combo-<game>, see `list`), got " + games.size() + (games.isEmpty() ? "" : ": " + games)));
+    }
+  }
+
+  private static boolean beKernelsOnly(StepLoop loop) {
+    for (Step s : loop.iteration()) {
+      KernelSpec k = s instanceof Step.LaunchKernel l ? l.kernel() : s instanceof Step.SyncCall c ? c.kernel() : null;
+      if (k != null && k.type() == KernelType.RT) return false;
+    }
+    return true;
   }
 
   /**

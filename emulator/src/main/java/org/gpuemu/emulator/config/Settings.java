@@ -14,6 +14,11 @@ public final class Settings {
     public Scenario {
       vms = List.copyOf(vms);
     }
+
+    /** Whether the GPU policy is a space-sharing one (COMBO, PilotFish): a render and a BE SM group. */
+    public boolean spaceShared() {
+      return org.gpuemu.policies.combo.SpacePolicies.names().contains(gpuPolicy.name());
+    }
   }
 
   public record Host(int cores) {}

@@ -32,6 +32,7 @@ import org.gpuemu.policies.fairgv.CoscheduleRequest;
 import org.gpuemu.policies.fairgv.CpuCentricCoscheduling;
 import org.gpuemu.policies.fairgv.GpuCentricCoscheduling;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.workloads.KernelSpec;
 
 /**
  * The GPU time-sharing scheduler: a thin adapter around a {@link GpuPolicy}. vGPUs tell it what they queued and
@@ -53,9 +54,30 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   /**
    * A request reached the driver at emulated time {@code atNanos}; {@code vcpu} is the vCPU the frontend tagged it
-   * with (-1: none).
+   * with (-1: none); {@code kernel} is what it runs and {@code frame} the frame the guest was recording (Presents
+   * before it), which space sharing needs.
    */
-  public record Queued(GpuWork work, int vcpu, long atNanos) implements Command {}
+  public record Queued(GpuWork work, int vcpu, long atNanos, KernelSpec kernel, long frame) implements Command {
+    public Queued(GpuWork work, int vcpu, long atNanos) {
+      this(work, vcpu, atNanos, null, 0);
+    }
+  }
+
+  /**
+   * A guest presented frame {@code frame} (0-based), which holds {@code kernels} requests; sent only to a space
+   * sharing scheduler (it needs to know when a frame has rendered).
+   */
+  public record Presented(int vgpu, long frame, int kernels) implements Command {}
+
+  /** Space sharing: the physical GPU and its render and BE groups (before any vGPU joins). */
+  public record Groups(ActorRef<PhysicalGpu.Command> gpu, ActorRef<SmGroup.Command> render,
+      ActorRef<SmGroup.Command> be) implements Command {}
+
+  /** The run ended at emulated time {@code atNanos}: the guests stop and the GPU drains what they queued. */
+  public record End(long atNanos) implements Command {}
+
+  /** A space sharing scheduler's own timer: a held frame may start at emulated time {@code due}. */
+  public record FrameDue(long token, long due) implements Command {}
 
   /**
    * Where the VMs' vCPUs are, for coscheduling (FairGV Algorithms 3-4): every vCPU by its global index, and each
@@ -117,8 +139,15 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   /** Report the frames of the second that began at {@code secondStart}. */
   public record Collect(long seq, long secondStart) implements ToAgent {}
 
-  /** To a vGPU: hand this request to the GPU, as decided at emulated time {@code atNanos}. */
-  public record Dispatch(GpuWork work, long atNanos) {}
+  /**
+   * To a vGPU: hand this request to the GPU, as decided at emulated time {@code atNanos}; space sharing names the SM
+   * group and how the kernel is bound ({@code group} null: the vGPU's own group).
+   */
+  public record Dispatch(GpuWork work, long atNanos, ActorRef<SmGroup.Command> group, SmGroup.Bind bind) {
+    public Dispatch(GpuWork work, long atNanos) {
+      this(work, atNanos, null, null);
+    }
+  }
 
   /**
    * Final figures: the policy's name and invariant violations, dispatches made; for a VGRIS policy also its
@@ -200,6 +229,10 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(SecondEnded.class, this::onSecondEnded)
         .onMessage(AgentReport.class, this::onAgentReport)
         .onMessage(Report.class, this::onReport)
+        .onMessage(Presented.class, m -> this)
+        .onMessage(Groups.class, m -> this)
+        .onMessage(End.class, m -> this)
+        .onMessage(FrameDue.class, m -> this)
         .build();
   }
 

@@ -7,12 +7,16 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.policies.memory.MemoryPolicy;
 
 /**
- * The physical GPU: owns its SM groups and its memory. Not space-shared yet, so one group spans every SM; the
- * list of groups is what a space-sharing policy (COMBO) resizes. It announces its units once, then has nothing to
- * decide: requests go to the units directly.
+ * The physical GPU: owns its SM groups and its memory. Time-shared, one group spans every SM. Space-shared (a
+ * COMBO or PilotFish policy, combo.txt §5.1), two groups run side by side: the render group, which starts with every
+ * SM, and the BE group, which starts with none; they execute with COMBO's co-location table and switch no contexts
+ * (COMBO runs every application's kernels concurrently on one GPU, §6.1). A {@link Layout} resizes both at a frame
+ * boundary; SMs pass from one to the other as the kernels holding them finish ({@link SmGroup.Grant}). It announces
+ * its units once; requests go to the units directly.
  */
 public final class PhysicalGpu {
 
@@ -21,8 +25,21 @@ public final class PhysicalGpu {
   /** Asks for the units again (a late joiner, a dashboard). */
   public record Units(ActorRef<Ready> replyTo) implements Command {}
 
-  /** Sent once to the host when the units exist. */
-  public record Ready(List<ActorRef<SmGroup.Command>> smGroups, ActorRef<GpuMemory.Command> memory) {}
+  /**
+   * Space sharing: from layout {@code epoch} on, the render group is to own {@code renderSms} and the BE group
+   * {@code beSms} (their sum is the GPU's SMs), decided at emulated time {@code atNanos}.
+   */
+  public record Layout(long epoch, int renderSms, int beSms, long atNanos) implements Command {}
+
+  /**
+   * Sent once to the host when the units exist: the SM groups (time-shared: one; space-shared: the render group,
+   * then the BE group).
+   */
+  public record Ready(List<ActorRef<SmGroup.Command>> smGroups, ActorRef<GpuMemory.Command> memory,
+      ActorRef<Command> gpu) {}
+
+  /** Kernels a space-shared group runs side by side at most; the space policy decides how many actually do. */
+  static final int SPACE_SHARED_CONCURRENCY = 16;
 
   private PhysicalGpu() {}
 
@@ -32,19 +49,48 @@ public final class PhysicalGpu {
    */
   public static Behavior<Command> create(Settings.Gpu gpu, MemoryPolicy memoryPolicy,
       List<ActorRef<CpuScheduler.Command>> copyCores, RunContext run, ActorRef<Ready> replyTo) {
+    return create(gpu, false, memoryPolicy, copyCores, run, replyTo);
+  }
+
+  /** As above; {@code spaceShared}: a render group and a BE group instead of one group. */
+  public static Behavior<Command> create(Settings.Gpu gpu, boolean spaceShared, MemoryPolicy memoryPolicy,
+      List<ActorRef<CpuScheduler.Command>> copyCores, RunContext run, ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
       ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memoryPolicy, run), "memory");
+      if (spaceShared) {
+        FluidModel model = FluidModel.of(ColocationTable.combo());
+        ActorRef<SmGroup.Command> render = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), SPACE_SHARED_CONCURRENCY,
+            0, model, run), "sm-group-render");
+        ActorRef<SmGroup.Command> be = ctx.spawn(SmGroup.create(0, gpu.sms(), SPACE_SHARED_CONCURRENCY, 0, model,
+            run), "sm-group-be");
+        render.tell(new SmGroup.Sibling(be));
+        be.tell(new SmGroup.Sibling(render));
+        Ready ready = new Ready(List.of(render, be), memory, ctx.getSelf());
+        replyTo.tell(ready);
+        return Behaviors.receive(Command.class)
+            .onMessage(Units.class, m -> {
+              m.replyTo().tell(ready);
+              return Behaviors.same();
+            })
+            .onMessage(Layout.class, m -> {
+              render.tell(new SmGroup.Resize(m.epoch(), m.renderSms(), m.atNanos()));
+              be.tell(new SmGroup.Resize(m.epoch(), m.beSms(), m.atNanos()));
+              return Behaviors.same();
+            })
+            .build();
+      }
       SmGroup.GttCopies copies = GpuMemory.copiesGtt(memoryPolicy)
           ? new SmGroup.GttCopies(memory, copyCores) : SmGroup.GttCopies.NONE;
       ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), gpu.maxConcurrentKernels(),
           gpu.contextSwitchNanos(), FluidModel.sharedEqually(), copies, run), "sm-group-0");
-      Ready ready = new Ready(List.of(whole), memory);
+      Ready ready = new Ready(List.of(whole), memory, ctx.getSelf());
       replyTo.tell(ready);
       return Behaviors.receive(Command.class)
           .onMessage(Units.class, m -> {
             m.replyTo().tell(ready);
             return Behaviors.same();
           })
+          .onMessage(Layout.class, m -> Behaviors.same())
           .build();
     });
   }

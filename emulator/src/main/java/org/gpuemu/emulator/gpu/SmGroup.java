@@ -24,6 +24,17 @@ import org.gpuemu.workloads.KernelType;
  * (gballoon §2.2: the copy lengthens the switch, so the vGPU gets less GPU time, and takes CPU time from vCPUs).
  * Busy time of each kernel is the group time it occupied divided among its co-runners, so the vGPUs' accounted
  * times add up to the group's kernel busy time.
+ *
+ * <p>Space sharing (COMBO, combo.txt §5.1, §5.3): a group owns some of the GPU's SMs and may be resized to a
+ * {@link Resize target}. A kernel spans SMs: an unbound kernel (the "original" version of §5.3) spreads over the SMs
+ * its group owns, up to the target, and grows when the group is granted more; an SM-bound kernel ({@link Bind}
+ * with {@code boundSms > 0}, Figure 8) is bound to that many SMs and, being a persistent-thread-block kernel whose
+ * blocks each do an equal share, ends a full duration after its last bound SM became free: it makes no progress
+ * until the group owns them all (Figure 11b). A running kernel never gives up SMs: a shrinking group hands its
+ * surplus to its {@link Sibling} only as the kernels spanning it finish, and the sibling's kernels then grow onto
+ * them. Work is in SM-nanoseconds (solo duration × the GPU's SMs), progressing at span × the co-location rate.
+ * Simplification: co-runners in a group are taken to share their SMs whatever their spans (the co-location rates
+ * of the whole set apply to each).
  */
 public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
@@ -33,12 +44,41 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
    * Run a kernel for a vGPU, dispatched at emulated time {@code atNanos} (-1: on arrival); {@link Finished} goes to
    * {@code replyTo} when it completes.
    */
-  public record Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo, long atNanos)
-      implements Command {
+  public record Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo, long atNanos,
+      Bind bind) implements Command {
+    public Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo, long atNanos) {
+      this(workId, vgpu, kernel, replyTo, atNanos, null);
+    }
+
     public Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo) {
-      this(workId, vgpu, kernel, replyTo, -1);
+      this(workId, vgpu, kernel, replyTo, -1, null);
     }
   }
+
+  /**
+   * How a space-shared kernel is placed: the layout it was dispatched under ({@code epoch}, the group's
+   * {@code targetSms} then: applied first if the group has not heard of that layout yet, since the layout and the
+   * kernel travel by different actors) and the SMs it is bound to ({@code boundSms}, 0: unbound, the original
+   * version).
+   */
+  public record Bind(long epoch, int targetSms, int boundSms) {
+    public Bind {
+      if (targetSms < 0 || boundSms < 0) throw new IllegalArgumentException("SM counts must be >= 0");
+    }
+  }
+
+  /** From layout {@code epoch} on, the group is to own {@code targetSms} SMs (space sharing); older epochs are stale. */
+  public record Resize(long epoch, int targetSms, long atNanos) implements Command {}
+
+  /**
+   * The sibling group handed over {@code sms} SMs at emulated time {@code atNanos}, under layout {@code epoch},
+   * which gives the receiver {@code targetSms} (applied first if the receiver has not heard of it yet: the sibling
+   * and the layout's sender are different actors).
+   */
+  public record Grant(int sms, long epoch, int targetSms, long atNanos) implements Command {}
+
+  /** The group that gets this group's surplus SMs (space sharing: the render group's and the BE group's). */
+  public record Sibling(ActorRef<Command> sibling) implements Command {}
 
   public record Report(ActorRef<GroupReport> replyTo) implements Command {}
 
@@ -66,7 +106,14 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   /** Final figures of the group; {@code lastEventNanos} is when it last changed (drain after the end included). */
   public record GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches,
-      long kernelsCompleted, long medianKernelNanos, long lastEventNanos) {}
+      long kernelsCompleted, long medianKernelNanos, long lastEventNanos, int totalSms, double smBusyNanos) {
+    /** A group that owned {@code sms} SMs all along: SM time busy = sms × busy time. */
+    public GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches, long kernelsCompleted,
+        long medianKernelNanos, long lastEventNanos) {
+      this(sms, kernelBusyNanos, switchNanos, contextSwitches, kernelsCompleted, medianKernelNanos, lastEventNanos,
+          sms, (double) sms * kernelBusyNanos);
+    }
+  }
 
   private static final Object TICK = "tick";
   private static final double DONE_EPSILON = 0.5; // half a nanosecond of work left counts as done
@@ -75,18 +122,31 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     final Execute request;
     final KernelType type;
     final long started;
+    /** SMs it is bound to (SM-bound version), 0 when unbound. */
+    final int bound;
+    /** SMs it spreads over; an unbound kernel's grows with its group, never shrinks. */
+    int span;
+    /** SM-nanoseconds of work left. */
     double remaining;
     double accounted;
 
-    Running(Execute request, double work, long started) {
+    Running(Execute request, double work, long started, int bound, int span) {
       this.request = request;
       this.type = request.kernel().type();
       this.remaining = work;
       this.started = started;
+      this.bound = bound;
+      this.span = span;
     }
   }
 
-  private final int sms;
+  /** SMs owned now (space sharing changes it; otherwise fixed). */
+  private int sms;
+  /** SMs the current layout gives the group. */
+  private int target;
+  private long epoch;
+  private ActorRef<Command> sibling;
+  private double smBusy;
   private final int totalSms;
   private final int maxConcurrent;
   private final long contextSwitchNanos;
@@ -137,6 +197,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     this.copyPriced = ctx.messageAdapter(GpuMemory.CopyCost.class, CopyPriced::new);
     this.copyDone = ctx.messageAdapter(CpuScheduler.Done.class, CopyDone::new);
     this.sms = sms;
+    this.target = sms;
     this.totalSms = totalSms;
     this.maxConcurrent = maxConcurrent;
     this.contextSwitchNanos = contextSwitchNanos;
@@ -152,6 +213,12 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
         .onMessage(CopyPriced.class, this::onCopyPriced)
         .onMessage(CopyDone.class, this::onCopyDone)
         .onMessage(Report.class, this::onReport)
+        .onMessage(Resize.class, this::onResize)
+        .onMessage(Grant.class, this::onGrant)
+        .onMessage(Sibling.class, m -> {
+          sibling = m.sibling();
+          return this;
+        })
         .build();
   }
 
@@ -159,10 +226,61 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     long now = Math.max(last, msg.atNanos() >= 0 ? msg.atNanos() : run.now());
     advance(now);
     finishDone(now);
+    if (msg.bind() != null) resize(msg.bind().epoch(), msg.bind().targetSms(), now);
     fifo.add(msg);
     startQueued(now);
+    release(now);
     rearm(now);
     return this;
+  }
+
+  /** A resize is a grant of no SMs: the layout changes, nothing is handed over. */
+  private Behavior<Command> onResize(Resize msg) {
+    return onGrant(new Grant(0, msg.epoch(), msg.targetSms(), msg.atNanos()));
+  }
+
+  private Behavior<Command> onGrant(Grant msg) {
+    long now = Math.max(last, msg.atNanos());
+    advance(now);
+    finishDone(now);
+    resize(msg.epoch(), msg.targetSms(), now);
+    sms += msg.sms();
+    if (sms > totalSms) throw new IllegalStateException("group owns " + sms + " of " + totalSms + " SMs");
+    grow();
+    release(now);
+    rearm(now);
+    return this;
+  }
+
+  private void resize(long newEpoch, int newTarget, long now) {
+    if (newEpoch <= epoch) return;
+    epoch = newEpoch;
+    target = newTarget;
+    grow();
+  }
+
+  /** Unbound kernels spread over what the group owns, up to its target; none gives SMs up. */
+  private void grow() {
+    int usable = Math.min(sms, target);
+    for (Running k : running) {
+      if (k.bound == 0) k.span = Math.max(k.span, usable);
+    }
+  }
+
+  /** Hands the sibling every owned SM beyond the target that no running kernel spans. */
+  private void release(long now) {
+    if (sibling == null) return;
+    int held = target;
+    for (Running k : running) held = Math.max(held, k.span);
+    int surplus = sms - held;
+    if (surplus <= 0) return;
+    sms -= surplus;
+    sibling.tell(new Grant(surplus, epoch, totalSms - target, now));
+  }
+
+  /** Whether a kernel progresses: it spans SMs, and an SM-bound one has all its SMs. */
+  private boolean active(Running k) {
+    return k.span > 0 && (k.bound == 0 || sms >= k.bound);
   }
 
   private Behavior<Command> onTick(Tick msg) {
@@ -172,6 +290,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     finishDone(now);
     if (switchingUntil >= 0 && now >= switchingUntil) switchingUntil = -1;
     startQueued(now);
+    release(now);
     rearm(now);
     return this;
   }
@@ -215,7 +334,8 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   private Behavior<Command> onReport(Report msg) {
     long median = kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
-    msg.replyTo().tell(new GroupReport(sms, kernelBusy, switchTime, switches, completed, median, last));
+    msg.replyTo().tell(new GroupReport(sms, kernelBusy, switchTime, switches, completed, median, last, totalSms,
+        smBusy));
     return this;
   }
 
@@ -226,14 +346,24 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     if (switchingUntil >= 0) {
       switchTime += Math.min(dt, Math.max(0, switchingUntil - last));
     }
-    if (!running.isEmpty()) {
+    int activeCount = 0;
+    int spanned = 0;
+    for (Running k : running) {
+      if (active(k)) {
+        activeCount++;
+        spanned = Math.max(spanned, k.span);
+      }
+    }
+    if (activeCount > 0) {
       double[] rates = model.rates(types());
       for (int i = 0; i < running.size(); i++) {
         Running k = running.get(i);
-        k.remaining -= dt * rates[i];
-        k.accounted += (double) dt / running.size();
+        if (!active(k)) continue;
+        k.remaining -= dt * rates[i] * k.span;
+        k.accounted += (double) dt / activeCount;
       }
       kernelBusy += dt;
+      smBusy += (double) dt * Math.min(sms, spanned);
     }
     last = now;
   }
@@ -241,7 +371,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   private void finishDone(long now) {
     for (var it = running.iterator(); it.hasNext(); ) {
       Running k = it.next();
-      if (k.remaining > DONE_EPSILON) continue;
+      if (k.remaining > DONE_EPSILON * Math.max(1, k.span)) continue;
       it.remove();
       completed++;
       long gpu = Math.round(k.accounted);
@@ -273,7 +403,9 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
         context = next.vgpu();
       }
       fifo.poll();
-      running.add(new Running(next, FluidModel.workNanos(next.kernel().soloNanos(), sms, totalSms), now));
+      int bound = next.bind() == null ? 0 : Math.min(totalSms, next.bind().boundSms());
+      int span = bound > 0 ? bound : Math.min(sms, target);
+      running.add(new Running(next, FluidModel.workNanos(next.kernel().soloNanos(), 1, totalSms), now, bound, span));
     }
   }
 
@@ -293,7 +425,13 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
       double[] rates = model.rates(types());
       double soonest = Double.MAX_VALUE;
       for (int i = 0; i < running.size(); i++) {
-        soonest = Math.min(soonest, running.get(i).remaining / rates[i]);
+        Running k = running.get(i);
+        if (active(k)) soonest = Math.min(soonest, k.remaining / (rates[i] * k.span));
+      }
+      if (soonest == Double.MAX_VALUE) { // every kernel waits for SMs: the sibling's grant wakes the group
+        timers.cancel(TICK);
+        token++;
+        return;
       }
       due = now + (long) Math.ceil(soonest);
     }

@@ -29,6 +29,10 @@ import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.memory.MemoryPolicy;
 import org.gpuemu.policies.vmcg.VmcgInputs;
 import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.emulator.gpu.SpaceScheduler;
+import org.gpuemu.policies.combo.SpacePolicies;
+import org.gpuemu.workloads.ComboGame;
+import org.gpuemu.workloads.WorkloadCatalog;
 
 /**
  * The host: spawns its cores, the GPU scheduler and the physical GPU, then the VMs once the GPU's units exist,
@@ -76,15 +80,31 @@ public final class Host extends AbstractBehavior<Host.Command> {
       cores.add(ctx.spawn(CpuScheduler.create(c, CpuPolicies.create(cpu.name(), cpu.params()), run), "core-" + c));
     }
     Settings.PolicyChoice g = scenario.gpuPolicy();
-    GpuPolicy gpuPolicy = GpuPolicies.create(g.name(), g.params());
-    scheduler = ctx.spawn(GpuScheduler.create(gpuPolicy, run, metrics), "gpu-scheduler");
     Settings.PolicyChoice m = scenario.memoryPolicy();
     MemoryPolicy memoryPolicy = MemoryPolicies.create(m.name(), m.params());
-    reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
-    slicer = gpuPolicy instanceof SlicesKernels s ? s.slicing()::slice : VGpu.Slicer.NONE;
-    cpuCentric = gpuPolicy instanceof CpuCentricCoscheduling;
-    ctx.spawn(PhysicalGpu.create(scenario.gpu(), memoryPolicy, List.copyOf(cores), run,
+    if (scenario.spaceShared()) {
+      Settings.Vm game = gameVm(scenario);
+      scheduler = ctx.spawn(SpaceScheduler.create(SpacePolicies.create(g.name(), g.params()), scenario.gpu().sms(),
+          game.index(), (ComboGame) WorkloadCatalog.get(game.workload()), Vm.programSeed(scenario.seed(),
+          game.index()), run, metrics), "gpu-scheduler");
+      reports = new VCpu.Reports(false, GpuMemory.copiesGtt(memoryPolicy));
+      slicer = VGpu.Slicer.NONE;
+      cpuCentric = false;
+    } else {
+      GpuPolicy gpuPolicy = GpuPolicies.create(g.name(), g.params());
+      scheduler = ctx.spawn(GpuScheduler.create(gpuPolicy, run, metrics), "gpu-scheduler");
+      reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
+      slicer = gpuPolicy instanceof SlicesKernels s ? s.slicing()::slice : VGpu.Slicer.NONE;
+      cpuCentric = gpuPolicy instanceof CpuCentricCoscheduling;
+    }
+    ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
+  }
+
+  /** The one VM of a space-shared scenario that runs a game (the loader checked there is exactly one). */
+  public static Settings.Vm gameVm(Settings.Scenario scenario) {
+    return scenario.vms().stream().filter(vm -> WorkloadCatalog.get(vm.workload()) instanceof ComboGame)
+        .findFirst().orElseThrow(() -> new IllegalStateException("a space-shared scenario needs a game VM"));
   }
 
   @Override public Receive<Command> createReceive() {
@@ -96,8 +116,10 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   private Behavior<Command> onGpuReady(GpuReady msg) {
     gpu = msg.ready();
+    boolean space = scenario.spaceShared();
+    if (space) scheduler.tell(new GpuScheduler.Groups(gpu.gpu(), gpu.smGroups().get(0), gpu.smGroups().get(1)));
     Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, gpu.smGroups().get(0), gpu.memory(), metrics, reports,
-        slicer);
+        slicer, space);
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {

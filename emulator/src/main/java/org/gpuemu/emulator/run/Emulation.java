@@ -167,6 +167,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private Behavior<Command> onEndRun(EndRun msg) {
     endedAt = run.fired(msg.due());
     timers.cancelAll();
+    refs.scheduler().tell(new GpuScheduler.End(endedAt));
     ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class, VcpuStopped::new);
     for (Vm.Ready vm : refs.vms()) {
       for (ActorRef<VCpu.Command> vcpu : vm.vcpus()) {

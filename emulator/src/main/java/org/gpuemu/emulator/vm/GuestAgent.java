@@ -39,7 +39,11 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
    * The guest calls Present, submitting {@code tail} (null: nothing); the answer goes to {@code replyTo} as
    * {@link VCpu.PresentReturned}.
    */
-  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) implements Command {}
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos) implements Command {
+    public Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) {
+      this(replyTo, tail, -1);
+    }
+  }
 
   private record FromController(GpuScheduler.ToAgent message) implements Command {}
 
@@ -110,7 +114,12 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     } else if (mode instanceof PresentMode.ProportionalShare) {
       controller.tell(new GpuScheduler.MayPresent(vgpuIndex, controllerMessages));
     } else {
-      sleepThenPresent(vm.presentSleep().at(run.now() - vm.startDelayNanos()));
+      long sleep = vm.presentSleep().at(run.now() - vm.startDelayNanos());
+      if (sleep > 0) {
+        sleepThenPresent(sleep);
+      } else {
+        issuePresent(msg.atNanos()); // passed through at the guest's model time (DESIGN.md §4)
+      }
     }
     return this;
   }
@@ -119,13 +128,13 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     if (msg.answer() instanceof VCpu.FlushReturned) {
       long now = run.now();
       sleepThenPresent(pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned));
-    } else if (msg.answer() instanceof VCpu.PresentReturned) {
+    } else if (msg.answer() instanceof VCpu.PresentReturned returned) {
       long now = run.now();
       pacer.presentReturned(now - presentIssued);
       lastReturned = now;
       if (firstReturned < 0) firstReturned = now;
       framesSinceReport++;
-      guest.tell(VCpu.PresentReturned.INSTANCE);
+      guest.tell(presentTimed ? returned : VCpu.PresentReturned.UNTIMED);
     }
     return this;
   }
@@ -156,6 +165,9 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     return this;
   }
 
+  /** Whether the Present in flight went straight through, so that its answer's model time holds. */
+  private boolean presentTimed;
+
   private void sleepThenPresent(long sleep) {
     if (sleep > 0) {
       long due = run.now() + sleep;
@@ -166,8 +178,14 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   }
 
   private void issuePresent() {
+    issuePresent(-1);
+  }
+
+  /** {@code atNanos}: the guest's model time when the Present went straight through, -1 when the agent held it. */
+  private void issuePresent(long atNanos) {
     presentIssued = run.now();
-    vgpu.tell(new VGpu.Present(vgpuAnswers, tail));
+    presentTimed = atNanos >= 0;
+    vgpu.tell(new VGpu.Present(vgpuAnswers, tail, atNanos));
     tail = null;
   }
 }

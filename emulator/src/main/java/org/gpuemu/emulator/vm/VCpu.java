@@ -40,7 +40,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   /** The synchronous call's work completed at emulated time {@code atNanos}. */
   public record SyncReturned(long atNanos) implements Command {}
 
-  public enum PresentReturned implements Command { INSTANCE }
+  /**
+   * The Present returned, at emulated time {@code atNanos} (the event that released it: the Present itself or the
+   * completion that made room), or -1 when the answer was timed by the wall clock (a guest agent that slept or
+   * waited for its controller).
+   */
+  public record PresentReturned(long atNanos) implements Command {
+    public static final PresentReturned UNTIMED = new PresentReturned(-1);
+  }
 
   public enum FlushReturned implements Command { INSTANCE }
 
@@ -173,7 +180,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(Stop.class, this::onStop)
         .onMessage(CpuDone.class, this::onCpuDone)
         .onMessage(SyncReturned.class, this::onSyncReturned)
-        .onMessage(PresentReturned.class, m -> onPresentReturned())
+        .onMessage(PresentReturned.class, this::onPresentReturned)
         .onMessage(FlushReturned.class, m -> {
           clock = Math.max(clock, run.now());
           return resume();
@@ -257,8 +264,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     return this;
   }
 
-  private Behavior<Command> onPresentReturned() {
-    long now = run.now();
+  private Behavior<Command> onPresentReturned(PresentReturned msg) {
+    long now = msg.atNanos() >= 0 ? msg.atNanos() : run.now();
     clock = Math.max(clock, now);
     if (presentSpinning) {
       answered = true;
@@ -366,7 +373,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       return false;
     } else if (s instanceof Step.Present p) {
       wait = Wait.PRESENT;
-      agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail()));
+      agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail(), clock));
       if (settings.presentWait() == Settings.PresentWait.POLL) {
         presentSpinning = true;
         answered = false;

@@ -50,7 +50,14 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
    * End of frame, submitting {@code tail} (null: nothing) first: {@link VCpu.PresentReturned} once the frame is
    * in the driver's buffer and the buffer has room.
    */
-  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) implements Command {}
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos) implements Command {
+    public Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) {
+      this(replyTo, tail, -1);
+    }
+  }
+
+  /** A blocked Present: who waits and the model time it was issued (-1: untimed). */
+  private record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos) {}
 
   /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
   public record Flush(ActorRef<VCpu.Command> replyTo) implements Command {}
@@ -63,7 +70,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
 
-  private record Dispatched(GpuWork work, long atNanos) implements Command {}
+  private record Dispatched(GpuScheduler.Dispatch dispatch) implements Command {}
 
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
@@ -86,9 +93,12 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     List<KernelSpec> parts(KernelSpec kernel);
   }
 
-  /** {@code last}: the request's last (or only) part, whose completion completes the guest's call. */
+  /**
+   * {@code last}: the request's last (or only) part, whose completion completes the guest's call; {@code frame}:
+   * the frame the guest was recording.
+   */
   private record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply,
-      boolean last) {}
+      boolean last, long frame) {}
 
   private record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
 
@@ -104,7 +114,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private final ArrayDeque<Long> runtime = new ArrayDeque<>();
   private final TreeSet<Long> outstanding = new TreeSet<>();
   private final ArrayDeque<Long> framesInFlight = new ArrayDeque<>();
-  private final ArrayDeque<ActorRef<VCpu.Command>> blockedPresents = new ArrayDeque<>();
+  private final ArrayDeque<Blocked> blockedPresents = new ArrayDeque<>();
   private final ArrayDeque<Waiter> flushes = new ArrayDeque<>();
   private final ArrayDeque<ActorRef<Drained>> drains = new ArrayDeque<>();
   private int inDriver;
@@ -118,21 +128,30 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private final Slicer slicer;
   private long kernelsInRun;
   private long busyInRun;
+  /** Whether the scheduler hears of each Present (space sharing). */
+  private final boolean reportFrames;
+  /** Frames presented so far: the frame the guest is recording. */
+  private long frame;
+  private int frameRequests;
 
-  /** {@code measuredUntil}: when the VM's program stops (its figures count GPU work up to then, not the drain). */
+  /**
+   * {@code measuredUntil}: when the VM's program stops (its figures count GPU work up to then, not the drain);
+   * {@code reportFrames}: tell the scheduler of each Present ({@link GpuScheduler.Presented}, space sharing).
+   */
   public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
-      Slicer slicer, RunContext run, ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
-      ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, measuredUntil, slicer, run,
-        scheduler, smGroup, metrics));
+      Slicer slicer, boolean reportFrames, RunContext run, ActorRef<GpuScheduler.Command> scheduler,
+      ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
+    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, measuredUntil, slicer,
+        reportFrames, run, scheduler, smGroup, metrics));
   }
 
   private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
-      Slicer slicer, RunContext run, ActorRef<GpuScheduler.Command> scheduler, ActorRef<SmGroup.Command> smGroup,
-      ActorRef<MetricsHub.Command> metrics) {
+      Slicer slicer, boolean reportFrames, RunContext run, ActorRef<GpuScheduler.Command> scheduler,
+      ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
     super(ctx);
     this.measuredUntil = measuredUntil;
     this.slicer = slicer;
+    this.reportFrames = reportFrames;
     this.vgpu = params.vgpu();
     this.commandBuffer = commandBuffer;
     this.driverQueue = driverQueue;
@@ -141,8 +160,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.smGroup = smGroup;
     this.metrics = metrics;
     this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
-    scheduler.tell(new GpuScheduler.Join(params, ctx.messageAdapter(GpuScheduler.Dispatch.class,
-        d -> new Dispatched(d.work(), d.atNanos()))));
+    scheduler.tell(new GpuScheduler.Join(params, ctx.messageAdapter(GpuScheduler.Dispatch.class, Dispatched::new)));
   }
 
   @Override public Receive<Command> createReceive() {
@@ -176,7 +194,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       KernelSpec part = parts.get(i);
       long id = ((long) vgpu << ID_SHIFT) | seq++;
       GpuWork work = new GpuWork(id, vgpu, part.soloNanos(), queuedAt, last && syncReply != null);
-      pending.put(id, new Pending(work, part, vcpu, last ? syncReply : null, last));
+      pending.put(id, new Pending(work, part, vcpu, last ? syncReply : null, last, frame));
+      frameRequests++;
       outstanding.add(id);
       runtime.add(id);
     }
@@ -192,30 +211,38 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     while (!runtime.isEmpty() && inDriver < driverQueue) {
       inDriver++;
       Pending p = pending.get(runtime.poll());
-      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos())));
+      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(),
+          p.frame()));
     }
     releaseFlushes();
-    releasePresents();
+    releasePresents(at);
   }
 
   private Behavior<Command> onPresent(Present msg) {
     if (msg.tail() != null) queue(msg.tail(), -1, null, -1);
+    if (reportFrames) scheduler.tell(new GpuScheduler.Presented(vgpu, frame, frameRequests));
+    frame++;
+    frameRequests = 0;
     submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
-    blockedPresents.add(msg.replyTo());
-    releasePresents();
+    blockedPresents.add(new Blocked(msg.replyTo(), msg.atNanos()));
+    releasePresents(msg.atNanos());
     return this;
   }
 
   /** Answers blocked Presents once the runtime has handed everything on and few enough frames are unfinished. */
-  private void releasePresents() {
+  private void releasePresents(long at) {
     while (!framesInFlight.isEmpty() && (outstanding.isEmpty() || outstanding.first() > framesInFlight.peek())) {
       framesInFlight.poll();
     }
     while (!blockedPresents.isEmpty() && runtime.isEmpty()
         && framesInFlight.size() - (blockedPresents.size() - 1) <= commandBuffer) {
       completed++;
-      blockedPresents.poll().tell(VCpu.PresentReturned.INSTANCE);
+      Blocked b = blockedPresents.poll();
+      // answered at the model time of the event that released it, never before it was issued. Space sharing only
+      // for now: the other papers' figures were measured with wall-clock answers and would need re-measuring
+      b.replyTo().tell(b.atNanos() < 0 || !reportFrames ? VCpu.PresentReturned.UNTIMED
+          : new VCpu.PresentReturned(Math.max(b.atNanos(), at)));
     }
   }
 
@@ -228,8 +255,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private Behavior<Command> onDispatched(Dispatched msg) {
-    Pending p = pending.get(msg.work().id());
-    smGroup.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, msg.atNanos()));
+    GpuScheduler.Dispatch d = msg.dispatch();
+    Pending p = pending.get(d.work().id());
+    ActorRef<SmGroup.Command> group = d.group() != null ? d.group() : smGroup;
+    group.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, d.atNanos(), d.bind()));
     return this;
   }
 

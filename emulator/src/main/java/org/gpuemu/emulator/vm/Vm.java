@@ -35,20 +35,26 @@ public final class Vm {
   /** Wiring the VM needs from the host. */
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<GpuScheduler.Command> scheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VCpu.Reports reports, VGpu.Slicer slicer) {}
+      VCpu.Reports reports, VGpu.Slicer slicer, boolean reportFrames) {}
+
+  /** The seed of the program VM {@code index} runs in a run seeded {@code seed}. */
+  public static long programSeed(long seed, int index) {
+    return seed + 7919L * index;
+  }
 
   public static Behavior<Command> create(Settings.Vm vm, int firstVcpu, long seed, long runEndNanos, RunContext run,
       Wiring w, ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
       VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
       ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
-          vm.stopNanos(runEndNanos), w.slicer(), run, w.scheduler(), w.smGroup(), w.metrics()), "vgpu");
+          vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames(), run, w.scheduler(), w.smGroup(), w.metrics()),
+          "vgpu");
       ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run), "agent");
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
       for (int i = 0; i < vm.vcpus(); i++) {
         var workload = WorkloadCatalog.get(vm.workload());
-        var program = i < workload.threads() ? workload.start(seed + 7919L * vm.index() + 104_729L * i) : null;
+        var program = i < workload.threads() ? workload.start(programSeed(seed, vm.index()) + 104_729L * i) : null;
         vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
             agent, w.memory(), w.metrics(), w.reports()), "vcpu-" + i));
       }

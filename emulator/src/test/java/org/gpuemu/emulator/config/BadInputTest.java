@@ -54,6 +54,29 @@ class BadInputTest {
     assertEquals(1, problems.size(), "expected only the problem at " + key + ", got " + problems);
   }
 
+  // ------------------------------------------------------------------ space sharing (COMBO)
+
+  @Test
+  void spacePolicy_needsExactlyOneGameVm() throws IOException {
+    onlyProblemAt(problems("scenario { scheduler.gpu.policy = combo, vms { a { workload = combo-resnet50 } } }"),
+        "scenario.vms", "exactly one VM running a COMBO game", "got 0");
+  }
+
+  @Test
+  void spacePolicy_rejectsABeVmWhoseKernelsAreNotCdOrTc() throws IOException {
+    onlyProblemAt(problems("scenario { scheduler.gpu.policy = pilotfish, vms { g { workload = combo-quake2 }, "
+        + "b { workload = dirt3 } } }"), "scenario.vms.b.workload", "CD or TC", "dirt3");
+  }
+
+  @Test
+  void spacePolicy_parametersAreItsOwn_andValidated() throws IOException {
+    onlyProblemAt(problems("scenario { scheduler.gpu { policy = combo-exact, merge-headrooms = false }, "
+        + "vms { g { workload = combo-quake2 } } }"), "scenario.scheduler.gpu.merge-headrooms",
+        "not a parameter of policy 'combo-exact'");
+    onlyProblemAt(problems("scenario { scheduler.gpu { policy = combo, merge-headrooms = maybe }, "
+        + "vms { g { workload = combo-quake2 } } }"), "scenario.scheduler.gpu.merge-headrooms", "true or false");
+  }
+
   // ------------------------------------------------------------------ unknown keys
 
   @Test

@@ -76,7 +76,7 @@ class RequestPathTest {
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
           GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
-          VGpu.Slicer.NONE, run, scheduler, group, metrics));
+          VGpu.Slicer.NONE, false, run, scheduler, group, metrics));
       agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));
     }
 

@@ -56,6 +56,9 @@ import org.gpuemu.workloads.RenderScene;
  * target less the guard. §6.7 measures the kernel launch latency at "less than
  * 0.1ms"; a kernel planned to end exactly at a limit would overrun it by that much.
  *
+ * <p>A frame ready after its nominal start (the game itself was late) is sized by Eq. 5 for the time it has left
+ * before its target, so the exact scheme lets a late game catch up instead of keeping it a constant lag behind.
+ *
  * <p>Other interpretations: before the first frame there is no render to protect and BE kernels launch without a
  * fit check (under the exact scheme on the whole GPU, so the first exact frame is a switch frame); BE kernels left
  * running in a BE group after a switch to the relaxed scheme hold their own SMs and are not part of the relaxed
@@ -181,14 +184,15 @@ public final class SpaceSharingPolicy implements SpacePolicy {
     SmLayout previous = last == null ? whole() : last.plan().layout();
     long nominal = nominal(frame);
     long deadline = nominal(frame + 1);
+    long start = Math.max(now, merged ? mergedStart(nominal, deadline, estimate) : nominal);
+    // Eq. 5 for the time the frame has: a frame ready late (its game was held up) needs more SMs to make its target
     SmLayout layout = next == Scheme.EXACT
-        ? SmPartition.split(setup.totalSms(), estimate.totalNanos(), deadline - nominal - guard) : whole();
+        ? SmPartition.split(setup.totalSms(), estimate.totalNanos(), Math.max(1, deadline - start - guard)) : whole();
     if (next != Scheme.TEMPORAL && (switched || (next == Scheme.EXACT && !layout.equals(previous)))) {
       blockedBy = frame;
     }
-    long start = merged ? mergedStart(nominal, deadline, estimate) : nominal;
     mergeDelay = -1;
-    FramePlan plan = new FramePlan(frame, nominal, Math.max(now, start), deadline, layout,
+    FramePlan plan = new FramePlan(frame, nominal, start, deadline, layout,
         binding(next, switched, previous, layout), next, merged);
     if (switched) switches.add(new SchemeSwitch(frame, now, scheme, next));
     scheme = next;

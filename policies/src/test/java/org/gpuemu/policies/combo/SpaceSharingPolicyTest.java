@@ -191,6 +191,20 @@ class SpaceSharingPolicyTest {
     assertEquals(new SmLayout.Split(42, 40), guarded.frameReady(0, scene(2_970_000, 2 * MS), 0).layout());
   }
 
+  @Test
+  void exact_aFrameReadyLate_getsTheSmsItNeedsForTheTimeLeft() {
+    // 4.9 ms of 10: 82 × 0.49 = 40.2, so 41 SMs on time; ready 2.5 ms late it has 7.5 ms: 53.6, so 54 SMs
+    SpacePolicy p = attached(SpaceSharingPolicy.exact(params(1, false, 1)));
+    assertEquals(new SmLayout.Split(41, 41), p.frameReady(0, scene(2_900_000, 2 * MS), 0).layout());
+    p.frameRendered(0, 9 * MS);
+    FramePlan late = p.frameReady(1, scene(2_900_000, 2 * MS), 12_500_000);
+    assertEquals(new SmLayout.Split(54, 28), late.layout());
+    assertEquals(Binding.ORIGINAL, late.binding(), "the render group grew");
+    // ready after its target: every SM
+    p.frameRendered(1, 19 * MS);
+    assertEquals(new SmLayout.Split(82, 0), p.frameReady(2, scene(2_900_000, 2 * MS), 31 * MS).layout());
+  }
+
   // ------------------------------------------------------------------ relaxed intra-SM sharing
 
   @Test

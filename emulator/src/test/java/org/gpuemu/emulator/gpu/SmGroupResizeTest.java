@@ -1,0 +1,114 @@
+package org.gpuemu.emulator.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.gpuemu.emulator.clock.ScaledClock;
+import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.run.Runner;
+import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.policies.PolicyParams;
+import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.workloads.KernelType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * combo.txt Figure 11 with the space-shared {@link PhysicalGpu}'s two SM groups as actors: frame 1 renders on 50 of
+ * 82 SMs while a TC kernel holds the other 32; frame 2 needs 60 SMs, but the TC kernel is still running when frame
+ * 2's RT kernel starts. The SM-bound kernel (11b) waits for SMs 51-60 until the TC kernel ends and then needs its
+ * whole duration; the original kernel (11c) runs on the 50 SMs it has and spreads to the others as the BE group
+ * hands them over. Every message carries emulated time 0, so the model's times are exact whatever the lateness.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SmGroupResizeTest {
+  private static final long MS = 1_000_000;
+  private static final int SMS = 82;
+  /** 10 ms on the BE group's 32 SMs: 320 SM-ms of work. */
+  private static final KernelSpec TC = new KernelSpec("tc", KernelType.TC, 656, 3_902_439);
+  /** 600 SM-ms of work: 10 ms on 60 SMs, 12 ms on 50. */
+  private static final KernelSpec RT = new KernelSpec("rt", KernelType.RT, 28_800, 7_317_073);
+  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
+
+  @AfterAll
+  void shutdown() {
+    kit.shutdownTestKit();
+  }
+
+  private record Gpu(ActorRef<PhysicalGpu.Command> gpu, ActorRef<SmGroup.Command> render,
+      ActorRef<SmGroup.Command> be) {}
+
+  private Gpu spaceSharedGpu() {
+    ScaledClock clock = new ScaledClock(1.0);
+    RunContext run = new RunContext(clock, new TimerLateness(clock));
+    TestProbe<PhysicalGpu.Ready> ready = kit.createTestProbe();
+    kit.spawn(PhysicalGpu.create(new Settings.Gpu(SMS, 1L << 32, 0, 1), true,
+        MemoryPolicies.create("static", PolicyParams.of(java.util.Map.of())), null, run, ready.getRef()));
+    PhysicalGpu.Ready r = ready.receiveMessage();
+    assertEquals(2, r.smGroups().size(), "a render group and a BE group");
+    return new Gpu(r.gpu(), r.smGroups().get(0), r.smGroups().get(1));
+  }
+
+  private void awaitSms(ActorRef<SmGroup.Command> group, int sms) {
+    TestProbe<SmGroup.GroupReport> report = kit.createTestProbe();
+    for (int i = 0; i < 1_000; i++) {
+      group.tell(new SmGroup.Report(report.getRef()));
+      if (report.receiveMessage().sms() == sms) return;
+    }
+    throw new AssertionError("the group never owned " + sms + " SMs");
+  }
+
+  /** Frame 1's layout (50 / 32) with the TC kernel on the BE group, then frame 2's (60 / 22) and its RT kernel. */
+  private SmGroup.Finished frame2(int boundSms) {
+    Gpu g = spaceSharedGpu();
+    TestProbe<SmGroup.Finished> be = kit.createTestProbe();
+    TestProbe<SmGroup.Finished> render = kit.createTestProbe();
+    g.gpu().tell(new PhysicalGpu.Layout(1, 50, 32, 0));
+    g.be().tell(new SmGroup.Execute(1, 1, TC, be.getRef(), 0, new SmGroup.Bind(1, 32, 0)));
+    awaitSms(g.be(), 32); // frame 1: the render group has handed the BE group its 32 SMs
+    g.gpu().tell(new PhysicalGpu.Layout(2, 60, 22, 0));
+    g.render().tell(new SmGroup.Execute(2, 0, RT, render.getRef(), 0, new SmGroup.Bind(2, 60, boundSms)));
+    SmGroup.Finished tc = be.receiveMessage();
+    assertEquals(10 * MS, tc.finishedNanos(), 2_000, "the TC kernel keeps its 32 SMs to the end");
+    return render.receiveMessage();
+  }
+
+  @Test
+  void figure11b_anSmBoundRenderKernelWaitsForTheSmsABeKernelStillHolds() {
+    SmGroup.Finished rt = frame2(60);
+    // blocks bound to SMs 51-60 start when the TC kernel frees them at 10 ms and need 10 ms on 60 SMs
+    assertEquals(20 * MS, rt.finishedNanos(), 2_000);
+  }
+
+  @Test
+  void figure11c_theOriginalKernelRunsOnTheFreeSmsAndSpreadsAsTheyAreHandedOver() {
+    SmGroup.Finished rt = frame2(0);
+    // 500 SM-ms on 50 SMs by 10 ms, the last 100 on 60 SMs: 11.67 ms, not 20
+    assertEquals(11_666_667, rt.finishedNanos(), 2_000);
+    assertTrue(rt.finishedNanos() < 20 * MS);
+  }
+
+  @Test
+  void aShrinkingGroupHandsItsSurplusOver_assoonAsNoKernelSpansIt() {
+    Gpu g = spaceSharedGpu();
+    TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
+    // the whole GPU renders; a BE kernel for the BE group waits until the render group hands SMs over
+    g.render().tell(new SmGroup.Execute(1, 0, new KernelSpec("cd", KernelType.CD, 1, 4 * MS), probe.getRef(), 0,
+        new SmGroup.Bind(0, SMS, 0)));
+    g.gpu().tell(new PhysicalGpu.Layout(1, 41, 41, 0));
+    g.be().tell(new SmGroup.Execute(2, 1, new KernelSpec("tc", KernelType.TC, 1, 2 * MS), probe.getRef(), 0,
+        new SmGroup.Bind(1, 41, 0)));
+    SmGroup.Finished first = probe.receiveMessage();
+    SmGroup.Finished second = probe.receiveMessage();
+    assertEquals(1, first.workId());
+    assertEquals(4 * MS, first.finishedNanos(), 2_000, "the running kernel keeps all 82 SMs");
+    // the TC kernel starts when the 41 SMs come, at 4 ms, and takes 2 ms × 82 / 41
+    assertEquals(8 * MS, second.finishedNanos(), 2_000);
+  }
+}

@@ -1,0 +1,105 @@
+package org.gpuemu.emulator.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.gpuemu.emulator.config.ScenarioLoader;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Short runs of the COMBO scenario files (conf/scenarios/combo) at the time scale they declare (0.25), with the
+ * paper's orderings asserted with margins well inside what the runs measure on a loaded 2-core machine (see the
+ * README's COMBO section for the figures): Table 6, Figure 13 (two of its four games: Quake 2, the paper's largest
+ * gain, and Deliver Us The Moon, its smallest), Figure 14's p99 FPS on those runs, Figures 16 and 17.
+ */
+class ComboScenarioTest {
+  private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "combo");
+  /** Table 6's BE kernel: mri-q, 1.2 ms, beside a 60 FPS game. */
+  private static final double MRIQ_MS = 1.2;
+  private static final double TABLE6_FPS = 60;
+
+  /** What one run measured. */
+  private record Run(double beThroughput, double beCd, long qosViolations, double fpsP99) {}
+
+  @SuppressWarnings("unchecked")
+  private static Run run(String file, Path out, Map<String, String> sets) throws Exception {
+    Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(null, null, null,
+        sets));
+    Summary summary = new Summary(Runner.run(s, out.resolve(file + "-" + sets.hashCode()), v -> { }, 1000));
+    Map<String, Object> doc = summary.document();
+    assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
+    Map<String, Object> be = (Map<String, Object>) doc.get("be_throughput");
+    Map<String, Object> game = (Map<String, Object>) ((Map<String, Object>) doc.get("vms")).get("game");
+    return new Run(((Number) be.get("total")).doubleValue(), ((Number) be.get("cd")).doubleValue(),
+        ((Number) doc.get("qos_violations")).longValue(), ((Number) game.get("fps_p99")).doubleValue());
+  }
+
+  private static Run run(String file, Path out, String policy) throws Exception {
+    return run(file, out, Map.of("scheduler.gpu.policy", policy));
+  }
+
+  /** Table 6's unit: mri-q kernels completed per frame. */
+  private static double mriqPerFrame(Path out, String policy, String game) throws Exception {
+    Map<String, String> sets = new LinkedHashMap<>();
+    sets.put("scheduler.gpu.policy", policy);
+    sets.put("vms.game.workload", game);
+    // §5.2 predates headroom merging
+    if (policy.equals("combo-relaxed")) sets.put("scheduler.gpu.merge-headrooms", "false");
+    Run r = run("stable-vs-dynamic.conf", out, sets);
+    return r.beCd() / MRIQ_MS / TABLE6_FPS;
+  }
+
+  @Test
+  void table6_exactIsBetterUnderAStableLoad_relaxedUnderADynamicOne(@TempDir Path out) throws Exception {
+    // paper: exact 1.45 (stable) / 1.0 (dynamic), relaxed 0.998 / 1.16 mri-q kernels per frame
+    double exactStable = mriqPerFrame(out, "combo-exact", "combo-table6");
+    double relaxedStable = mriqPerFrame(out, "combo-relaxed", "combo-table6");
+    double exactDynamic = mriqPerFrame(out, "combo-exact", "combo-table6-dynamic");
+    double relaxedDynamic = mriqPerFrame(out, "combo-relaxed", "combo-table6-dynamic");
+    String all = String.format("exact %.3f / %.3f, relaxed %.3f / %.3f", exactStable, exactDynamic, relaxedStable,
+        relaxedDynamic);
+    assertTrue(exactStable > 1.1 * relaxedStable, all);
+    // the dynamic load costs exact and helps relaxed (paper: exact 1.45 -> 1.0, relaxed 0.998 -> 1.16); here they
+    // end up even under it (measured 1.16 and 1.16, see the README: a BE kernel keeps the SMs it started on, so
+    // exact loses less than the paper's), so the test holds the direction of the change, with a margin
+    assertTrue(relaxedDynamic / relaxedStable > 1.1 * exactDynamic / exactStable, all);
+    // relaxed under the stable load runs one kernel per frame, as §5.2 explains (0.998)
+    assertEquals(1.0, relaxedStable, 0.15, all);
+  }
+
+  @Test
+  void figures13_14_17_comboHarvestsAtLeast8PercentMoreThanPilotfish_keepsP99FpsAbove114_andGainsBySwitching(
+      @TempDir Path out) throws Exception {
+    Run quake2 = null;
+    for (String game : new String[] {"quake2", "dutm"}) {
+      String file = "vs-pilotfish-" + game + ".conf";
+      Run pilotfish = run(file, out, "pilotfish");
+      Run combo = run(file, out, "combo");
+      String both = game + ": combo " + combo + ", pilotfish " + pilotfish;
+      assertTrue(combo.beThroughput() >= 1.08 * pilotfish.beThroughput(), both);
+      assertTrue(combo.fpsP99() >= 114, both);
+      assertTrue(pilotfish.fpsP99() >= 114, both);
+      if (game.equals("quake2")) quake2 = combo;
+    }
+    // Figure 17: switching.conf is vs-pilotfish-quake2.conf (the same VMs) under another heading; its combo run is
+    // the one above
+    Run relaxed = run("switching.conf", out, "combo-relaxed");
+    assertTrue(quake2.beThroughput() > 1.02 * relaxed.beThroughput(), "combo " + quake2 + ", relaxed " + relaxed);
+  }
+
+  @Test
+  void figure16_mergingHeadroomsImprovesThroughput(@TempDir Path out) throws Exception {
+    Run noMerge = run("headroom-merge.conf", out, "combo-nm");
+    Run combo = run("headroom-merge.conf", out, "combo");
+    assertTrue(combo.beThroughput() > 1.03 * noMerge.beThroughput(), "combo " + combo + ", combo-nm " + noMerge);
+    assertTrue(combo.fpsP99() >= 114, "combo " + combo);
+  }
+}
