@@ -113,7 +113,7 @@ final class Compare implements Callable<Integer> {
       Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) doc.get("vms");
       for (Map.Entry<String, Map<String, Object>> vm : vms.entrySet()) {
         for (String key : new String[] {"fps", "throughput_per_s", "gpu_share", "normalized_throughput",
-            "normalized_run_time"}) {
+            "normalized_run_time", "run_time_s"}) {
           row(rows, vm.getKey() + " " + key).put(e.getKey(), vm.getValue().get(key));
         }
       }

@@ -88,6 +88,7 @@ public final class Summary {
     Map<Integer, Integer> weights = new LinkedHashMap<>();
     Map<Integer, Double> throughputs = new LinkedHashMap<>();
     Map<Integer, Double> crbRates = new LinkedHashMap<>();
+    Map<Integer, Double> runRates = new LinkedHashMap<>();
     long submitted = 0;
     long completed = 0;
     long failed = 0;
@@ -185,6 +186,7 @@ public final class Summary {
         programNanos = Math.max(programNanos, thread.programNanos());
       }
       if (programNanos >= 0) v.put("run_time_s", round(programNanos / 1e9, 3));
+      if (programNanos > 0) runRates.put(i, 1e9 / programNanos);
       vms.put(vm.name(), v);
       if (maxStall > s.fidelity().livenessTimeoutNanos()) {
         broken.add("liveness: vm '" + vm.name() + "' made no progress for " + round(maxStall / 1e9, 3) + " s");
@@ -251,6 +253,11 @@ public final class Summary {
     // capacity processed by the vGPU" -- the basis for VMs whose frames cost different GPU time (Figures 16-17)
     java.util.OptionalDouble lambdaCrbs = Fairness.lambda(weights, crbRates);
     fairness.put("lambda_crbs", lambdaCrbs.isPresent() ? round(lambdaCrbs.getAsDouble(), 4) : null);
+    // The same from run times, once every VM's finite program has ended: throughput 1/run time, as vmcg.txt
+    // Table 2 computes its lambda from the DomUs' times (Rodinia) -- null while any VM still runs
+    java.util.OptionalDouble lambdaRun = runRates.size() == weights.size()
+        ? Fairness.lambda(weights, runRates) : java.util.OptionalDouble.empty();
+    fairness.put("lambda_run_time", lambdaRun.isPresent() ? round(lambdaRun.getAsDouble(), 4) : null);
     doc.put("fairness", fairness);
 
     // The unit the run emulated: frames when its guests present (what they measure is frame latency; a late

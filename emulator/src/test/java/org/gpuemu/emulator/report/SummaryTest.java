@@ -35,14 +35,20 @@ class SummaryTest {
   /** A 10 s run of two VMs, 2 ms median kernel, the given median frame and p99 lateness. */
   private static Summary summary(long medianFrameNanos, long p99Us, List<Settings.Vm> vms,
       List<AlgorithmSwitch> switches) {
+    return summary(medianFrameNanos, p99Us, vms, switches, -1, -1);
+  }
+
+  /** As above; the VMs' programs ran {@code programNanosA} and {@code programNanosB} (-1: had not ended). */
+  private static Summary summary(long medianFrameNanos, long p99Us, List<Settings.Vm> vms,
+      List<AlgorithmSwitch> switches, long programNanosA, long programNanosB) {
     Settings.PolicyChoice none = new Settings.PolicyChoice("fcfs", PolicyParams.empty());
     Settings.Scenario s = new Settings.Scenario("t", "", "t.conf", 1.0, 10 * S, 1, new Settings.Host(1),
         new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, new Settings.Fidelity(0.1, 5 * S), S, vms);
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S),
         new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S));
     List<List<VCpu.VcpuReport>> vcpus = List.of(
-        List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100)),
-        List.of(new VCpu.VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100)));
+        List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosA)),
+        List.of(new VCpu.VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB)));
     MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
     return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,
@@ -94,5 +100,19 @@ class SummaryTest {
     assertEquals(List.of(Map.of("t_s", 7.0, "from", "proportional-share", "to", "sla-aware")),
         s.document().get("policy_switches"));
     assertTrue(s.table().contains("policy switches: 7.0s proportional-share->sla-aware"), s.table());
+  }
+
+  @SuppressWarnings("unchecked")
+  @Test
+  void lambdaRunTime_isFromTheInverseRunTimes_onceEveryProgramEnded() {
+    // vmcg.txt Table 2 computes lambda from run times: 1 s and 2 s give shares 2/3 and 1/3, lambda 1/3
+    List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
+    Map<String, Object> ended = (Map<String, Object>) summary(20 * MS, 100, vms, List.of(), S, 2 * S).document()
+        .get("fairness");
+    assertEquals(0.3333, ended.get("lambda_run_time"));
+    Map<String, Object> running = (Map<String, Object>) summary(20 * MS, 100, vms, List.of(), S, -1).document()
+        .get("fairness");
+    assertNull(running.get("lambda_run_time"), "b still runs");
+    assertEquals(0.0, running.get("lambda"), "both VMs' frame rates are equal");
   }
 }
