@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Short runs of the FairGV scenario files, at the time scale they declare (0.1: their guests wait for synchronous
  * calls, so timer lateness would feed back into throughput at scale 1). Issue 4's floors: fairgv's MMR at least
- * 0.95 (the paper measures 0.99 and 0.97); these 1 s runs on a shared 2-core machine measure 0.95-0.98, so the
- * floor here is 0.92 with the orderings the paper reports on top.
+ * 0.95 (the paper measures 0.99 and 0.97); these short runs on a 2-core machine measure 0.91-0.98, so the floor
+ * here is 0.92 (the congested run lasts 2 s) with the orderings the paper reports on top.
  */
 class FairgvScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "fairgv");
@@ -26,9 +26,14 @@ class FairgvScenarioTest {
 
   private static Map<String, Object> run(String file, String policy, Path out, Map<String, String> sets)
       throws Exception {
+    return run(file, policy, out, sets, RUN_NANOS);
+  }
+
+  private static Map<String, Object> run(String file, String policy, Path out, Map<String, String> sets,
+      long nanos) throws Exception {
     Map<String, String> all = new HashMap<>(sets);
     all.put("scheduler.gpu.policy", policy);
-    Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(null, RUN_NANOS,
+    Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(null, nanos,
         null, all));
     Summary summary = new Summary(Runner.run(s, out.resolve(policy + "-" + all.hashCode()), v -> { }, 1000));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
@@ -54,7 +59,8 @@ class FairgvScenarioTest {
 
   @Test
   void congestedBlackScholes_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
-    double fairgv = figure(run("congested-bs.conf", "fairgv", out, Map.of()), "fairness", "mmr");
+    // six VMs at 6 ms turns: 1 s runs measured 0.91-0.97, 2 s runs 0.95-0.98
+    double fairgv = figure(run("congested-bs.conf", "fairgv", out, Map.of(), 2 * RUN_NANOS), "fairness", "mmr");
     double strict = figure(run("congested-bs.conf", "strict-co", out, Map.of()), "fairness", "mmr");
     assertTrue(fairgv >= MMR_FLOOR, "fairgv MMR " + fairgv);
     assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
