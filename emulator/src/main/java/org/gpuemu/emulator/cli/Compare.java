@@ -3,11 +3,7 @@ package org.gpuemu.emulator.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,20 +55,14 @@ final class Compare implements Callable<Integer> {
       }
     }
     if (bad) return Main.BAD_INPUT;
-    Path dir = out != null ? out : Paths.get("out", scenarios.get(0).name() + "-compare-"
-        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Path dir = out != null ? out : Main.timestamped(scenarios.get(0).name() + "-compare-");
     Map<String, Summary> results = new LinkedHashMap<>();
     boolean logging = false;
     for (int i = 0; i < scenarios.size(); i++) {
       Settings.Scenario s = scenarios.get(i);
       String label = policies.get(i);
       Path runDir = dir.resolve(label);
-      try {
-        Files.createDirectories(runDir);
-      } catch (java.io.IOException e) {
-        err.println(runDir + ": cannot create the output folder: " + e.getMessage());
-        return Main.BAD_INPUT;
-      }
+      if (!Main.createFolder(runDir, err)) return Main.BAD_INPUT;
       if (!logging) {
         Main.configureLogging(dir, false);
         logging = true;

@@ -144,14 +144,8 @@ public final class Main implements Callable<Integer> {
         p.problems().forEach(err::println);
         return BAD_INPUT;
       }
-      Path dir = out != null ? out : Paths.get("out", scenario.name() + "-"
-          + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-      try {
-        Files.createDirectories(dir);
-      } catch (java.io.IOException e) {
-        err.println(dir + ": cannot create the output folder: " + e.getMessage());
-        return BAD_INPUT;
-      }
+      Path dir = out != null ? out : timestamped(scenario.name() + "-");
+      if (!createFolder(dir, err)) return BAD_INPUT;
       configureLogging(dir, verbose);
       stdout.printf("running %s: %d VMs, policy %s, %.1f emulated s at time scale %s -> %s%n", scenario.name(),
           scenario.vms().size(), scenario.gpuPolicy().name(), scenario.durationNanos() / 1e9, scenario.timeScale(), dir);
@@ -275,17 +269,27 @@ public final class Main implements Callable<Integer> {
       } else if (Files.isRegularFile(DEFAULT_REFERENCE)) {
         ref = DEFAULT_REFERENCE;
       }
-      Path dir = out != null ? out : Paths.get("out", "bench-"
-          + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-      try {
-        Files.createDirectories(dir);
-      } catch (java.io.IOException e) {
-        err.println(dir + ": cannot create the output folder: " + e.getMessage());
-        return BAD_INPUT;
-      }
+      Path dir = out != null ? out : timestamped("bench-");
+      if (!createFolder(dir, err)) return BAD_INPUT;
       configureLogging(dir, false);
       boolean measured = Bench.run(new Bench.Options(quick, dir, ref, sections), spec.commandLine().getOut());
       return measured ? OK : BROKEN;
+    }
+  }
+
+  /** The default output folder: {@code out/<prefix><timestamp>}. */
+  static Path timestamped(String prefix) {
+    return Paths.get("out", prefix + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+  }
+
+  /** Creates {@code dir}; false, with one line on {@code err}, when it cannot (bad input). */
+  static boolean createFolder(Path dir, PrintWriter err) {
+    try {
+      Files.createDirectories(dir);
+      return true;
+    } catch (java.io.IOException e) {
+      err.println(dir + ": cannot create the output folder: " + e.getMessage());
+      return false;
     }
   }
 

@@ -103,7 +103,8 @@ public final class Summary {
       double fairShare = (double) vm.weight() / totalWeight;
       // throughputs and GPU time count what finished while the VM's program ran, not the drain after it
       double measured = g.kernelsInRun() / ranSeconds;
-      double ideal = bySolo ? fairShare * WorkloadCatalog.get(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
+      double solo = bySolo ? WorkloadCatalog.get(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
+      double ideal = fairShare * solo;
       idealTotal += ideal;
       measuredTotal += measured;
       double normalized = bySolo ? measured / ideal : share / fairShare;
@@ -162,7 +163,7 @@ public final class Summary {
       v.put("normalized_throughput", round(normalized, 4));
       // FairGV Figure 11's normalized run time: run time beside the others over run time alone (2.0 for a fair
       // half), i.e. solo throughput over measured throughput
-      v.put("normalized_run_time", bySolo && measured > 0 ? round(ideal / fairShare / measured, 4) : null);
+      v.put("normalized_run_time", bySolo && measured > 0 ? round(solo / measured, 4) : null);
       v.put("cpu_ms", round(ran / 1e6, 3));
       v.put("steal_ms", round(steal / 1e6, 3));
       v.put("max_stall_ms", round(maxStall / 1e6, 3));

@@ -62,6 +62,10 @@ class RequestPathTest {
     }
 
     Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue) throws Exception {
+      this(wait, commandBuffer, driverQueue, VGpu.Slicer.NONE);
+    }
+
+    Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue, VGpu.Slicer slicer) throws Exception {
       ScaledClock clock = new ScaledClock(1.0);
       run = new RunContext(clock, new TimerLateness(clock));
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
@@ -76,7 +80,7 @@ class RequestPathTest {
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
           GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
-          VGpu.Slicer.NONE, false, run, scheduler, group, metrics));
+          slicer, false, run, scheduler, group, metrics));
       agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));
     }
 
@@ -115,6 +119,22 @@ class RequestPathTest {
     // polling spins on the core until the 30 ms call answers
     assertTrue(r.ranNanos() >= 29 * MS && r.ranNanos() <= 45 * MS, "ran " + r.ranNanos());
     assertEquals(1, rig.vgpuReport().completed());
+  }
+
+  /** FairGV's kernel slicing in the vGPU: the guest's one call completes, and counts, when its last part does. */
+  @Test
+  void slicedKernel_runsAsSubKernels_andCompletesTheGuestsCallOnceWithTheLast() throws Exception {
+    VGpu.Slicer thirds = k -> List.of(KernelSpec.cd(k.name() + "#1", 10 * MS), KernelSpec.cd(k.name() + "#2", 10 * MS),
+        KernelSpec.cd(k.name() + "#3", 10 * MS));
+    Rig rig = new Rig(Settings.SyncWait.POLL, 2, DRIVER_QUEUE, thirds);
+    VCpu.VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("long", 30 * MS))));
+    // the guest polls until the third sub-kernel ends, not the first
+    assertTrue(r.ranNanos() >= 29 * MS && r.ranNanos() <= 45 * MS, "ran " + r.ranNanos());
+    VGpu.VgpuReport g = rig.vgpuReport();
+    assertEquals(1, g.submitted());
+    assertEquals(1, g.completed());
+    assertEquals(1, g.kernelsCompleted());
+    assertEquals(30 * MS, g.gpuBusyNanos(), MS / 10.0, "all three parts ran");
   }
 
   @Test
