@@ -16,9 +16,9 @@ import org.gpuemu.policies.gpu.VgpuParams;
  * queue and a virtual ring, {@link VChannel}) in front of the shared physical ring. Scheduling goes in polling
  * periods (Algorithm 1):
  * <ol>
- *   <li>Steps 1-13: the VMs are sorted by the CPU scheduling time they used in the previous period and get time
- *       slices t_1 = 16 ms, t_k = cpu_t[k]/cpu_t[1] × 16 ms ({@link TimeSlices}); the CPU times are then cleared
- *       (step 34).</li>
+ *   <li>Steps 1-13: the VMs are sorted by the CPU scheduling time they used in the previous period (counted
+ *       p/p_min times for a VM of priority p, see below) and get time slices t_1 = 16 ms,
+ *       t_k = cpu_t[k]/cpu_t[1] × 16 ms ({@link TimeSlices}); the CPU times are then cleared (step 34).</li>
  *   <li>Step 14: credits are replenished if due (§4.2): when the interval TIME_G has elapsed since the last
  *       replenishment, or when a VM has spent its credits, has CRBs pending, and the GPU has room (FLAG idle and no
  *       VM with credits has anything to send). Eq. 2 ({@link CreditModel}, weighted by priority) then gives each
@@ -49,12 +49,17 @@ import org.gpuemu.policies.gpu.VgpuParams;
  *   <li>Priorities (a VM's weight; Figures 16-17 use 1:1:1 and 4:2:1) — the paper gives them no formula. §5.1:
  *       "due to different GPU demands for different priority of DomUs, the weight of GPU resources is not the same
  *       among DomUs ... the more commands a DomU application sends, the longer the time slice the DomU will
- *       receive. Therefore, the DomU has a higher weight." So a VM of priority p may send p/p_min times in its
- *       turn (rounded, at least once), four CRBs and one credit each time, within its slice: with 1:1:1 every VM
- *       sends once per turn, exactly Algorithm 1's round; with 4:2:1 the VMs send 4, 2 and 1 dispatches per round
- *       while their slices last. Eq. 2's credits are also weighted by priority ({@link CreditModel}), as Xen's
- *       credit scheduler (§3: VMCG's model) hands out credits by weight. Its slice follows the CPU time the VM
- *       got, which the weight also shapes where vCPUs share a core.</li>
+ *       receive. Therefore, the DomU has a higher weight." The slice is how VMCG weighs a DomU, and a DomU's
+ *       priority is its weight, so both of the slice's inputs carry it: the CPU time a VM of priority p is measured
+ *       by counts p/p_min times (rounded, at least once) when the slices are cut, and the VM may send p/p_min times
+ *       in its turn, four CRBs and one credit each time, within its slice. With 1:1:1 both factors are 1: every VM
+ *       sends once per turn, exactly Algorithm 1's round, on its measured CPU time. With 4:2:1 the VMs send 4, 2
+ *       and 1 dispatches per round within slices cut from 4, 2 and 1 times their CPU times. (Weighted sends alone
+ *       were measured to follow 4:2:1 only roughly in hybrid-workloads-421, CRB shares 0.43 / 0.32 / 0.25; with
+ *       the slices weighted too, 0.56 / 0.25 / 0.19.) Where vCPUs
+ *       share a core the CPU scheduler's weights shape the CPU time as well. Eq. 2's credits are also weighted by
+ *       priority ({@link CreditModel}), as Xen's credit scheduler (§3: VMCG's model) hands out credits by
+ *       weight.</li>
  *   <li>Credits seldom bind. One credit pays for four CRBs (step 28) and CREDIT = 100 per replenishment, so a VM
  *       rarely spends its credits within an interval TIME_G: the emulator's CRBs are ~2 ms batches, so 100 credits
  *       buy about 800 ms of GPU time, while §6.3's example (100 credits over 16 + 15 + 15 ms) implies CRBs of about
@@ -284,8 +289,11 @@ public final class VmcgPolicy implements VmcgInputs {
 
   /** How many times a VM may send in one turn: its priority over the lowest priority, rounded, at least 1. */
   int sendsPerTurn(int vgpu) {
-    int lowest = channels.values().stream().mapToInt(c -> c.priority).min().orElse(1);
-    return (int) Math.max(1, Math.round((double) channels.get(vgpu).priority / lowest));
+    return (int) Math.max(1, Math.round((double) channels.get(vgpu).priority / lowestPriority()));
+  }
+
+  private int lowestPriority() {
+    return channels.values().stream().mapToInt(c -> c.priority).min().orElse(1);
   }
 
   private GpuDecision dispatchFromOwnersRing() {
@@ -343,7 +351,9 @@ public final class VmcgPolicy implements VmcgInputs {
       return false;
     }
     SortedMap<Integer, Long> measured = new TreeMap<>();
-    channels.keySet().forEach(vgpu -> measured.put(vgpu, cpuTime.getOrDefault(vgpu, 0L)));
+    int lowest = lowestPriority();
+    channels.forEach((vgpu, c) -> measured.put(vgpu, Math.multiplyExact(cpuTime.getOrDefault(vgpu, 0L),
+        (long) Math.max(1, Math.round((double) c.priority / lowest)))));
     cpuTime.clear();
     period = new Period(slices.turns(measured));
     periods++;

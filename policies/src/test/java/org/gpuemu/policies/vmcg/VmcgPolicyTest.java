@@ -179,6 +179,19 @@ class VmcgPolicyTest {
   }
 
   @Test
+  void priorities4_2_1_weighTheCpuTimeTheSlicesAreCutFrom() {
+    vmcg(100, 1, 1, 2, 4);
+    for (int v = 0; v < 3; v++) {
+      policy.cpuTimeUsed(v, 8 * MS); // equal CPU times: weighted 8, 16 and 32 ms
+      queue(v, 1, MS, 0);
+    }
+    new Gpu().ask(0);
+    assertEquals(List.of(2, 1, 0), policy.pollingOrder());
+    assertEquals(List.of(4 * MS, 8 * MS, 16 * MS),
+        policy.channels().values().stream().map(ChannelState::sliceNanos).collect(Collectors.toList()));
+  }
+
+  @Test
   void aVmsSendsPerTurn_stopAtTheEndOfItsSlice() {
     vmcg(100, 1, 4, 1);
     queue(0, 40, 2 * MS, 0);
