@@ -35,6 +35,8 @@ final class Compare implements Callable<Integer> {
           + "(static-384,static-1024,gballoon), which set memory.policy instead")
   List<String> policies;
 
+  @CommandLine.Mixin Main.WarmUpOption warmUp;
+
   @Option(names = "--out", description = "output folder (default: out/<scenario>-compare-<timestamp>)")
   Path out;
 
@@ -54,6 +56,12 @@ final class Compare implements Callable<Integer> {
         bad = true;
       }
     }
+    try {
+      warmUp.nanos();
+    } catch (ConfigProblems p) {
+      p.problems().forEach(err::println);
+      bad = true;
+    }
     if (bad) return Main.BAD_INPUT;
     Path dir = out != null ? out : Main.timestamped(scenarios.get(0).name() + "-compare-");
     Map<String, Summary> results = new LinkedHashMap<>();
@@ -70,6 +78,7 @@ final class Compare implements Callable<Integer> {
       stdout.printf(Locale.ROOT, "running %s under %s: %.1f emulated s at time scale %s -> %s%n", s.name(),
           label, s.durationNanos() / 1e9, s.timeScale(), runDir);
       stdout.flush();
+      warmUp.warmUp(s);
       Summary summary = new Summary(Runner.run(s, runDir, v -> { }, 1000));
       summary.write(runDir.resolve("summary.json"));
       results.put(label, summary);

@@ -106,13 +106,7 @@ public final class Main implements Callable<Integer> {
     Settings.Scenario load() throws ConfigProblems {
       Long durationNanos = null;
       if (duration != null) {
-        try {
-          // a bare number would be read as milliseconds; the scenario file rejects it, so the option does too
-          if (!duration.trim().matches(".*[a-zA-Z]")) throw new ConfigException.Generic("no unit");
-          durationNanos = ConfigFactory.parseString("d = \"" + duration.replace("\"", "") + "\"").getDuration("d").toNanos();
-        } catch (ConfigException e) {
-          throw ConfigProblems.of("--duration " + duration + ": expected a duration with a unit, e.g. 5s");
-        }
+        durationNanos = durationNanos("--duration", duration, "5s");
         if (durationNanos <= 0) throw ConfigProblems.of("--duration " + duration + ": expected a duration > 0");
       }
       if (scale != null && (!(scale > 0) || scale.isInfinite())) {
@@ -132,6 +126,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--verbose", description = "log actor events on the console")
     boolean verbose;
 
+    @CommandLine.Mixin WarmUpOption warmUp;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -140,6 +136,7 @@ public final class Main implements Callable<Integer> {
       Settings.Scenario scenario;
       try {
         scenario = options.opts.load();
+        warmUp.nanos();
       } catch (ConfigProblems p) {
         p.problems().forEach(err::println);
         return BAD_INPUT;
@@ -150,6 +147,7 @@ public final class Main implements Callable<Integer> {
       stdout.printf("running %s: %d VMs, policy %s, %.1f emulated s at time scale %s -> %s%n", scenario.name(),
           scenario.vms().size(), scenario.gpuPolicy().name(), scenario.durationNanos() / 1e9, scenario.timeScale(), dir);
       stdout.flush();
+      warmUp.warmUp(scenario);
       RunResult result;
       try (Progress progress = new Progress(scenario, stdout)) {
         result = Runner.run(scenario, dir, progress::update, 250);
@@ -163,6 +161,36 @@ public final class Main implements Callable<Integer> {
       }
       stdout.println("wrote " + dir.resolve("summary.json") + " and " + dir.resolve("timeline.jsonl"));
       return summary.brokenInvariants().isEmpty() ? OK : BROKEN;
+    }
+  }
+
+  /** A duration option's value in nanoseconds; bad input unless it has a unit (e.g. {@code example}). */
+  static long durationNanos(String option, String value, String example) throws ConfigProblems {
+    try {
+      // a bare number would be read as milliseconds; the scenario file rejects it, so the option does too
+      if (!value.trim().matches(".*[a-zA-Z]")) throw new ConfigException.Generic("no unit");
+      return ConfigFactory.parseString("d = \"" + value.replace("\"", "") + "\"").getDuration("d").toNanos();
+    } catch (ConfigException e) {
+      throw ConfigProblems.of(option + " " + value + ": expected a duration with a unit, e.g. " + example);
+    }
+  }
+
+  /** The JIT warm-up before a measured run ({@link Runner#warmUp}); run and compare share it. */
+  static final class WarmUpOption {
+    @Option(names = "--warm-up", paramLabel = "WALL", defaultValue = "1s", description = "wall time a throw-away "
+        + "run of the same scenario warms the JVM up for before the measured run (default: ${DEFAULT-VALUE}; 0s: none)")
+    String warmUp;
+
+    /** Runs the warm-up; bad input when the option is not a duration >= 0. */
+    void warmUp(Settings.Scenario scenario) throws Exception {
+      long nanos = nanos();
+      if (nanos > 0) Runner.warmUp(scenario, nanos);
+    }
+
+    long nanos() throws ConfigProblems {
+      long nanos = durationNanos("--warm-up", warmUp, "1s");
+      if (nanos < 0) throw ConfigProblems.of("--warm-up " + warmUp + ": expected a duration >= 0");
+      return nanos;
     }
   }
 

@@ -15,6 +15,12 @@ public final class Settings {
       vms = List.copyOf(vms);
     }
 
+    /** The same scenario, run for {@code nanos} of emulated time. */
+    public Scenario withDuration(long nanos) {
+      return new Scenario(name, description, file, timeScale, nanos, seed, host, gpu, gpuPolicy, cpuPolicy,
+          memoryPolicy, fidelity, metricsPeriodNanos, vms);
+    }
+
     /** Whether the GPU policy is a space-sharing one (COMBO, PilotFish): a render and a BE SM group. */
     public boolean spaceShared() {
       return org.gpuemu.policies.combo.SpacePolicies.names().contains(gpuPolicy.name());

@@ -2,15 +2,18 @@ package org.gpuemu.emulator.run;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
@@ -55,6 +58,27 @@ public final class Runner {
    * of wall time with the last metrics period's view (for the progress line), including the run's real-time factor
    * and p99 timer lateness since the previous view.
    */
+  /**
+   * Runs {@code scenario} for at most {@code wallNanos} of wall time (its duration cut to that at its time scale)
+   * into a temporary folder, deletes the folder and discards the result. A fresh JVM interprets the actors' code
+   * for its first few hundred milliseconds and compiles it while they run, on the same two cores: timers of a run
+   * started cold fire milliseconds late in its first second, which is most of a short run's p99. Running the same
+   * scenario briefly first has the JIT compile the paths the measured run takes (the same policies, workloads and
+   * actors), so that the measured run's lateness is the machine's, not the start-up's. Nothing of the warm-up
+   * reaches the measured run: each run starts its own actor system and clock.
+   */
+  public static void warmUp(Settings.Scenario scenario, long wallNanos) throws Exception {
+    long emulated = Math.max(1, Math.min(scenario.durationNanos(), Math.round(wallNanos * scenario.timeScale())));
+    Path dir = Files.createTempDirectory("gpuemu-warm-up-");
+    try {
+      run(scenario.withDuration(emulated), dir, view -> { }, 1000);
+    } finally {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+  }
+
   public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
       long liveEveryMillis) throws Exception {
     return run(scenario, outDir, live, liveEveryMillis, context -> { });
@@ -104,7 +128,7 @@ public final class Runner {
 
   private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started)
       throws java.io.IOException {
-    java.nio.file.Files.createDirectories(outDir);
+    Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     RunContext context = new RunContext(clock, new TimerLateness(clock));
     started.accept(context);

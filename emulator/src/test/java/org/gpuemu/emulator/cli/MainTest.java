@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -155,6 +156,38 @@ class MainTest {
     assertEquals(2, r.status(), r.toString());
     assertTrue(r.err().contains("--duration 0s: expected a duration > 0"), r.err());
     r.assertNoStackTrace();
+  }
+
+  @Test
+  void run_warmUpWithoutUnitOrNegative_exits2_namingTheOption_beforeRunningAnything() throws IOException {
+    for (String[] bad : new String[][] {{"5", "expected a duration with a unit"}, {"-1s", "expected a duration >= 0"}}) {
+      Result r = execute("run", good().toString(), "--warm-up", bad[0], "--out", dir.resolve("out").toString());
+      assertEquals(2, r.status(), r.toString());
+      assertTrue(r.err().contains("--warm-up " + bad[0] + ": " + bad[1]), r.err());
+      assertFalse(Files.exists(dir.resolve("out")), "bad input must not start a run");
+      r.assertNoStackTrace();
+    }
+    Result r = execute("compare", good().toString(), "--policies", "fcfs", "--warm-up", "x", "--out",
+        dir.resolve("cmp").toString());
+    assertEquals(2, r.status(), r.toString());
+    assertTrue(r.err().contains("--warm-up x"), r.err());
+    assertFalse(Files.exists(dir.resolve("cmp")), "bad input must not start a run");
+  }
+
+  @Test
+  void run_warmUp_leavesNoFolderBehind() throws IOException {
+    Path tmp = Paths.get(System.getProperty("java.io.tmpdir"));
+    List<Path> before = warmUpFolders(tmp);
+    Result r = execute("run", good().toString(), "--duration", "300ms", "--warm-up", "200ms", "--out",
+        dir.resolve("warm").toString());
+    assertEquals(0, r.status(), r.toString());
+    assertEquals(before, warmUpFolders(tmp), "the warm-up's folder was not deleted");
+  }
+
+  private static List<Path> warmUpFolders(Path tmp) throws IOException {
+    try (java.util.stream.Stream<Path> files = Files.list(tmp)) {
+      return files.filter(f -> f.getFileName().toString().startsWith("gpuemu-warm-up-")).sorted().toList();
+    }
   }
 
   @Test
