@@ -2,12 +2,16 @@ package org.gpuemu.emulator.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
@@ -54,5 +58,39 @@ class CpuSchedulerTest {
     assertEquals(start + 70 * MS, second.endNanos(), "40 ms of vCPU work and 30 of host work, no gap");
     assertEquals(first.endNanos() - start - 20 * MS, first.stealNanos());
     assertEquals(50 * MS, second.stealNanos(), "the 30 ms of host work and the other vCPU's 20 ms");
+  }
+
+  /**
+   * Pegasus's strict coscheduling, CPU side (fairgv.txt Algorithm 1): every switch to a vCPU whose VM has a vGPU
+   * asks the GPU scheduler to switch to that vGPU, at the switch's model time; a vCPU without a vGPU asks nothing.
+   */
+  @Test
+  void strictCoscheduling_everySwitchToAVcpuWithAVgpu_asksTheGpuSchedulerForItsVgpu() {
+    ScaledClock clock = new ScaledClock(1.0);
+    RunContext run = new RunContext(clock, new TimerLateness(clock));
+    ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
+        PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 3 * MS, "wakeup-granularity", MS))), run));
+    TestProbe<GpuScheduler.Command> gpu = kit.createTestProbe();
+    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    core.tell(new CpuScheduler.CoscheduleGpu(gpu.getRef(), Map.of(0, 5, 1, 6)));
+    long start = run.now();
+    core.tell(new CpuScheduler.Run(0, 1, 6 * MS, vcpus.getRef(), start));
+    core.tell(new CpuScheduler.Run(1, 1, 6 * MS, vcpus.getRef(), start));
+    core.tell(new CpuScheduler.Run(2, 1, 6 * MS, vcpus.getRef(), start));
+    for (int i = 0; i < 3; i++) vcpus.receiveMessage();
+
+    // vCPU 0, alone when it was picked, has a whole 6 ms period; then vCPUs 1 and 2 alternate in 3 ms slices
+    // (period 6 ms over two): 1 at 6 ms, 2 at 9, 1 at 12, 2 at 15. Three switches to a vCPU with a vGPU, three
+    // requests at their switches' model times; vCPU 2's two switches ask nothing.
+    List<String> picked = new ArrayList<>();
+    while (true) {
+      try {
+        GpuScheduler.CpuPicked p = (GpuScheduler.CpuPicked) gpu.receiveMessage(Duration.ofMillis(300));
+        picked.add(p.vgpu() + " at " + (p.atNanos() - start) / MS + " ms");
+      } catch (AssertionError noMore) {
+        break;
+      }
+    }
+    assertEquals(List.of("5 at 0 ms", "6 at 6 ms", "6 at 12 ms"), picked);
   }
 }
