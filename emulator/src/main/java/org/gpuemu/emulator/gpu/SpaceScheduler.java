@@ -85,6 +85,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     int completed;
     int expected = -1;
     long lastFinish;
+    /** The layout that suspended the BE group for this frame, or -1. */
+    long suspendedBy = -1;
 
     FrameState(long index, FramePlan plan) {
       this.index = index;
@@ -295,6 +297,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     frames.remove(f.index);
     policy.frameRendered(f.index, now);
     long end = f.lastFinish;
+    if (f.suspendedBy >= 0) gpu.tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
     if (end <= endNanos) {
       framesRendered++;
       if (end > f.plan.deadline()) violations++;
@@ -330,7 +333,9 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
       if (!f.plan.layout().equals(layout)) {
         layout = f.plan.layout();
         epoch++;
-        gpu.tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt));
+        gpu.tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
+            f.plan.suspendBe()));
+        if (f.plan.suspendBe()) f.suspendedBy = epoch;
       }
     }
     KernelType type = h.kernel().type();
@@ -378,6 +383,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   private Behavior<Command> onEnd(GpuScheduler.End msg) {
     long now = at(msg.atNanos());
     endNanos = msg.atNanos();
+    // a frame that does not render after the end must not leave BE kernels suspended: the GPU drains
+    if (gpu != null) gpu.tell(new PhysicalGpu.ResumeBe(epoch, now));
     List<Long> unlaunched = new ArrayList<>();
     for (Long id : beHeld.keySet()) {
       if (!launched.contains(id)) unlaunched.add(id);
