@@ -49,7 +49,8 @@ import org.gpuemu.workloads.KernelType;
  *   <li>The game's requests (one VM, a {@link ComboGame}) are its render kernels, tagged with their frame by the
  *       vGPU. The first one of frame k to arrive makes the frame ready ({@link SpacePolicy#frameReady} with the
  *       scene of frame k of the game's seeded trace); the frame's kernels are held until its plan's start, then
- *       its layout goes to the physical GPU and its kernels go, one at a time in order (one CUDA stream), to the
+ *       its layout goes to the physical GPU (suspending the BE group's kernels if the plan says so, until the frame
+ *       has rendered) and its kernels go, one at a time in order (one CUDA stream), to the
  *       render group, SM-bound to the render group's SMs or unbound ("original") as the plan says. A frame has
  *       rendered when the vGPU has reported its Present and every one of its kernels has completed.
  *   <li>Every other VM is a BE application: each request is a {@link BeKernel} queued with the policy, and each

@@ -45,7 +45,9 @@ class SmGroupResizeTest {
       ActorRef<SmGroup.Command> be) {}
 
   private Gpu spaceSharedGpu() {
-    ScaledClock clock = new ScaledClock(1.0);
+    // slow motion (1 emulated ms = 20 wall ms): the test thread's steps are due at emulated instants, and at scale 1
+    // a slow start (class loading, a busy machine) let the BE kernel's 10 ms end pass before the next layout came
+    ScaledClock clock = new ScaledClock(0.05);
     RunContext run = new RunContext(clock, new TimerLateness(clock));
     TestProbe<PhysicalGpu.Ready> ready = kit.createTestProbe();
     kit.spawn(PhysicalGpu.create(new Settings.Gpu(SMS, 1L << 32, 0, 1), true,

@@ -70,12 +70,15 @@ class ComboScenarioTest {
     String all = String.format("exact %.3f / %.3f (%d QoS misses), relaxed %.3f / %.3f", exactStable, exactDynamic,
         exactDynamicRun.qosViolations(), relaxedStable, relaxedDynamic);
     // Table 6's ordering: exact is better under the stable load, relaxed under the dynamic one, where each change of
-    // the split costs the BE group its frame (measured, see the README: exact 1.33 / 0.98, relaxed 1.00 / 1.27)
-    assertTrue(exactStable > 1.1 * relaxedStable, all);
-    assertTrue(relaxedDynamic > 1.1 * exactDynamic, all);
+    // the split costs the BE group its frame (measured, see the README: exact 1.34 / 0.98, relaxed 1.02 / 1.27)
+    // (ratios 1.31-1.34 and 1.28-1.31 over seven runs each, two of them on a loaded machine; without the suspension
+    // the dynamic one was 1.06-1.11)
+    assertTrue(exactStable > 1.15 * relaxedStable, all);
+    assertTrue(relaxedDynamic > 1.15 * exactDynamic, all);
     // "a sacrifice of the BE application in that frame to meet the QoS target": without the suspension a BE kernel
-    // held SMs of the grown render group and 12 to 15 of the 56 frames missed; with it, 0 to 3 (late timers)
-    assertTrue(exactDynamicRun.qosViolations() <= 6, all);
+    // held SMs of the grown render group and 12 to 15 of the 56 frames missed; with it only the first frames do (1 to
+    // 4 measured, on a loaded machine too), which render beside the BE kernels launched before the game started
+    assertTrue(exactDynamicRun.qosViolations() <= 8, all);
     // relaxed under the stable load runs one kernel per frame, as §5.2 explains (0.998)
     assertEquals(1.0, relaxedStable, 0.15, all);
   }

@@ -84,7 +84,7 @@ class ComboBenchTest {
       double relaxed = SpaceBench.run(SpacePolicies.create("combo-relaxed", params), game, jobs, 1_200, 1)
           .throughput().total();
       assertTrue(combo > 1.05 * noMerge, game + ": merging " + combo / noMerge);
-      // switching: measured 1.02 (Deliver Us The Moon) to 1.05 since the dynamic trace starts stable
+      // switching: measured 1.02 (Deliver Us The Moon) to 1.14 (Quake 2) since the dynamic trace starts stable
       assertTrue(combo > 1.01 * relaxed, game + ": switching " + combo / relaxed);
     }
   }
