@@ -27,9 +27,18 @@ public final class PhysicalGpu {
 
   /**
    * Space sharing: from layout {@code epoch} on, the render group is to own {@code renderSms} and the BE group
-   * {@code beSms} (their sum is the GPU's SMs), decided at emulated time {@code atNanos}.
+   * {@code beSms} (their sum is the GPU's SMs), decided at emulated time {@code atNanos}. {@code suspendBe}: the BE
+   * group's running kernels are suspended then, until {@link ResumeBe} (COMBO's exact layout change, §5.2), so the
+   * SMs they held go to the render group at once; without it they keep them to their end (Figure 11b).
    */
-  public record Layout(long epoch, int renderSms, int beSms, long atNanos) implements Command {}
+  public record Layout(long epoch, int renderSms, int beSms, long atNanos, boolean suspendBe) implements Command {
+    public Layout(long epoch, int renderSms, int beSms, long atNanos) {
+      this(epoch, renderSms, beSms, atNanos, false);
+    }
+  }
+
+  /** Space sharing: the BE group's kernels suspended by layout {@code epoch} resume at emulated time {@code atNanos}. */
+  public record ResumeBe(long epoch, long atNanos) implements Command {}
 
   /**
    * Sent once to the host when the units exist: the SM groups (time-shared: one; space-shared: the render group,
@@ -74,7 +83,11 @@ public final class PhysicalGpu {
             })
             .onMessage(Layout.class, m -> {
               render.tell(new SmGroup.Resize(m.epoch(), m.renderSms(), m.atNanos()));
-              be.tell(new SmGroup.Resize(m.epoch(), m.beSms(), m.atNanos()));
+              be.tell(new SmGroup.Resize(m.epoch(), m.beSms(), m.atNanos(), m.suspendBe()));
+              return Behaviors.same();
+            })
+            .onMessage(ResumeBe.class, m -> {
+              be.tell(new SmGroup.Resume(m.epoch(), m.atNanos()));
               return Behaviors.same();
             })
             .build();
@@ -91,6 +104,7 @@ public final class PhysicalGpu {
             return Behaviors.same();
           })
           .onMessage(Layout.class, m -> Behaviors.same())
+          .onMessage(ResumeBe.class, m -> Behaviors.same())
           .build();
     });
   }

@@ -32,7 +32,11 @@ import org.gpuemu.workloads.KernelType;
  * blocks each do an equal share, ends a full duration after its last bound SM became free: it makes no progress
  * until the group owns them all (Figure 11b). A running kernel never gives up SMs: a shrinking group hands its
  * surplus to its {@link Sibling} only as the kernels spanning it finish, and the sibling's kernels then grow onto
- * them. Work is in SM-nanoseconds (solo duration × the GPU's SMs), progressing at span × the co-location rate.
+ * them. A {@link Resize} may also suspend the group (COMBO's exact layout change, §5.2: its kernels are
+ * persistent-thread-block versions, whose blocks can stop between the original blocks they loop over): its running
+ * kernels keep the work done but span no SM, so the surplus goes to the sibling at once, and no kernel starts until
+ * a {@link Resume}, when they spread over the group's SMs again. Work is in SM-nanoseconds (solo duration × the
+ * GPU's SMs), progressing at span × the co-location rate.
  * Simplification: co-runners in a group are taken to share their SMs whatever their spans (the co-location rates
  * of the whole set apply to each).
  */
@@ -67,8 +71,22 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     }
   }
 
-  /** From layout {@code epoch} on, the group is to own {@code targetSms} SMs (space sharing); older epochs are stale. */
-  public record Resize(long epoch, int targetSms, long atNanos) implements Command {}
+  /**
+   * From layout {@code epoch} on, the group is to own {@code targetSms} SMs (space sharing); older epochs are stale.
+   * {@code suspend}: the group's running kernels are suspended from {@code atNanos} until a {@link Resume} (COMBO's
+   * exact layout change, §5.2): they keep the work done and give up their SMs, and no queued kernel starts.
+   */
+  public record Resize(long epoch, int targetSms, long atNanos, boolean suspend) implements Command {
+    public Resize(long epoch, int targetSms, long atNanos) {
+      this(epoch, targetSms, atNanos, false);
+    }
+  }
+
+  /**
+   * Ends the suspension of layout {@code epoch} (or an older one) at emulated time {@code atNanos}: the suspended
+   * kernels spread over what the group owns again, from where they stopped.
+   */
+  public record Resume(long epoch, long atNanos) implements Command {}
 
   /**
    * The sibling group handed over {@code sms} SMs at emulated time {@code atNanos}, under layout {@code epoch},
@@ -145,6 +163,8 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   /** SMs the current layout gives the group. */
   private int target;
   private long epoch;
+  /** The layout whose {@link Resize} suspended the group, or -1: running kernels hold no SMs, none starts. */
+  private long suspendedBy = -1;
   private ActorRef<Command> sibling;
   private double smBusy;
   private final int totalSms;
@@ -215,6 +235,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
         .onMessage(Report.class, this::onReport)
         .onMessage(Resize.class, this::onResize)
         .onMessage(Grant.class, this::onGrant)
+        .onMessage(Resume.class, this::onResume)
         .onMessage(Sibling.class, m -> {
           sibling = m.sibling();
           return this;
@@ -234,9 +255,29 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     return this;
   }
 
-  /** A resize is a grant of no SMs: the layout changes, nothing is handed over. */
+  /** A resize is a grant of no SMs: the layout changes, nothing is handed over; a suspending one stops kernels first. */
   private Behavior<Command> onResize(Resize msg) {
+    if (msg.suspend() && msg.epoch() > epoch) {
+      long now = Math.max(last, msg.atNanos());
+      advance(now);
+      finishDone(now);
+      suspendedBy = msg.epoch();
+      for (Running k : running) k.span = 0;
+    }
     return onGrant(new Grant(0, msg.epoch(), msg.targetSms(), msg.atNanos()));
+  }
+
+  private Behavior<Command> onResume(Resume msg) {
+    if (suspendedBy < 0 || msg.epoch() < suspendedBy) return this;
+    long now = Math.max(last, msg.atNanos());
+    advance(now);
+    suspendedBy = -1;
+    int usable = Math.min(sms, target);
+    for (Running k : running) k.span = k.bound > 0 ? k.bound : usable;
+    startQueued(now);
+    release(now);
+    rearm(now);
+    return this;
   }
 
   private Behavior<Command> onGrant(Grant msg) {
@@ -261,6 +302,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   /** Unbound kernels spread over what the group owns, up to its target; none gives SMs up. */
   private void grow() {
+    if (suspendedBy >= 0) return;
     int usable = Math.min(sms, target);
     for (Running k : running) {
       if (k.bound == 0) k.span = Math.max(k.span, usable);
@@ -383,7 +425,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private void startQueued(long now) {
-    while (!fifo.isEmpty() && running.size() < maxConcurrent && switchingUntil < 0) {
+    while (!fifo.isEmpty() && running.size() < maxConcurrent && switchingUntil < 0 && suspendedBy < 0) {
       Execute next = fifo.peek();
       if (context != next.vgpu() && context >= 0 && (contextSwitchNanos > 0 || copies.memory() != null)) {
         if (!running.isEmpty()) return; // a context switch waits for the group to drain

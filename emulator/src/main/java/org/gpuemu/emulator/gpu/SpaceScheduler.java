@@ -49,7 +49,8 @@ import org.gpuemu.workloads.KernelType;
  *   <li>The game's requests (one VM, a {@link ComboGame}) are its render kernels, tagged with their frame by the
  *       vGPU. The first one of frame k to arrive makes the frame ready ({@link SpacePolicy#frameReady} with the
  *       scene of frame k of the game's seeded trace); the frame's kernels are held until its plan's start, then
- *       its layout goes to the physical GPU and its kernels go, one at a time in order (one CUDA stream), to the
+ *       its layout goes to the physical GPU (suspending the BE group's kernels if the plan says so, until the frame
+ *       has rendered) and its kernels go, one at a time in order (one CUDA stream), to the
  *       render group, SM-bound to the render group's SMs or unbound ("original") as the plan says. A frame has
  *       rendered when the vGPU has reported its Present and every one of its kernels has completed.
  *   <li>Every other VM is a BE application: each request is a {@link BeKernel} queued with the policy, and each
@@ -85,6 +86,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     int completed;
     int expected = -1;
     long lastFinish;
+    /** The layout that suspended the BE group for this frame, or -1. */
+    long suspendedBy = -1;
 
     FrameState(long index, FramePlan plan) {
       this.index = index;
@@ -295,6 +298,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     frames.remove(f.index);
     policy.frameRendered(f.index, now);
     long end = f.lastFinish;
+    if (f.suspendedBy >= 0) gpu.tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
     if (end <= endNanos) {
       framesRendered++;
       if (end > f.plan.deadline()) violations++;
@@ -330,7 +334,9 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
       if (!f.plan.layout().equals(layout)) {
         layout = f.plan.layout();
         epoch++;
-        gpu.tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt));
+        gpu.tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
+            f.plan.suspendBe()));
+        if (f.plan.suspendBe()) f.suspendedBy = epoch;
       }
     }
     KernelType type = h.kernel().type();
@@ -378,6 +384,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   private Behavior<Command> onEnd(GpuScheduler.End msg) {
     long now = at(msg.atNanos());
     endNanos = msg.atNanos();
+    // a frame that does not render after the end must not leave BE kernels suspended: the GPU drains
+    if (gpu != null) gpu.tell(new PhysicalGpu.ResumeBe(epoch, now));
     List<Long> unlaunched = new ArrayList<>();
     for (Long id : beHeld.keySet()) {
       if (!launched.contains(id)) unlaunched.add(id);

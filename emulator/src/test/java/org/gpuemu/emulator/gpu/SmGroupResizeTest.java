@@ -45,7 +45,9 @@ class SmGroupResizeTest {
       ActorRef<SmGroup.Command> be) {}
 
   private Gpu spaceSharedGpu() {
-    ScaledClock clock = new ScaledClock(1.0);
+    // slow motion (1 emulated ms = 20 wall ms): the test thread's steps are due at emulated instants, and at scale 1
+    // a slow start (class loading, a busy machine) let the BE kernel's 10 ms end pass before the next layout came
+    ScaledClock clock = new ScaledClock(0.05);
     RunContext run = new RunContext(clock, new TimerLateness(clock));
     TestProbe<PhysicalGpu.Ready> ready = kit.createTestProbe();
     kit.spawn(PhysicalGpu.create(new Settings.Gpu(SMS, 1L << 32, 0, 1), true,
@@ -92,6 +94,26 @@ class SmGroupResizeTest {
     // 500 SM-ms on 50 SMs by 10 ms, the last 100 on 60 SMs: 11.67 ms, not 20
     assertEquals(11_666_667, rt.finishedNanos(), 2_000);
     assertTrue(rt.finishedNanos() < 20 * MS);
+  }
+
+  @Test
+  void anExactLayoutChange_suspendsTheBeGroupsKernels_soTheRenderGroupHasItsSmsAtOnce_andResumesThemAfterTheFrame() {
+    // §5.2: "each time a change occurs, the BE task is blocked during the frame" (SpaceSharingPolicy's suspendBe)
+    Gpu g = spaceSharedGpu();
+    TestProbe<SmGroup.Finished> be = kit.createTestProbe();
+    TestProbe<SmGroup.Finished> render = kit.createTestProbe();
+    g.gpu().tell(new PhysicalGpu.Layout(1, 50, 32, 0));
+    g.be().tell(new SmGroup.Execute(1, 1, TC, be.getRef(), 0, new SmGroup.Bind(1, 32, 0)));
+    awaitSms(g.be(), 32);
+    // frame 2 starts at 2 ms: the TC kernel has done 64 of its 320 SM-ms and stops, handing SMs 51-60 over at once
+    g.gpu().tell(new PhysicalGpu.Layout(2, 60, 22, 2 * MS, true));
+    g.render().tell(new SmGroup.Execute(2, 0, RT, render.getRef(), 2 * MS, new SmGroup.Bind(2, 60, 60)));
+    SmGroup.Finished rt = render.receiveMessage();
+    assertEquals(12 * MS, rt.finishedNanos(), 2_000, "even the SM-bound kernel needs only its 10 ms");
+    be.expectNoMessage(java.time.Duration.ofMillis(20));
+    g.gpu().tell(new PhysicalGpu.ResumeBe(2, rt.finishedNanos()));
+    // the 256 SM-ms left on the BE group's 22 SMs from 12 ms on
+    assertEquals(12 * MS + 256 * MS / 22, be.receiveMessage().finishedNanos(), 2_000);
   }
 
   @Test

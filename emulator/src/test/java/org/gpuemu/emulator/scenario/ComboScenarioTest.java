@@ -46,31 +46,39 @@ class ComboScenarioTest {
     return run(file, out, Map.of("scheduler.gpu.policy", policy));
   }
 
-  /** Table 6's unit: mri-q kernels completed per frame. */
-  private static double mriqPerFrame(Path out, String policy, String game) throws Exception {
+  /** A Table 6 run: mri-q kernels completed per frame (Table 6's unit) and the frames that missed QoS. */
+  private record Table6(double mriqPerFrame, long qosViolations) {}
+
+  private static Table6 table6(Path out, String policy, String game) throws Exception {
     Map<String, String> sets = new LinkedHashMap<>();
     sets.put("scheduler.gpu.policy", policy);
     sets.put("vms.game.workload", game);
     // §5.2 predates headroom merging
     if (policy.equals("combo-relaxed")) sets.put("scheduler.gpu.merge-headrooms", "false");
     Run r = run("stable-vs-dynamic.conf", out, sets);
-    return r.beCd() / MRIQ_MS / TABLE6_FPS;
+    return new Table6(r.beCd() / MRIQ_MS / TABLE6_FPS, r.qosViolations());
   }
 
   @Test
   void table6_exactIsBetterUnderAStableLoad_relaxedUnderADynamicOne(@TempDir Path out) throws Exception {
     // paper: exact 1.45 (stable) / 1.0 (dynamic), relaxed 0.998 / 1.16 mri-q kernels per frame
-    double exactStable = mriqPerFrame(out, "combo-exact", "combo-table6");
-    double relaxedStable = mriqPerFrame(out, "combo-relaxed", "combo-table6");
-    double exactDynamic = mriqPerFrame(out, "combo-exact", "combo-table6-dynamic");
-    double relaxedDynamic = mriqPerFrame(out, "combo-relaxed", "combo-table6-dynamic");
-    String all = String.format("exact %.3f / %.3f, relaxed %.3f / %.3f", exactStable, exactDynamic, relaxedStable,
-        relaxedDynamic);
-    assertTrue(exactStable > 1.1 * relaxedStable, all);
-    // the dynamic load costs exact and helps relaxed (paper: exact 1.45 -> 1.0, relaxed 0.998 -> 1.16); here they
-    // end up even under it (measured 1.16 and 1.16, see the README: a BE kernel keeps the SMs it started on, so
-    // exact loses less than the paper's), so the test holds the direction of the change, with a margin
-    assertTrue(relaxedDynamic / relaxedStable > 1.1 * exactDynamic / exactStable, all);
+    Table6 exactDynamicRun = table6(out, "combo-exact", "combo-table6-dynamic");
+    double exactStable = table6(out, "combo-exact", "combo-table6").mriqPerFrame();
+    double relaxedStable = table6(out, "combo-relaxed", "combo-table6").mriqPerFrame();
+    double exactDynamic = exactDynamicRun.mriqPerFrame();
+    double relaxedDynamic = table6(out, "combo-relaxed", "combo-table6-dynamic").mriqPerFrame();
+    String all = String.format("exact %.3f / %.3f (%d QoS misses), relaxed %.3f / %.3f", exactStable, exactDynamic,
+        exactDynamicRun.qosViolations(), relaxedStable, relaxedDynamic);
+    // Table 6's ordering: exact is better under the stable load, relaxed under the dynamic one, where each change of
+    // the split costs the BE group its frame (measured, see the README: exact 1.34 / 0.98, relaxed 1.02 / 1.27)
+    // (ratios 1.31-1.34 and 1.28-1.31 over seven runs each, two of them on a loaded machine; without the suspension
+    // the dynamic one was 1.06-1.11)
+    assertTrue(exactStable > 1.15 * relaxedStable, all);
+    assertTrue(relaxedDynamic > 1.15 * exactDynamic, all);
+    // "a sacrifice of the BE application in that frame to meet the QoS target": without the suspension a BE kernel
+    // held SMs of the grown render group and 12 to 15 of the 56 frames missed; with it only the first frames do (1 to
+    // 4 measured, on a loaded machine too), which render beside the BE kernels launched before the game started
+    assertTrue(exactDynamicRun.qosViolations() <= 8, all);
     // relaxed under the stable load runs one kernel per frame, as §5.2 explains (0.998)
     assertEquals(1.0, relaxedStable, 0.15, all);
   }

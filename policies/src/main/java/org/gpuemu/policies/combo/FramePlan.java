@@ -13,6 +13,8 @@ package org.gpuemu.policies.combo;
  * @param binding      which version of its render kernels to launch
  * @param scheme       the scheme in force for it
  * @param merged       whether headroom merging delayed it (a frame ready late starts late without being merged)
+ * @param suspendBe    whether the BE group's running kernels are suspended from {@code startAt} until the frame has
+ *                     rendered, and resumed then (an exact layout change, §5.2: see {@link SpaceSharingPolicy})
  */
 public record FramePlan(long frame, long nominalStart, long startAt, long deadline, SmLayout layout, Binding binding,
-    Scheme scheme, boolean merged) {}
+    Scheme scheme, boolean merged, boolean suspendBe) {}

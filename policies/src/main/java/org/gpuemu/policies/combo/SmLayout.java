@@ -2,8 +2,8 @@ package org.gpuemu.policies.combo;
 
 /**
  * How the GPU's SMs are grouped for a frame (combo.txt §5.1). A kernel already running when the layout changes
- * keeps its SMs until it finishes (the GPU is not preempted, Figure 11b); the new layout applies to kernels that
- * start afterwards.
+ * keeps its SMs until it finishes (the GPU is not preempted, Figure 11b), unless the frame's plan suspends the BE
+ * group's kernels ({@link FramePlan#suspendBe}); the new layout applies to kernels that start afterwards.
  */
 public sealed interface SmLayout {
   /** Every SM in one group: render kernels and the BE kernels placed beside them share the SMs (intra-SM). */

@@ -18,7 +18,8 @@ import org.gpuemu.workloads.RenderScene;
  *   <li>When the game's first render kernel of frame k reaches the scheduler, {@link #frameReady} with the frame's
  *       scene ({@code ComboGame.scenes(seed).scene(k)}, the same seed as the game's program). Hold the frame's
  *       render kernels until {@link FramePlan#startAt}; then apply its layout (kernels still running keep their
- *       SMs) and launch them in order on the render group, SM-bound or original as the plan says.
+ *       SMs, unless the plan suspends the BE group's: {@link FramePlan#suspendBe}, resumed when the frame has
+ *       rendered) and launch them in order on the render group, SM-bound or original as the plan says.
  *   <li>{@link #renderPhaseStarted} when the frame's first kernel of a type starts executing (CD, then RT).
  *   <li>{@link #frameRendered} when the frame's last render kernel has finished (its Present has been seen).
  *   <li>{@link #beQueued} for every BE kernel a BE VM submits, {@link #beFinished} when one completes.

@@ -41,7 +41,8 @@ class ComboBenchTest {
     assertTrue(relaxedDynamic > exactDynamic, relaxedDynamic + " vs " + exactDynamic);
     // relaxed, stable: one kernel per frame, 0.7 ms of the 1.9 ms headroom wasted, as §5.2 explains
     assertEquals(0.998, relaxedStable, 0.01);
-    // the bench lands within 15 % of the others (measured: 1.35, 1.10, 1.26)
+    // the bench lands within 15 % of the others (measured: 1.35, 0.89 with the BE group suspended on each change of
+    // the split, 1.10 without, 1.26)
     assertEquals(1.45, exactStable, 0.15 * 1.45);
     assertEquals(1.0, exactDynamic, 0.15);
     assertEquals(1.16, relaxedDynamic, 0.15 * 1.16);
@@ -83,7 +84,7 @@ class ComboBenchTest {
       double relaxed = SpaceBench.run(SpacePolicies.create("combo-relaxed", params), game, jobs, 1_200, 1)
           .throughput().total();
       assertTrue(combo > 1.05 * noMerge, game + ": merging " + combo / noMerge);
-      // switching: measured 1.02 (Deliver Us The Moon) to 1.05 since the dynamic trace starts stable
+      // switching: measured 1.02 (Deliver Us The Moon) to 1.14 (Quake 2) since the dynamic trace starts stable
       assertTrue(combo > 1.01 * relaxed, game + ": switching " + combo / relaxed);
     }
   }

@@ -21,7 +21,8 @@ import org.gpuemu.workloads.WorkloadCatalog;
  * render under a whole layout, and BE kernels placed there), the render group of a split (render work scaled by
  * total/render SMs) and the BE group (BE work scaled by total/BE SMs at launch). Simplification: a kernel keeps the
  * pool it started in, and pools never share SMs, so a switch frame's overlap (Figure 11b) is not modelled; the
- * emulator's SM groups do that.
+ * emulator's SM groups do that. A frame whose plan suspends the BE group ({@link FramePlan#suspendBe}) freezes the
+ * BE group's kernels from its start until it has rendered.
  */
 final class SpaceBench {
   /** Kernels each BE job keeps submitted (the emulator's default driver queue). */
@@ -97,6 +98,7 @@ final class SpaceBench {
   private final BeThroughput throughput = new BeThroughput();
   private final Map<String, Long> completed = new LinkedHashMap<>();
   private FramePlan rendering;
+  private boolean beSuspended;
   private FramePlan lastPlan;
   private final Map<Long, String> names = new LinkedHashMap<>();
   private Item render;
@@ -158,18 +160,23 @@ final class SpaceBench {
     long horizon = readyAt(frameCount);
     while (true) {
       long t = Math.min(readyAt(nextFrame), startTime());
-      for (Pool p : List.of(whole, renderGroup, beGroup)) {
+      for (Pool p : running()) {
         long until = p.untilFirstEnd();
         if (until != Long.MAX_VALUE) t = Math.min(t, now + until);
       }
       if (t >= horizon) return;
-      for (Pool p : List.of(whole, renderGroup, beGroup)) p.advance(t - now);
+      for (Pool p : running()) p.advance(t - now);
       now = t;
       finishDone();
       if (readyAt(nextFrame) == now) arrive();
       if (startTime() == now) startFrame();
       decide();
     }
+  }
+
+  /** The pools whose kernels progress: the BE group's not while a frame suspends it. */
+  private List<Pool> running() {
+    return beSuspended ? List.of(whole, renderGroup) : List.of(whole, renderGroup, beGroup);
   }
 
   /** The next frame is ready: the game starts at time zero, before any BE kernel is queued. */
@@ -188,6 +195,7 @@ final class SpaceBench {
 
   private void startFrame() {
     rendering = waiting.poll();
+    beSuspended = rendering.suspendBe();
     long cd = game.cdNanos(scenes.scene(rendering.frame()));
     renderRt = game.rtNanos(scenes.scene(rendering.frame()));
     renderScale = 1;
@@ -202,7 +210,7 @@ final class SpaceBench {
   }
 
   private void finishDone() {
-    for (Pool p : List.of(whole, renderGroup, beGroup)) {
+    for (Pool p : running()) {
       for (Iterator<Item> it = p.items.iterator(); it.hasNext(); ) {
         Item i = it.next();
         if (i.remaining > 1e-6) continue;
@@ -218,6 +226,7 @@ final class SpaceBench {
           if (now > rendering.deadline()) misses++;
           policy.frameRendered(rendering.frame(), now);
           rendering = null;
+          beSuspended = false;
           render = null;
         } else {
           it.remove();

@@ -66,8 +66,8 @@ class SpaceSharingPolicyTest {
   void pilotfish_launchesOnlyAfterTheFrame_oneKernelAtATime_theOldestThatFitsTheSpare() {
     SpacePolicy p = attached(SpaceSharingPolicy.pilotfish(params(1, false, 1)));
     FramePlan plan = p.frameReady(0, scene(4 * MS, 3 * MS), 0);
-    assertEquals(new FramePlan(0, 0, 0, 10 * MS, new SmLayout.Whole(82), Binding.ORIGINAL, Scheme.TEMPORAL, false),
-        plan);
+    assertEquals(new FramePlan(0, 0, 0, 10 * MS, new SmLayout.Whole(82), Binding.ORIGINAL, Scheme.TEMPORAL, false,
+        false), plan);
     BeKernel cd2 = be(p, 1, KernelType.CD, 2 * MS, 0);
     BeKernel tc15 = be(p, 2, KernelType.TC, 1_500_000, 0);
     BeKernel cd05 = be(p, 3, KernelType.CD, 500_000, 0);
@@ -137,8 +137,10 @@ class SpaceSharingPolicyTest {
 
     FramePlan f0 = p.frameReady(0, scene(needs50 - 2 * MS, 2 * MS), 0);
     assertEquals(new SmLayout.Split(50, 32), f0.layout());
-    // the first split: BE kernels could hold any SM, so original kernels, and BE waits for the frame
+    // the first split: BE kernels could hold any SM, so original kernels, and BE waits for the frame; the BE group is
+    // empty, nothing to suspend
     assertEquals(Binding.ORIGINAL, f0.binding());
+    assertFalse(f0.suspendBe());
     idle(p, 0);
     p.frameRendered(0, needs50);
     assertEquals(cd, launched(p.next(needs50), Placement.BE_GROUP));
@@ -148,6 +150,7 @@ class SpaceSharingPolicyTest {
     FramePlan f1 = p.frameReady(1, scene(needs50 - 2 * MS, 2 * MS), 10 * MS);
     assertEquals(new SmLayout.Split(50, 32), f1.layout());
     assertEquals(Binding.SM_BOUND, f1.binding());
+    assertFalse(f1.suspendBe(), "the same split: nothing changes");
     BeKernel next = be(p, 1, KernelType.CD, MS, 11 * MS);
     p.beFinished(cd, 11 * MS);
     assertEquals(next, launched(p.next(11 * MS), Placement.BE_GROUP), "the BE group runs on beside the frame");
@@ -157,6 +160,8 @@ class SpaceSharingPolicyTest {
     FramePlan f2 = p.frameReady(2, scene(needs60 - 2 * MS, 2 * MS), 20 * MS);
     assertEquals(new SmLayout.Split(60, 22), f2.layout());
     assertEquals(Binding.ORIGINAL, f2.binding());
+    // §5.2: "each time a change occurs, the BE task is blocked during the frame": its running kernels too
+    assertTrue(f2.suspendBe());
     p.beFinished(next, 21 * MS);
     be(p, 1, KernelType.CD, MS, 21 * MS);
     idle(p, 21 * MS); // §5.2: the BE application is sacrificed in the frame the allocation changes
@@ -167,6 +172,7 @@ class SpaceSharingPolicyTest {
     FramePlan f3 = p.frameReady(3, scene(needs50 - 2 * MS, 2 * MS), 30 * MS);
     assertEquals(Binding.SM_BOUND, f3.binding());
     assertEquals(new SmLayout.Split(50, 32), f3.layout());
+    assertTrue(f3.suspendBe(), "every change, growing or shrinking");
     assertEquals(Scheme.EXACT, p.scheme());
     assertEquals(List.of(), p.switches());
     assertEquals(List.of(), p.checkInvariants());
@@ -278,7 +284,7 @@ class SpaceSharingPolicyTest {
     assertEquals(k, launched(p.next(8 * MS), Placement.WHOLE_GPU));
     FramePlan f1 = p.frameReady(1, scene(5 * MS, 3 * MS), 10 * MS);
     assertEquals(new FramePlan(1, 10 * MS, 12 * MS - 1, 20 * MS, new SmLayout.Whole(82), Binding.SM_BOUND,
-        Scheme.RELAXED, true), f1);
+        Scheme.RELAXED, true, false), f1);
     p.beFinished(k, 11 * MS);
     be(p, 1, KernelType.CD, 3 * MS, 11 * MS);
     p.frameRendered(1, 20 * MS - 1);
@@ -325,6 +331,7 @@ class SpaceSharingPolicyTest {
     assertEquals(Scheme.EXACT, exact.scheme());
     assertEquals(new SmLayout.Split(66, 16), exact.layout());
     assertEquals(Binding.ORIGINAL, exact.binding());
+    assertFalse(exact.suspendBe(), "a scheme switch is no exact layout change");
     be(p, 1, KernelType.CD, MS, t);
     idle(p, t);
     p.frameRendered(2, t + 10 * MS - 1);
@@ -335,6 +342,8 @@ class SpaceSharingPolicyTest {
     assertEquals(Scheme.RELAXED, relaxed.scheme());
     assertEquals(new SmLayout.Whole(82), relaxed.layout());
     assertEquals(Binding.ORIGINAL, relaxed.binding());
+    // §5.3: BE-group kernels still running are handled by the original render kernels, not suspended
+    assertFalse(relaxed.suspendBe());
     assertEquals(List.of(new SchemeSwitch(2, 20 * MS, Scheme.RELAXED, Scheme.EXACT),
         new SchemeSwitch(3, 30 * MS, Scheme.EXACT, Scheme.RELAXED)), p.switches());
     // the switch frame blocks BE even beside its RT phase, where the relaxed scheme would co-locate
