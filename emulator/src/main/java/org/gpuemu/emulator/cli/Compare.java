@@ -119,6 +119,10 @@ final class Compare implements Callable<Integer> {
       for (Map.Entry<String, Map<String, Object>> vm : vms.entrySet()) {
         if (vm.getValue().containsKey("fps_p99")) {
           row(rows, vm.getKey() + " fps_p99").put(e.getKey(), vm.getValue().get("fps_p99"));
+          Map<String, Object> headroom = (Map<String, Object>) vm.getValue().get("headroom_ms");
+          for (String key : new String[] {"mean", "p50", "p90"}) {
+            row(rows, vm.getKey() + " headroom_ms " + key).put(e.getKey(), headroom.get(key));
+          }
         }
       }
       if (doc.containsKey("be_throughput")) { // space sharing (COMBO): Eq. 6 per kernel type, QoS

@@ -115,6 +115,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   private final Set<Long> launched = new HashSet<>();
   private final BeThroughput throughput = new BeThroughput();
   private final Histogram frameTimes = new Histogram(3);
+  /** QoS headrooms in µs: the render stream's idle gap between a frame's end and the next frame's start. */
+  private final Histogram headrooms = new Histogram(3);
   private final Map<Scheme, Long> framesByScheme = new EnumMap<>(Scheme.class);
   private ActorRef<PhysicalGpu.Command> gpu;
   private ActorRef<SmGroup.Command> render;
@@ -124,6 +126,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   private boolean renderBusy;
   /** When the render stream's last kernel finished (model time). */
   private long renderFreeAt;
+  /** The latest frame whose render kernels started, or {@code Long.MIN_VALUE} before the first. */
+  private long lastStarted = Long.MIN_VALUE;
   private Scheme shownScheme;
   private long clock;
   private long token;
@@ -302,7 +306,6 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     if (end <= endNanos) {
       framesRendered++;
       if (end > f.plan.deadline()) violations++;
-      if (System.getenv("COMBO_DEBUG") != null) System.err.printf("frame %d nominal %.3f start %.3f end %.3f deadline %.3f %s %s %s merged %s%n", f.index, f.plan.nominalStart() / 1e6, f.plan.startAt() / 1e6, end / 1e6, f.plan.deadline() / 1e6, f.plan.layout(), f.plan.binding(), f.plan.scheme(), f.plan.merged());
       framesByScheme.merge(f.plan.scheme(), 1L, Long::sum);
       long frameTime = Math.max(periodNanos, end - f.plan.nominalStart());
       frameTimes.recordValue(Math.max(1, frameTime / 1_000));
@@ -331,6 +334,11 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     long startAt = Math.max(Math.max(f.plan.startAt(), renderFreeAt), h.atNanos());
     if (!f.started) {
       f.started = true;
+      // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
+      if (lastStarted != Long.MIN_VALUE && lastStarted == f.index - 1 && origin >= 0 && startAt <= endNanos) {
+        headrooms.recordValue(Math.max(0, startAt - renderFreeAt) / 1_000);
+      }
+      lastStarted = f.index;
       if (!f.plan.layout().equals(layout)) {
         layout = f.plan.layout();
         epoch++;
@@ -417,6 +425,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     figures.put("fps_avg", round(framesRendered / seconds, 2));
     figures.put("fps_p99", any ? round(1e6 / frameTimes.getValueAtPercentile(99), 2) : null);
     figures.put("merged_frames", merged);
+    figures.put("headroom_ms", headroomDistribution());
     Map<String, Object> schemes = new LinkedHashMap<>();
     for (Scheme s : Scheme.values()) schemes.put(s.label(), framesByScheme.getOrDefault(s, 0L));
     figures.put("frames_by_scheme", schemes);
@@ -424,6 +433,31 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     msg.replyTo().tell(new GpuScheduler.SchedulerReport(policy.name(), dispatched, problems, List.of(), Map.of(),
         figures));
     return this;
+  }
+
+  /**
+   * Figure 15's QoS headroom distribution: percentiles of the gaps between adjacent frames and a histogram in
+   * 1 ms bins (a bin's key is its lower edge in ms; the last bin takes every longer gap).
+   */
+  private Map<String, Object> headroomDistribution() {
+    Map<String, Object> d = new LinkedHashMap<>();
+    long n = headrooms.getTotalCount();
+    d.put("count", n);
+    d.put("mean", n == 0 ? 0 : round(headrooms.getMean() / 1e3, 3));
+    for (double p : new double[] {10, 50, 90, 99}) {
+      d.put("p" + (int) p, n == 0 ? 0 : round(headrooms.getValueAtPercentile(p) / 1e3, 3));
+    }
+    d.put("max", round(headrooms.getMaxValue() / 1e3, 3));
+    int bins = (int) Math.max(1, Math.ceil(2.0 * periodNanos / 1e6));
+    long[] counts = new long[bins];
+    for (var v : headrooms.recordedValues()) {
+      int bin = (int) Math.min(bins - 1, v.getValueIteratedTo() / 1_000);
+      counts[bin] += v.getCountAtValueIteratedTo();
+    }
+    Map<String, Long> histogram = new LinkedHashMap<>();
+    for (int i = 0; i < bins; i++) histogram.put(Integer.toString(i), counts[i]);
+    d.put("histogram_1ms", histogram);
+    return d;
   }
 
   private static double round(double v, int digits) {

@@ -318,7 +318,8 @@ public final class Summary {
 
   /**
    * A space-sharing run (combo.txt §6): Eq. 6's BE throughput and the QoS violations at the top, the game VM's
-   * 99th-percentile and average FPS in its entry; the rest stays under the policy's name.
+   * 99th-percentile and average FPS and its QoS headroom distribution (Figure 15) in its entry; the rest stays under
+   * the policy's name.
    */
   @SuppressWarnings("unchecked")
   private void spaceSharing(Map<String, Object> figures, Map<String, Object> vms) {
@@ -329,6 +330,7 @@ public final class Summary {
     v.put("fps_avg", figures.remove("fps_avg"));
     v.put("fps_p99", figures.remove("fps_p99"));
     v.put("frames_rendered", figures.remove("frames_rendered"));
+    v.put("headroom_ms", figures.remove("headroom_ms"));
     v.put("qos_violations", doc.get("qos_violations"));
   }
 
