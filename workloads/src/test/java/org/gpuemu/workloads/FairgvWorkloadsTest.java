@@ -171,8 +171,41 @@ class FairgvWorkloadsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("table3")
   void table3_oneIterationAlone_takesItsDerivedPeriod(FairgvWorkloads.Benchmark b) {
-    // CPU work never overlaps GPU work, so one iteration alone lasts exactly CPU + GPU = the derived period.
-    assertEquals(FairgvWorkloads.iterationOf(b).periodNanos(), Alone.run("fairgv-" + b.key(), 1).now, b.key());
+    // CPU work never overlaps GPU work, so one iteration alone lasts exactly CPU + GPU = the derived period; a
+    // streaming benchmark's loop is a run of several
+    FairgvWorkloads.Iteration it = FairgvWorkloads.iterationOf(b);
+    int iterations = FairgvWorkloads.streams(b) ? FairgvWorkloads.iterationsPerRun(it, b.runSeconds()) : 1;
+    assertEquals(iterations * it.periodNanos(), Alone.run("fairgv-" + b.key(), 1).now, b.key());
+  }
+
+  @Test
+  void streamingBenchmarks_areMmHsAndNw_withTable3sSyncCallsPerRun_andASaturatingSteadyState() {
+    List<String> streaming = FairgvWorkloads.TABLE_3.stream().filter(FairgvWorkloads::streams)
+        .map(FairgvWorkloads.Benchmark::key).toList();
+    assertEquals(List.of("hs", "nw", "mm"), streaming);
+    // iterations per run: HS 7.8 s / 0.714 s, NW 1.4 s / 0.525 s, MM 5.8 s / 0.303 s
+    assertEquals(List.of(11, 3, 19), streaming.stream().map(key -> FairgvWorkloads.iterationsPerRun(
+        FairgvWorkloads.iterationOf(FairgvWorkloads.benchmark(key)), FairgvWorkloads.benchmark(key).runSeconds()))
+        .toList());
+    for (String key : streaming) {
+      FairgvWorkloads.Benchmark b = FairgvWorkloads.benchmark(key);
+      StepLoop loop = (StepLoop) WorkloadCatalog.get("fairgv-" + key);
+      // a run holds Table 3's synchronous calls over its run time (MM 0.033 x 580 = 19, HS 11, NW 10.6), up to the
+      // rounding of the run to whole iterations (NW's has 4)
+      long syncs = loop.iteration().stream().filter(st -> st instanceof Step.SyncCall).count();
+      assertTrue(Math.abs(syncs - b.syncPer10ms() * b.runSeconds() * 100)
+          <= FairgvWorkloads.iterationOf(b).syncCalls(), key + ": " + syncs);
+      // the steady state: launches and copies only, then the run's CPU work in one piece
+      List<Step> steady = loop.iteration().subList(0, loop.steadySteps());
+      assertTrue(steady.stream().noneMatch(st -> st instanceof Step.CpuBurst), key);
+      assertEquals(List.of(new Step.CpuBurst(FairgvWorkloads.iterationsPerRun(FairgvWorkloads.iterationOf(b),
+          b.runSeconds()) * FairgvWorkloads.iterationOf(b).cpuNanos())),
+          loop.iteration().subList(loop.steadySteps(), loop.iteration().size()), key);
+      // its solo rate is the steady state's, which keeps the GPU busy but for the copies' round trips
+      long gpu = steady.stream().mapToLong(st -> st instanceof Step.LaunchKernel l ? l.kernel().soloNanos()
+          : ((Step.SyncCall) st).kernel().soloNanos()).sum();
+      assertEquals(steady.size() * 1e9 / gpu, loop.soloRequestsPerSecond().getAsDouble(), 1e-6, key);
+    }
   }
 
   @Test

@@ -15,14 +15,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Short runs of the FairGV scenario files, at the time scale they declare (0.1: their guests wait for synchronous
- * calls, so timer lateness would feed back into throughput at scale 1). Issue 4's floors: fairgv's MMR at least
- * 0.95 (the paper measures 0.99 and 0.97); these short runs on a 2-core machine measure 0.91-0.98, so the floor
- * here is 0.92 (the congested run lasts 2 s) with the orderings the paper reports on top.
+ * calls, so timer lateness would feed back into throughput at scale 1), asserting issue 4's floors: fairgv's MMR at
+ * least 0.95 in every non-congested (Figure 8) and congested (Figure 9) scenario, at an aggregated overhead of at most
+ * 1.05 (the paper measures MMR 0.99 and 0.97 at overheads of about 1 and 1.02), with the orderings the paper reports
+ * against the other policies on top.
  */
 class FairgvScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "fairgv");
   private static final long RUN_NANOS = 1_000_000_000L;
-  private static final double MMR_FLOOR = 0.92;
+  private static final double MMR_FLOOR = 0.95;
+  private static final double OVERHEAD_CEILING = 1.05;
 
   private static Map<String, Object> run(String file, String policy, Path out, Map<String, String> sets)
       throws Exception {
@@ -47,31 +49,50 @@ class FairgvScenarioTest {
     return ((Number) at).doubleValue();
   }
 
+  /** fairgv's MMR and aggregated overhead within issue 4's bounds; its summary for the other assertions. */
+  private static Map<String, Object> fair(String file, Path out, long nanos) throws Exception {
+    Map<String, Object> doc = run(file, "fairgv", out, Map.of(), nanos);
+    double mmr = figure(doc, "fairness", "mmr");
+    double overhead = figure(doc, "fairness", "aggregated_overhead");
+    String what = file + ": fairgv MMR " + mmr + ", overhead " + overhead + ", vms " + doc.get("vms");
+    assertTrue(mmr >= MMR_FLOOR, what);
+    assertTrue(overhead <= OVERHEAD_CEILING, what);
+    return doc;
+  }
+
+  /** Figure 8's non-interactive benchmarks: fair queuing alone keeps three GPU-saturating VMs at 1:2:3. */
+  @Test
+  void nonCongestedMatrixMulAndHotspot_fairgvIsFairAtNoOverhead(@TempDir Path out) throws Exception {
+    fair("non-congested-mm.conf", out, RUN_NANOS);
+    fair("non-congested-hs.conf", out, RUN_NANOS);
+  }
+
   @Test
   void nonCongestedBlackScholes_fairgvIsFair_creditPollIsNot(@TempDir Path out) throws Exception {
-    Map<String, Object> fairgv = run("non-congested-bs.conf", "fairgv", out, Map.of());
-    double mmr = figure(fairgv, "fairness", "mmr");
+    double mmr = figure(fair("non-congested-bs.conf", out, RUN_NANOS), "fairness", "mmr");
     double creditPoll = figure(run("non-congested-bs.conf", "credit-poll", out, Map.of()), "fairness", "mmr");
-    assertTrue(mmr >= MMR_FLOOR, "fairgv MMR " + mmr);
-    assertTrue(figure(fairgv, "fairness", "aggregated_overhead") <= 1.1, "fairgv overhead " + fairgv);
+    assertTrue(mmr > creditPoll + 0.3, "fairgv MMR " + mmr + ", credit-poll " + creditPoll);
+  }
+
+  /** Figure 8's most interactive benchmark (644 synchronous calls per 10 ms): coscheduling keeps it fair. */
+  @Test
+  void nonCongestedSrd1_fairgvIsFair_creditPollIsNot(@TempDir Path out) throws Exception {
+    double mmr = figure(fair("non-congested-srd1.conf", out, 2 * RUN_NANOS), "fairness", "mmr");
+    double creditPoll = figure(run("non-congested-srd1.conf", "credit-poll", out, Map.of()), "fairness", "mmr");
     assertTrue(mmr > creditPoll + 0.3, "fairgv MMR " + mmr + ", credit-poll " + creditPoll);
   }
 
   @Test
   void congestedBlackScholes_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
-    // six VMs at 6 ms turns: 1 s runs measured 0.91-0.97, 2 s runs 0.95-0.98
-    double fairgv = figure(run("congested-bs.conf", "fairgv", out, Map.of(), 2 * RUN_NANOS), "fairness", "mmr");
+    double fairgv = figure(fair("congested-bs.conf", out, 2 * RUN_NANOS), "fairness", "mmr");
     double strict = figure(run("congested-bs.conf", "strict-co", out, Map.of()), "fairness", "mmr");
-    assertTrue(fairgv >= MMR_FLOOR, "fairgv MMR " + fairgv);
     assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }
 
   @Test
   void congestedSrd1_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
-    // Figure 9's other benchmark: 644 synchronous calls per 10 ms; 2 s runs measured 0.965, 1 s runs 0.93-0.96
-    double fairgv = figure(run("congested-srd1.conf", "fairgv", out, Map.of(), 2 * RUN_NANOS), "fairness", "mmr");
+    double fairgv = figure(fair("congested-srd1.conf", out, 2 * RUN_NANOS), "fairness", "mmr");
     double strict = figure(run("congested-srd1.conf", "strict-co", out, Map.of()), "fairness", "mmr");
-    assertTrue(fairgv >= MMR_FLOOR, "fairgv MMR " + fairgv);
     assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }
 
