@@ -457,7 +457,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
       ActorRef<VCpu.Command> target = vcpu == null ? null : placement.vcpus().get(vcpu);
       if (target != null) {
         coschedules++;
-        target.tell(VCpu.Coschedule.INSTANCE);
+        target.tell(new VCpu.Coschedule(r.nanos()));
       }
     }
   }

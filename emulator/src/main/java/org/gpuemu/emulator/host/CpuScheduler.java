@@ -43,9 +43,10 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   /**
    * Run this vCPU next, now (FairGV's coscheduling, Algorithm 4's {@code resched_cpu}): the running one is
-   * preempted and stays runnable. Ignored when the vCPU has no request here or already runs.
+   * preempted and stays runnable. Ignored when the vCPU has no request here or already runs. {@code atNanos} is the
+   * model time of the GPU switch that asked for it.
    */
-  public record Boost(int vcpu) implements Command {}
+  public record Boost(int vcpu, long atNanos) implements Command {}
 
   /**
    * Pegasus's strict coscheduling, CPU side (fairgv.txt Algorithm 1): from now on, whenever this core switches to a
@@ -177,7 +178,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onBoost(Boost msg) {
     if (!requests.containsKey(msg.vcpu()) || (current != null && current.vcpu == msg.vcpu())) return this;
-    long now = at(-1);
+    long now = at(msg.atNanos());
     policy.boost(msg.vcpu(), now);
     if (current != null && current.host) return this; // picked next, once the host work is done
     if (current != null) {

@@ -57,7 +57,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
    * The GPU scheduler switched to this VM's vGPU and needs this vCPU running (FairGV's GPU-centric coscheduling,
    * Algorithm 4): a vCPU blocked after hybrid spinning is woken to spin again, and its core runs it now.
    */
-  public enum Coschedule implements Command { INSTANCE }
+  public record Coschedule(long atNanos) implements Command {}
 
   private record CpuDone(CpuScheduler.Done done) implements Command {}
 
@@ -188,7 +188,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(MemoryAnswered.class, this::onMemoryAnswered)
         .onMessage(SleepEnded.class, this::onSleepEnded)
         .onMessage(Report.class, this::onReport)
-        .onMessage(Coschedule.class, m -> onCoschedule())
+        .onMessage(Coschedule.class, this::onCoschedule)
         .build();
   }
 
@@ -248,17 +248,19 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     return this;
   }
 
-  private Behavior<Command> onCoschedule() {
+  /** The GPU scheduler switched to this vCPU's vGPU at the model time the message carries (Algorithm 4). */
+  private Behavior<Command> onCoschedule(Coschedule msg) {
+    clock = Math.max(clock, msg.atNanos());
     switch (wait) {
       case SYNC_BLOCKED -> {
         // wakeup_vcpu: spin again, holding the core, until the answer or the spin limit
         wait = Wait.SYNC_SPIN;
         boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
         core.tell(new CpuScheduler.Run(vcpu, settings.weight(), poll ? Long.MAX_VALUE : settings.spinLimitNanos(),
-            cpuAdapter));
-        core.tell(new CpuScheduler.Boost(vcpu));
+            cpuAdapter, clock));
+        core.tell(new CpuScheduler.Boost(vcpu, clock));
       }
-      case CPU, SYNC_SPIN, SYNC_WAKING -> core.tell(new CpuScheduler.Boost(vcpu));
+      case CPU, SYNC_SPIN, SYNC_WAKING -> core.tell(new CpuScheduler.Boost(vcpu, clock));
       default -> { }
     }
     return this;
