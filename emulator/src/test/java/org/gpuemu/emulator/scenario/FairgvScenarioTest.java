@@ -49,9 +49,13 @@ class FairgvScenarioTest {
     return ((Number) at).doubleValue();
   }
 
-  /** fairgv's MMR and aggregated overhead within issue 4's bounds; its summary for the other assertions. */
-  private static Map<String, Object> fair(String file, Path out, long nanos) throws Exception {
-    Map<String, Object> doc = run(file, "fairgv", out, Map.of(), nanos);
+  /**
+   * fairgv's MMR and aggregated overhead within issue 4's bounds over 2 emulated seconds; its summary for the other
+   * assertions. Fair queuing keeps every vGPU within one 6 ms turn of its share, which over 1 s is up to 3.6 % of a
+   * weight-1 VM's share of three (1 s runs of SRD1 measured MMR 0.93-0.98), over 2 s half that.
+   */
+  private static Map<String, Object> fair(String file, Path out) throws Exception {
+    Map<String, Object> doc = run(file, "fairgv", out, Map.of(), 2 * RUN_NANOS);
     double mmr = figure(doc, "fairness", "mmr");
     double overhead = figure(doc, "fairness", "aggregated_overhead");
     String what = file + ": fairgv MMR " + mmr + ", overhead " + overhead + ", vms " + doc.get("vms");
@@ -63,13 +67,13 @@ class FairgvScenarioTest {
   /** Figure 8's non-interactive benchmarks: fair queuing alone keeps three GPU-saturating VMs at 1:2:3. */
   @Test
   void nonCongestedMatrixMulAndHotspot_fairgvIsFairAtNoOverhead(@TempDir Path out) throws Exception {
-    fair("non-congested-mm.conf", out, RUN_NANOS);
-    fair("non-congested-hs.conf", out, RUN_NANOS);
+    fair("non-congested-mm.conf", out);
+    fair("non-congested-hs.conf", out);
   }
 
   @Test
   void nonCongestedBlackScholes_fairgvIsFair_creditPollIsNot(@TempDir Path out) throws Exception {
-    double mmr = figure(fair("non-congested-bs.conf", out, RUN_NANOS), "fairness", "mmr");
+    double mmr = figure(fair("non-congested-bs.conf", out), "fairness", "mmr");
     double creditPoll = figure(run("non-congested-bs.conf", "credit-poll", out, Map.of()), "fairness", "mmr");
     assertTrue(mmr > creditPoll + 0.3, "fairgv MMR " + mmr + ", credit-poll " + creditPoll);
   }
@@ -77,21 +81,21 @@ class FairgvScenarioTest {
   /** Figure 8's most interactive benchmark (644 synchronous calls per 10 ms): coscheduling keeps it fair. */
   @Test
   void nonCongestedSrd1_fairgvIsFair_creditPollIsNot(@TempDir Path out) throws Exception {
-    double mmr = figure(fair("non-congested-srd1.conf", out, RUN_NANOS), "fairness", "mmr");
+    double mmr = figure(fair("non-congested-srd1.conf", out), "fairness", "mmr");
     double creditPoll = figure(run("non-congested-srd1.conf", "credit-poll", out, Map.of()), "fairness", "mmr");
     assertTrue(mmr > creditPoll + 0.3, "fairgv MMR " + mmr + ", credit-poll " + creditPoll);
   }
 
   @Test
   void congestedBlackScholes_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
-    double fairgv = figure(fair("congested-bs.conf", out, 2 * RUN_NANOS), "fairness", "mmr");
+    double fairgv = figure(fair("congested-bs.conf", out), "fairness", "mmr");
     double strict = figure(run("congested-bs.conf", "strict-co", out, Map.of()), "fairness", "mmr");
     assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }
 
   @Test
   void congestedSrd1_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
-    double fairgv = figure(fair("congested-srd1.conf", out, RUN_NANOS), "fairness", "mmr");
+    double fairgv = figure(fair("congested-srd1.conf", out), "fairness", "mmr");
     double strict = figure(run("congested-srd1.conf", "strict-co", out, Map.of()), "fairness", "mmr");
     assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }
