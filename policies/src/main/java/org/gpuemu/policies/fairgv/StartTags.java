@@ -108,6 +108,14 @@ public final class StartTags {
     return active.isEmpty() ? OptionalInt.empty() : OptionalInt.of(active.first().vgpu);
   }
 
+  /** The active vGPU with the smallest start tag among those {@code eligible} accepts; empty when none is. */
+  public OptionalInt first(java.util.function.IntPredicate eligible) {
+    for (Tag t : active) {
+      if (eligible.test(t.vgpu)) return OptionalInt.of(t.vgpu);
+    }
+    return OptionalInt.empty();
+  }
+
   /** The global virtual time: the minimum start tag of the active vGPUs (the last one when none is active). */
   public long virtualTime() {
     return virtualTime;

@@ -175,6 +175,38 @@ class FairgvPolicyTest {
     assertEquals(2 * MS + 150 * US, policy.startTag(0));
   }
 
+  /**
+   * vGPU 0 (weight 3) runs a 6 ms turn behind vGPU 1 and ends it with an empty ring, its start tag 2 ms against
+   * vGPU 1's 6 ms; the guest's next request comes {@code after} the turn's end.
+   */
+  private void turnEndsOnAnEmptyRing_nextRequestAfter(long after) {
+    fairgv(Map.of(), 3, 1);
+    gpu.queue(1, 6 * MS);
+    gpu.queue(1, 6 * MS);
+    assertEquals(1, gpu.dispatches());
+    gpu.now = MS;
+    gpu.queue(0, 6 * MS); // wakes at the virtual time, 0
+    gpu.completeNext(); // 6 ms: vGPU 1 charged 6 ms
+    assertEquals(0, gpu.dispatches());
+    gpu.completeNext(); // 12 ms: vGPU 0 charged 6 / 3 = 2 ms, its ring empty
+    assertEquals(1, gpu.dispatches(), "vGPU 0 has no request: vGPU 1's turn");
+    assertEquals(2 * MS, policy.startTag(0));
+    gpu.now = 12 * MS + after;
+    gpu.queue(0, 6 * MS);
+  }
+
+  @Test
+  void aTurnEndingOnAnEmptyRing_spinsOnIt_soARequestWithinTheSpinKeepsItsStartTag() {
+    turnEndsOnAnEmptyRing_nextRequestAfter(50 * US);
+    assertEquals(2 * MS, policy.startTag(0), "still active: it keeps its lag of 4 ms");
+  }
+
+  @Test
+  void aTurnEndingOnAnEmptyRing_blocksAfterTheSpin_andWakesAtTheVirtualTime() {
+    turnEndsOnAnEmptyRing_nextRequestAfter(200 * US);
+    assertEquals(6 * MS, policy.startTag(0), "blocked after 100 us of spinning, woken at vGPU 1's 6 ms");
+  }
+
   @Test
   void withoutWorkConserving_idleVgpuPollsUntilItsSliceIsUsedUp() {
     fairgv(Map.of("work-conserving", "false"), 1, 1);
