@@ -46,6 +46,14 @@ public final class TimerLateness {
   }
 
   /**
+   * Records a lateness measured otherwise, in emulated nanoseconds (message skew: how much earlier than its
+   * receiver's latest event a message was stamped).
+   */
+  public void recordNanos(long latenessNanos) {
+    recorder.recordValue(Math.min((Math.max(0L, latenessNanos) + 500) / 1_000, HIGHEST_MICROS));
+  }
+
+  /**
    * The latest emulated due time of any timer recorded so far, or -1 before the first: the emulated time the run's
    * timers have reached. Its progress per wall second is the real-time factor; it falls behind {@code timeScale}
    * when timers queue up faster than they are handled.

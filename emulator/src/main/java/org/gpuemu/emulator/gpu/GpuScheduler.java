@@ -262,7 +262,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
    * at the time of the event that caused them, not when its message arrived (DESIGN.md §4).
    */
   private long at(long atNanos) {
-    clock = Math.max(clock, atNanos);
+    clock = run.received(clock, atNanos);
     return clock;
   }
 

@@ -244,7 +244,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onExecute(Execute msg) {
-    long now = Math.max(last, msg.atNanos() >= 0 ? msg.atNanos() : run.now());
+    long now = msg.atNanos() >= 0 ? run.received(last, msg.atNanos()) : Math.max(last, run.now());
     advance(now);
     finishDone(now);
     if (msg.bind() != null) resize(msg.bind().epoch(), msg.bind().targetSms(), now);

@@ -205,7 +205,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
 
   /** The model time of an event, never before the scheduler's latest (DESIGN.md §4). */
   private long at(long atNanos) {
-    clock = Math.max(clock, atNanos);
+    clock = run.received(clock, atNanos);
     return clock;
   }
 

@@ -146,7 +146,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   /** The model time of an event stamped {@code at} (-1: now), never before the core's latest event. */
   private long at(long atNanos) {
-    clock = Math.max(clock, atNanos >= 0 ? atNanos : run.now());
+    clock = atNanos >= 0 ? run.received(clock, atNanos) : Math.max(clock, run.now());
     return clock;
   }
 

@@ -272,6 +272,8 @@ public final class Summary {
     Map<String, Object> fidelity = new LinkedHashMap<>();
     fidelity.put("timer_lateness_us", Map.of("p50", r.lateness().p50(), "p99", r.lateness().p99(),
         "p999", r.lateness().p999(), "max", r.lateness().max(), "count", r.lateness().count()));
+    fidelity.put("message_skew_us", Map.of("p50", r.skew().p50(), "p99", r.skew().p99(), "p999", r.skew().p999(),
+        "max", r.skew().max(), "count", r.skew().count()));
     String unit = byFrames ? "median frame" : "GPU-time median kernel";
     fidelity.put("reference", reference == Long.MAX_VALUE ? null : unit);
     fidelity.put("reference_ms", reference == Long.MAX_VALUE ? null : round(reference / 1e6, 3));
@@ -375,6 +377,10 @@ public final class Summary {
     }
     b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (limit %s us): %s%n", lat.get("p50"),
         lat.get("p99"), lat.get("max"), fid.get("limit_us"), faithful ? "faithful" : "NOT FAITHFUL"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> skew = (Map<String, Object>) fid.get("message_skew_us");
+    b.append(String.format("message skew p99 %s us, max %s us (messages handled after a later-stamped event)%n",
+        skew.get("p99"), skew.get("max")));
     b.append(broken.isEmpty() ? "invariants: ok" : "invariants BROKEN: " + String.join("; ", broken));
     return b.toString();
   }

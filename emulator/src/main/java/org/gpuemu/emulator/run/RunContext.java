@@ -6,10 +6,16 @@ import org.gpuemu.emulator.clock.EmulatedClock;
 import org.gpuemu.emulator.clock.TimerLateness;
 
 /**
- * What every actor of a run shares: the clock and the timer-lateness record. Timers are armed here so that every
- * one converts an emulated due time to a wall delay the same way, and every firing is measured the same way.
+ * What every actor of a run shares: the clock, the timer-lateness record and the message-skew record. Timers are
+ * armed here so that every one converts an emulated due time to a wall delay the same way, and every firing is
+ * measured the same way; the schedulers and SM groups take every stamped message through {@link #received}.
  */
-public record RunContext(EmulatedClock clock, TimerLateness lateness) {
+public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLateness skew) {
+
+  /** A context with a message-skew record of its own. */
+  public RunContext(EmulatedClock clock, TimerLateness lateness) {
+    this(clock, lateness, new TimerLateness(clock));
+  }
 
   /** Emulated now. */
   public long now() {
@@ -26,5 +32,17 @@ public record RunContext(EmulatedClock clock, TimerLateness lateness) {
   public long fired(long due) {
     lateness.recordDue(due);
     return due;
+  }
+
+  /**
+   * The model time at which an actor whose latest event was at {@code latest} acts on a message stamped
+   * {@code stamp}: never before its own latest event (DESIGN.md §4). A message stamped earlier arrived out of
+   * order — a message another sender stamped later, or a timer due later, was handled first — and is handled later
+   * in model time than it happened; that difference is recorded as message skew, the part of wall-clock delay that
+   * timer lateness does not see.
+   */
+  public long received(long latest, long stamp) {
+    skew.recordNanos(latest - stamp);
+    return Math.max(latest, stamp);
   }
 }

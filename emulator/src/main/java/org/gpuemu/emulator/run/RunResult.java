@@ -11,8 +11,12 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 
-/** Every final report of one run, as collected from the actors. */
+/**
+ * Every final report of one run, as collected from the actors, with the run's timer lateness and message skew
+ * ({@link RunContext#received}).
+ */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
     List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
     List<SmGroup.GroupReport> smGroups, GpuScheduler.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
-    MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness) {}
+    MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
+    TimerLateness.Snapshot skew) {}

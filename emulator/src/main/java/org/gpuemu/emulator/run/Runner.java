@@ -163,7 +163,7 @@ public final class Runner {
     GpuMemory.MemoryReport memory = await(ask(system, end.refs().memory(), GpuMemory.Report::new));
     MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
-        scheduler, memory, metrics, context.lateness().snapshot());
+        scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot());
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

@@ -56,7 +56,7 @@ class SummaryTest {
         List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S)),
         new GpuScheduler.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
         new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()), metrics,
-        new TimerLateness.Snapshot(1000, 20, p99Us, p99Us, p99Us)));
+        new TimerLateness.Snapshot(1000, 20, p99Us, p99Us, p99Us), new TimerLateness.Snapshot(0, 0, 0, 0, 0)));
   }
 
   @SuppressWarnings("unchecked")
