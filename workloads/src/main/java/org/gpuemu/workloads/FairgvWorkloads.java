@@ -7,7 +7,8 @@ import java.util.List;
  * The workloads of FairGV (Hong et al., fairgv.txt §5): the twelve benchmarks of Table 3, the matrixMul variants
  * of Figure 11 (background kernels of 21–1,605 µs), the non-GPU-saturating matrixMul of Figure 10 (sleep ratio
  * 50–80 %) and the long matrixMul grids of Table 4 (600×600 and 900×900). Each is an endless {@link StepLoop}:
- * run alone it reproduces the paper's call rates for as long as a scenario runs.
+ * run alone it reproduces the paper's call rates over each iteration, or, for MM, HS and NW (below), over each
+ * whole program run.
  *
  * <p>How a Table 3 row becomes an iteration ({@link #derive}). Table 3 gives the mean kernel size k and the
  * asynchronous and synchronous calls per 10 ms, a and s (its total column is a + s, up to rounding). An iteration
@@ -42,18 +43,20 @@ import java.util.List;
  * number of launches in its 3.4 s run, which is one reason the workloads loop instead of ending after the run time.
  *
  * <p>Where the CPU work of a non-interactive benchmark with more launches than synchronous calls (MM, HS, NW, and
- * Figure 11's matrixMul variants) sits ({@link #streams}). Table 3's rates are averages over a whole run in a VM,
- * and these programs make one synchronous call per iteration of the rule above: iterations per run (run time over
- * the iteration's length: MM 19, HS 11, NW 3) are exactly their synchronous calls per run (MM 0.033 per 10 ms over
- * 5.8 s = 19, HS 0.014 over 7.8 s = 11): a run's few synchronous calls are its copies around one stream of launches,
+ * Figure 11's matrixMul variants) sits ({@link #streams}). Table 3's rates are averages over a whole run in a VM.
+ * MM and HS make one synchronous call per iteration of the rule above, and their iterations per run (run time over
+ * the iteration's length: MM 19, HS 11) are exactly their synchronous calls per run (MM 0.033 per 10 ms over
+ * 5.8 s = 19, HS 0.014 over 7.8 s = 11; NW, with four per iteration and three iterations per 1.4 s run, makes 12
+ * where Table 3 has 10.6): a run's few synchronous calls are its copies around one stream of launches,
  * and its CPU work (MM 0.49 s, HS 1.64 s: reading the input, filling and checking the matrices, writing the output)
  * does not recur every 1,341 launches. The paper also calls matrixMul GPU-saturating (Figure 10 needs "a
  * non-GPU-saturating version of MM"), and §3.2.1's fair queuing "cannot claim resources from its idle period", so a
  * matrixMul that left its vGPU idle every 300 ms could not reach Figure 8's MMR of 0.99 under FairGV. A run of
  * these is therefore its iterations' launches and copies back to back, the GPU-saturating steady state, closed by
  * the run's whole CPU work ({@code steadySteps} of the {@link StepLoop} mark the steady part): alone, a run keeps
- * Table 3's rates exactly, and a VM measured while the programs run side by side (§5.4.3: "measured when all
- * programs were run concurrently") sees the steady state, whose rate is the solo rate FairGV's MMR normalizes by.
+ * Table 3's rates exactly (its steady part alone runs faster: MM 9 %, HS 26 %, NW 6 % above them), and a VM
+ * measured while the programs run side by side (§5.4.3: "measured when all programs were run concurrently") sees
+ * the steady state, whose rate is the solo rate FairGV's MMR normalizes by.
  * We put the CPU work at the run's end rather than its start so that a scenario's first emulated seconds are steady
  * state without a warm-up window (the VMs' runs then drift apart, as repeated runs of the paper's did). The
  * interactive benchmarks keep their CPU work between their synchronous calls, where it makes them interactive.

@@ -20,9 +20,9 @@ public interface Workload {
   }
 
   /**
-   * GPU requests per emulated second when the workload runs alone on the whole GPU and a core of its own — the
-   * solo throughput FairGV normalizes by (§5.4: x_i = T_i / O_i). Empty when it has no fixed rate (games whose
-   * scenes vary).
+   * GPU requests per emulated second of the workload's steady state when it runs alone on the whole GPU and a core
+   * of its own — the solo throughput FairGV normalizes by (§5.4: x_i = T_i / O_i). Empty when it has no fixed rate
+   * (games whose scenes vary).
    */
   default java.util.OptionalDouble soloRequestsPerSecond() {
     return java.util.OptionalDouble.empty();

@@ -17,6 +17,9 @@ import org.HdrHistogram.Recorder;
  * recorded since the previous snapshot into a running total and is cheap enough to call every emulated second.
  * A {@link Window} sees only what is recorded after it was opened: the progress line's "current" p99 and the
  * bench's steady-state figures (after warm-up) come from windows, the run's verdict from the total.
+ *
+ * <p>A run keeps a second instance as its message-skew record ({@code RunContext.skew}, fed by
+ * {@link #recordNanos}): there "timers" in the javadoc below read "messages and timers handled out of order".
  */
 public final class TimerLateness {
 

@@ -266,6 +266,12 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     return clock;
   }
 
+  /** For an unstamped message: the wall clock's model time, never before the scheduler's latest event. */
+  private long atWallNow() {
+    clock = Math.max(clock, run.now());
+    return clock;
+  }
+
   private Behavior<Command> onQueued(Queued msg) {
     long now = at(msg.atNanos());
     if (coscheduling != null && msg.vcpu() >= 0) {
@@ -308,7 +314,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     agents.remove(msg.vgpu());
     postponed.remove(msg.vgpu());
     if (awaitingReports.remove(msg.vgpu()) && awaitingReports.isEmpty()) evaluateSecond();
-    long now = at(run.now());
+    long now = atWallNow();
     policy.removeVgpu(msg.vgpu());
     decide(now);
     return this;
@@ -372,7 +378,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
       return this;
     }
     postponed.put(msg.vgpu(), msg.replyTo());
-    releasePresents(at(run.now()));
+    releasePresents(atWallNow());
     return this;
   }
 

@@ -256,7 +256,9 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
       return this;
     }
     f.expected = msg.kernels();
-    long now = at(f.lastFinish);
+    // the frame's own latest completion, not a message stamp: no message skew to record
+    clock = Math.max(clock, f.lastFinish);
+    long now = clock;
     if (rendered(f, now)) {
       pumpRender(now);
       decide(now);

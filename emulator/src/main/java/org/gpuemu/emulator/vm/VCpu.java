@@ -250,17 +250,18 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   /** The GPU scheduler switched to this vCPU's vGPU at the model time the message carries (Algorithm 4). */
   private Behavior<Command> onCoschedule(Coschedule msg) {
-    clock = Math.max(clock, msg.atNanos());
+    // the core acts at the switch's time; the vCPU's own clock moves only with what it runs (its next CpuDone)
+    long at = Math.max(clock, msg.atNanos());
     switch (wait) {
       case SYNC_BLOCKED -> {
         // wakeup_vcpu: spin again, holding the core, until the answer or the spin limit
         wait = Wait.SYNC_SPIN;
         boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
         core.tell(new CpuScheduler.Run(vcpu, settings.weight(), poll ? Long.MAX_VALUE : settings.spinLimitNanos(),
-            cpuAdapter, clock));
-        core.tell(new CpuScheduler.Boost(vcpu, clock));
+            cpuAdapter, at));
+        core.tell(new CpuScheduler.Boost(vcpu, at));
       }
-      case CPU, SYNC_SPIN, SYNC_WAKING -> core.tell(new CpuScheduler.Boost(vcpu, clock));
+      case CPU, SYNC_SPIN, SYNC_WAKING -> core.tell(new CpuScheduler.Boost(vcpu, at));
       default -> { }
     }
     return this;

@@ -61,6 +61,29 @@ class CpuSchedulerTest {
   }
 
   /**
+   * FairGV's coscheduling boost (Algorithm 4's resched_cpu) takes the core at the model time of the GPU switch it
+   * carries, not when its message arrives: the boosted vCPU's 5 ms end at 2 + 5 ms, the preempted one's 2 ms.
+   */
+  @Test
+  void boost_preemptsAtTheModelTimeItCarries() {
+    ScaledClock clock = new ScaledClock(1.0);
+    RunContext run = new RunContext(clock, new TimerLateness(clock));
+    ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
+        PolicyParams.of(Map.of("period", 20 * MS, "min-granularity", 10 * MS, "wakeup-granularity", MS))), run));
+    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    long start = run.now();
+    core.tell(new CpuScheduler.Run(0, 1, 20 * MS, vcpus.getRef(), start));
+    core.tell(new CpuScheduler.Run(1, 1, 5 * MS, vcpus.getRef(), start));
+    core.tell(new CpuScheduler.Boost(1, start + 2 * MS));
+    CpuScheduler.Done boosted = vcpus.receiveMessage();
+    assertEquals(1, boosted.vcpu());
+    assertEquals(start + 7 * MS, boosted.endNanos(), "ran from the switch's 2 ms, whenever the Boost arrived");
+    assertEquals(2 * MS, boosted.stealNanos());
+    CpuScheduler.Done preempted = vcpus.receiveMessage();
+    assertEquals(start + 25 * MS, preempted.endNanos(), "2 ms before the boost, 18 after the boosted vCPU");
+  }
+
+  /**
    * Pegasus's strict coscheduling, CPU side (fairgv.txt Algorithm 1): every switch to a vCPU whose VM has a vGPU
    * asks the GPU scheduler to switch to that vGPU, at the switch's model time; a vCPU without a vGPU asks nothing.
    */

@@ -27,7 +27,8 @@ class ComboScenarioTest {
   private static final double TABLE6_FPS = 60;
 
   /** What one run measured. */
-  private record Run(double beThroughput, double beCd, long qosViolations, double fpsP99, Map<String, Object> headroom) {
+  private record Run(double beThroughput, double beCd, long qosViolations, double fpsP99,
+      Map<String, Object> headroom) {
     double headroomMs(String key) {
       return ((Number) headroom.get(key)).doubleValue();
     }

@@ -31,17 +31,16 @@ import org.gpuemu.policies.gpu.VgpuParams;
  *       spins {@code idle-spin} (the paper's 100K spins) and then releases the GPU and blocks; a request arriving
  *       within the spin continues its turn. Without work conserving it keeps polling until its slice is used up.
  *       Either way the time it held the GPU idle is part of its usage, and its turn ends when usage reaches the
- *       slice. A vGPU whose turn ends with an empty ring blocks too.</li>
- *   <li>A vGPU blocks only at the end of its own turn. One whose turn ends because it spun idle blocks then; one
- *       whose turn ends because its usage reached the slice while its ring happened to be empty (a synchronous
- *       call's answer on its way back to the guest, which sends the next request a few microseconds later) spins
- *       on its ring for {@code idle-spin} before fair queuing marks it blocked (§3.2.2: the vGPU is blocked once it
- *       has spun 100K times on an empty ring). It does not hold the GPU meanwhile, its turn being over, and it is
- *       not picked without requests; a request within the spin finds it still active with its own start tag.
- *       Blocking it at once, as this policy first did, raised its start tag to the virtual time on the next
- *       request whenever it was behind, so the vGPU that had run most recently, usually the heaviest, lost its lag
- *       at almost every turn (non-congested SRD1: the weight-3 VM's normalized throughput 0.93-0.96 of the others'
- *       0.98-1.0). A request queued on a blocked vGPU wakes it ({@link StartTags#wake}).</li>
+ *       slice.</li>
+ *   <li>Fair queuing marks a vGPU blocked once it has spun {@code idle-spin} on an empty ring (§3.2.2: "after
+ *       spinning 100K times"), so only at the end of its own turn or after it. A turn that ends on an empty ring
+ *       (its usage reached the slice while a synchronous call's answer was on its way back to the guest, which
+ *       sends the next request microseconds later, or it spun idle until the slice ended) leaves the vGPU spinning
+ *       for what is left of its {@code idle-spin}, counted from when its ring emptied: without the GPU, its turn
+ *       being over, and never picked without requests. A request within the spin finds it still active with its
+ *       own start tag; after it, the vGPU is blocked, and a request wakes it ({@link StartTags#wake}) at the
+ *       virtual time if it is behind. Blocking at the turn's end instead cost the vGPU that had just run, usually
+ *       the heaviest, its lag at almost every turn (README, FairGV).</li>
  *   <li>Coscheduling requests are raised on a context switch (Algorithm 3 runs "when it changes the current vGPU
  *       context"): the first owner counts as one, an owner that gets the next turn again does not.</li>
  *   <li>The vCPU of a request is the frontend's tag ({@link #queued(GpuWork, int, long)}); the request names the
@@ -70,7 +69,10 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
   public static final String PREEMPTIVE_SLICE = "preemptive-slice";
   /** Parameter: requests sampled at the start of a turn (a count; 5 in the paper). */
   public static final String SAMPLES = "samples";
-  /** Parameter: how long an owner with an empty ring spins before it releases the GPU (nanos). */
+  /**
+   * Parameter: how long a vGPU spins on an empty ring (nanos): an owner before it releases the GPU, a vGPU whose
+   * turn ended on an empty ring before it is blocked.
+   */
   public static final String IDLE_SPIN = "idle-spin";
   /** Parameter: whether an idle owner releases the GPU after spinning (true) or polls its slice away (false). */
   public static final String WORK_CONSERVING = "work-conserving";
@@ -227,6 +229,16 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
     if (owner >= 0 && !tags.isActive(owner)) {
       all.add(NAME + ": owner vGPU " + owner + " is not active in fair queuing");
     }
+    for (int v : rings.vgpus()) {
+      boolean spinning = spinningUntil.containsKey(v);
+      if (spinning && (!tags.isActive(v) || rings.hasWork(v) || v == owner)) {
+        all.add(NAME + ": vGPU " + v + " spins on its ring but is " + (v == owner ? "the owner"
+            : rings.hasWork(v) ? "holding requests" : "blocked"));
+      }
+      if (tags.isActive(v) && v != owner && !rings.hasWork(v) && !spinning) {
+        all.add(NAME + ": vGPU " + v + " is active with an empty ring, neither owner nor spinning");
+      }
+    }
     all.addAll(violations.list());
     return all;
   }
@@ -290,15 +302,15 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
   }
 
   private void endTurn(long now) {
-    boolean spunIdle = idleSince >= 0;
+    long spinEnd = (idleSince >= 0 ? idleSince : now) + idleSpin;
     endIdle(now);
     int was = owner;
     tags.charge(was, turn.usage());
     if (!rings.hasWork(was)) {
-      if (spunIdle) {
-        tags.block(was);
+      if (spinEnd > now) {
+        spinningUntil.put(was, spinEnd);
       } else {
-        spinningUntil.put(was, now + idleSpin);
+        tags.block(was);
       }
     }
     owner = -1;

@@ -8,6 +8,7 @@ import java.util.OptionalInt;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 
 /**
  * FairGV's fair queuing (fairgv.txt §3.2.1, Figure 4, §4.2): each vGPU has a weight w and a start tag S; after a
@@ -109,7 +110,7 @@ public final class StartTags {
   }
 
   /** The active vGPU with the smallest start tag among those {@code eligible} accepts; empty when none is. */
-  public OptionalInt first(java.util.function.IntPredicate eligible) {
+  public OptionalInt first(IntPredicate eligible) {
     for (Tag t : active) {
       if (eligible.test(t.vgpu)) return OptionalInt.of(t.vgpu);
     }

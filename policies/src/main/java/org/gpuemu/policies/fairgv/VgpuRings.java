@@ -47,6 +47,11 @@ final class VgpuRings {
     r.queue.addLast(work);
   }
 
+  /** The vGPUs that have a ring, in index order. */
+  java.util.Set<Integer> vgpus() {
+    return rings.keySet();
+  }
+
   boolean hasWork(int vgpu) {
     return !ring(vgpu, "asked for").queue.isEmpty();
   }

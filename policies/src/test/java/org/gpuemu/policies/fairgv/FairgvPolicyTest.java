@@ -24,7 +24,7 @@ class FairgvPolicyTest {
   private static final long US = 1_000;
   private static final long MS = 1_000_000;
 
-  /** The reference.conf defaults of {@code fairgv}. */
+  /** The reference.conf defaults of {@code fairgv}, but for a shorter {@code idle-spin} (100 us, not 1 ms). */
   static Map<String, Object> defaults() {
     Map<String, Object> d = new HashMap<>();
     d.put("discipline", "non-preemptive");
@@ -180,6 +180,13 @@ class FairgvPolicyTest {
    * vGPU 1's 6 ms; the guest's next request comes {@code after} the turn's end.
    */
   private void turnEndsOnAnEmptyRing_nextRequestAfter(long after) {
+    turnEndsOnAnEmptyRing();
+    gpu.now = 12 * MS + after;
+    gpu.queue(0, 6 * MS);
+  }
+
+  /** The set-up of {@link #turnEndsOnAnEmptyRing_nextRequestAfter}, up to vGPU 1's turn at 12 ms. */
+  private void turnEndsOnAnEmptyRing() {
     fairgv(Map.of(), 3, 1);
     gpu.queue(1, 6 * MS);
     gpu.queue(1, 6 * MS);
@@ -191,14 +198,40 @@ class FairgvPolicyTest {
     gpu.completeNext(); // 12 ms: vGPU 0 charged 6 / 3 = 2 ms, its ring empty
     assertEquals(1, gpu.dispatches(), "vGPU 0 has no request: vGPU 1's turn");
     assertEquals(2 * MS, policy.startTag(0));
-    gpu.now = 12 * MS + after;
-    gpu.queue(0, 6 * MS);
   }
 
   @Test
   void aTurnEndingOnAnEmptyRing_spinsOnIt_soARequestWithinTheSpinKeepsItsStartTag() {
     turnEndsOnAnEmptyRing_nextRequestAfter(50 * US);
     assertEquals(2 * MS, policy.startTag(0), "still active: it keeps its lag of 4 ms");
+  }
+
+  @Test
+  void aRingEmptiedJustBeforeTheSliceEnds_spinsOnAfterTheTurnForTheRestOfItsSpin() {
+    fairgv(Map.of(), 3, 1);
+    gpu.queue(1, 6 * MS);
+    gpu.queue(1, 6 * MS);
+    assertEquals(1, gpu.dispatches());
+    gpu.now = MS;
+    gpu.queue(0, 6 * MS - 10 * US);
+    gpu.completeNext(); // 6 ms
+    assertEquals(0, gpu.dispatches());
+    gpu.completeNext(); // 12 ms - 10 us: vGPU 0's ring is empty with 10 us of its slice left, which it spins away
+    assertEquals(new GpuDecision.WakeAt(12 * MS), gpu.next());
+    gpu.now = 12 * MS;
+    assertEquals(1, gpu.dispatches(), "its slice is over: vGPU 1's turn");
+    gpu.now = 12 * MS + 50 * US; // 60 us after its ring emptied: still within its 100 us spin
+    gpu.queue(0, 6 * MS);
+    assertEquals(2 * MS, policy.startTag(0), "still active: it keeps its lag");
+  }
+
+  @Test
+  void aVgpuRemovedWhileItSpinsOnItsRing_leavesNoSpinBehind() {
+    turnEndsOnAnEmptyRing();
+    gpu.now = 12 * MS + 50 * US;
+    policy.removeVgpu(0);
+    gpu.now = 13 * MS; // past the spin's end: nothing is left to block (a removed vGPU would throw)
+    assertInstanceOf(GpuDecision.Idle.class, gpu.next(), "vGPU 1's request is running");
   }
 
   @Test

@@ -29,6 +29,21 @@ class StartTagsTest {
   }
 
   @Test
+  void firstEligible_isTheSmallestStartTagAmongThoseAccepted_inTagOrder() {
+    tags.join(1, 1);
+    tags.join(2, 1);
+    tags.join(3, 1);
+    tags.wake(1);
+    tags.wake(2);
+    tags.wake(3);
+    tags.charge(1, 10 * MS);
+    tags.charge(2, 5 * MS);
+    assertEquals(OptionalInt.of(3), tags.first(v -> true), "tags 10, 5, 0");
+    assertEquals(OptionalInt.of(2), tags.first(v -> v != 3));
+    assertEquals(OptionalInt.empty(), tags.first(v -> false));
+  }
+
+  @Test
   void figure4_tagsAndVirtualTime_replayExactly() {
     // Figure 4: vGPU 1 of weight 1, vGPU 2 of weight 2, 10 ms quanta, vGPU 1 first on equal tags.
     tags.join(1, 1);
