@@ -337,7 +337,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     if (!f.started) {
       f.started = true;
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
-      if (lastStarted != Long.MIN_VALUE && lastStarted == f.index - 1 && origin >= 0 && startAt <= endNanos) {
+      if (lastStarted == f.index - 1 && startAt <= endNanos) {
         headrooms.recordValue(Math.max(0, startAt - renderFreeAt) / 1_000);
       }
       lastStarted = f.index;

@@ -31,16 +31,25 @@ class CpuSchedulerTest {
     kit.shutdownTestKit();
   }
 
+  private static RunContext realTime() {
+    ScaledClock clock = new ScaledClock(1.0);
+    return new RunContext(clock, new TimerLateness(clock));
+  }
+
+  /** A core under the weighted-fair policy with this period and minimum granularity (1 ms wakeup granularity). */
+  private ActorRef<CpuScheduler.Command> core(RunContext run, long period, long minGranularity) {
+    return kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair", PolicyParams.of(Map.of("period",
+        period, "min-granularity", minGranularity, "wakeup-granularity", MS))), run));
+  }
+
   /**
    * Host work (a GTT copy) preempts the running vCPU at once and runs its whole length, though the fair share's
    * slices are 3 ms; the preempted vCPU resumes after it and counts the host work as steal time.
    */
   @Test
   void hostWork_preemptsTheVcpuAndRunsToItsEnd_theVcpuCountsItAsSteal() {
-    ScaledClock clock = new ScaledClock(1.0);
-    RunContext run = new RunContext(clock, new TimerLateness(clock));
-    ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
-        PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 3 * MS, "wakeup-granularity", MS))), run));
+    RunContext run = realTime();
+    ActorRef<CpuScheduler.Command> core = core(run, 6 * MS, 3 * MS);
     TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
     TestProbe<CpuScheduler.Done> host = kit.createTestProbe();
     long start = run.now();
@@ -66,10 +75,8 @@ class CpuSchedulerTest {
    */
   @Test
   void boost_preemptsAtTheModelTimeItCarries() {
-    ScaledClock clock = new ScaledClock(1.0);
-    RunContext run = new RunContext(clock, new TimerLateness(clock));
-    ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
-        PolicyParams.of(Map.of("period", 20 * MS, "min-granularity", 10 * MS, "wakeup-granularity", MS))), run));
+    RunContext run = realTime();
+    ActorRef<CpuScheduler.Command> core = core(run, 20 * MS, 10 * MS);
     TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
     long start = run.now();
     core.tell(new CpuScheduler.Run(0, 1, 20 * MS, vcpus.getRef(), start));
@@ -89,10 +96,8 @@ class CpuSchedulerTest {
    */
   @Test
   void strictCoscheduling_everySwitchToAVcpuWithAVgpu_asksTheGpuSchedulerForItsVgpu() {
-    ScaledClock clock = new ScaledClock(1.0);
-    RunContext run = new RunContext(clock, new TimerLateness(clock));
-    ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
-        PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 3 * MS, "wakeup-granularity", MS))), run));
+    RunContext run = realTime();
+    ActorRef<CpuScheduler.Command> core = core(run, 6 * MS, 3 * MS);
     TestProbe<GpuScheduler.Command> gpu = kit.createTestProbe();
     TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
     core.tell(new CpuScheduler.CoscheduleGpu(gpu.getRef(), Map.of(0, 5, 1, 6)));

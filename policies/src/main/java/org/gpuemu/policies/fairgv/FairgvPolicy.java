@@ -323,15 +323,11 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
    * policy's events, so blocking them at the first event after their spin ended is the same as at its end.
    */
   private void blockSpunOut(long now) {
-    if (spinningUntil.isEmpty()) return;
-    var it = spinningUntil.entrySet().iterator();
-    while (it.hasNext()) {
-      var e = it.next();
-      if (e.getValue() < now) {
-        it.remove();
-        tags.block(e.getKey());
-      }
-    }
+    spinningUntil.entrySet().removeIf(e -> {
+      if (e.getValue() >= now) return false;
+      tags.block(e.getKey());
+      return true;
+    });
   }
 
   /** The owner's idle stretch, if any, ends now and is charged to its turn. */

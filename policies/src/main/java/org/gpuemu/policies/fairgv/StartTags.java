@@ -106,7 +106,7 @@ public final class StartTags {
 
   /** The active vGPU with the smallest start tag (ties: lowest index); empty when none is active. */
   public OptionalInt first() {
-    return active.isEmpty() ? OptionalInt.empty() : OptionalInt.of(active.first().vgpu);
+    return first(v -> true);
   }
 
   /** The active vGPU with the smallest start tag among those {@code eligible} accepts; empty when none is. */

@@ -3,6 +3,7 @@ package org.gpuemu.policies.fairgv;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.gpuemu.policies.gpu.GpuWork;
@@ -48,7 +49,7 @@ final class VgpuRings {
   }
 
   /** The vGPUs that have a ring, in index order. */
-  java.util.Set<Integer> vgpus() {
+  Set<Integer> vgpus() {
     return rings.keySet();
   }
 
