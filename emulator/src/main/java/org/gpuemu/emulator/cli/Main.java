@@ -156,8 +156,8 @@ public final class Main implements Callable<Integer> {
       summary.write(dir.resolve("summary.json"));
       stdout.println(summary.table());
       if (!summary.faithful()) {
-        err.println("warning: timer lateness p99 exceeded the fidelity limit; this run is marked faithful: false and "
-            + "its results should not be trusted (try a smaller --scale or fewer VMs)");
+        err.println("warning: this run is marked faithful: false (" + summary.reason() + ") and its results should "
+            + "not be trusted (try a smaller --scale or fewer VMs)");
       }
       stdout.println("wrote " + dir.resolve("summary.json") + " and " + dir.resolve("timeline.jsonl"));
       return summary.brokenInvariants().isEmpty() ? OK : BROKEN;
@@ -382,13 +382,13 @@ public final class Main implements Callable<Integer> {
 
     /**
      * The live fidelity part of the line: real-time factor (emulated seconds per wall second, as far as the timers
-     * got) and the p99 timer lateness of the last quarter second; "-" where not known yet.
+     * got), the p99 timer lateness of the last quarter second ("-" where not known yet) and the verdict so far.
      */
     static String fidelity(MetricsHub.LiveView view) {
       String rtf = Double.isNaN(view.realTimeFactor()) ? "-"
           : String.format(Locale.ROOT, "%.2fx", view.realTimeFactor());
       String p99 = view.latenessP99Us() < 0 ? "-" : view.latenessP99Us() + "us";
-      return "rtf " + rtf + " p99 " + p99;
+      return "rtf " + rtf + " p99 " + p99 + (view.verdict() == null ? "" : " " + view.verdict());
     }
 
     @Override public void close() {

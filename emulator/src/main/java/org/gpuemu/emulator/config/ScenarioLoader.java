@@ -350,9 +350,13 @@ public final class ScenarioLoader {
     PolicyChoice gpuPolicy = policy(c, "scheduler.gpu", space ? SPACE_POLICIES : "gpu-policies");
     PolicyChoice cpuPolicy = policy(c, "scheduler.cpu", "cpu-policies");
     PolicyChoice memPolicy = policy(c, "memory", "memory-policies");
-    double threshold = c.getDouble("fidelity.lateness-threshold");
-    if (!(threshold > 0)) problems.add(at("scenario.fidelity.lateness-threshold", "expected a fraction > 0, got " + threshold));
-    Settings.Fidelity fidelity = new Settings.Fidelity(threshold, positiveNanos(c, "fidelity.liveness-timeout"));
+    double threshold = c.getDouble("fidelity.violation-threshold");
+    if (!(threshold > 0)) problems.add(at("scenario.fidelity.violation-threshold", "expected a fraction > 0, got " + threshold));
+    double rate = c.getDouble("fidelity.violation-rate");
+    if (!(rate >= 0 && rate <= 1)) problems.add(at("scenario.fidelity.violation-rate", "expected a fraction in [0, 1], got " + rate));
+    Settings.Fidelity fidelity = new Settings.Fidelity(threshold, rate, positiveNanos(c, "fidelity.max-lag"),
+        nonNegativeNanos(c, "fidelity.horizon"), nonNegativeNanos(c, "fidelity.hop"),
+        positiveNanos(c, "fidelity.liveness-timeout"));
     long period = positiveNanos(c, "metrics.period");
     List<Settings.Vm> vms = vms(user, cores);
     if (problems.isEmpty() && space) {

@@ -34,7 +34,13 @@ public final class Settings {
   /** A policy picked by registry name, with its parameters (defaults merged). */
   public record PolicyChoice(String name, PolicyParams params) {}
 
-  public record Fidelity(double latenessThreshold, long livenessTimeoutNanos) {}
+  public record Fidelity(double violationThreshold, double violationRate, long maxLagWallNanos,
+      long horizonWallNanos, long hopWallNanos, long livenessTimeoutNanos) {
+    /** The defaults of reference.conf (tests). */
+    public static Fidelity defaults(long livenessTimeoutNanos) {
+      return new Fidelity(0.1, 0.001, 100_000_000L, 0L, 0L, livenessTimeoutNanos);
+    }
+  }
 
   /**
    * A sleep the guest agent inserts before every Present while the GPU policy leaves Present alone, as VGRIS does

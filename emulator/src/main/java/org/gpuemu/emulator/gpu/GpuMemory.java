@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -50,7 +51,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   /** Emulated time zero: the profiling periods start; the host has {@code hostCpus} cores. */
   public record Begin(int hostCpus, ActorRef<MetricsHub.Command> metrics) implements Command {}
 
-  private record PeriodEnded(long due) implements Command {}
+  private record PeriodEnded(long due) implements Command, Timed {}
 
   /** What a GTT copy at a context switch costs. */
   public record CopyCost(int vm, long cpuNanos) {}
@@ -76,7 +77,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   private long rejections;
 
   public static Behavior<Command> create(MemoryPolicy policy, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new GpuMemory(ctx, policy, run, timers)));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new GpuMemory(ctx, policy, run, timers))));
   }
 
   private GpuMemory(ActorContext<Command> ctx, MemoryPolicy policy, RunContext run, TimerScheduler<Command> timers) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -77,7 +78,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   public record End(long atNanos) implements Command {}
 
   /** A space sharing scheduler's own timer: a held frame may start at emulated time {@code due}. */
-  public record FrameDue(long token, long due) implements Command {}
+  public record FrameDue(long token, long due) implements Command, Timed {}
 
   /**
    * Where the VMs' vCPUs are, for coscheduling (FairGV Algorithms 3-4): every vCPU by its global index, and each
@@ -100,7 +101,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   public record Report(ActorRef<SchedulerReport> replyTo) implements Command {}
 
-  private record Wake(long token, long due) implements Command {}
+  private record Wake(long token, long due) implements Command, Timed {}
 
   /** A VM's guest agent joins the controller; it gets its {@link SetMode} at once. */
   public record AgentJoin(int vgpu, ActorRef<ToAgent> agent) implements Command {}
@@ -123,9 +124,9 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   /** Emulated time zero has come (the guardian sends it): the controller's per-second reports begin. */
   public enum Begin implements Command { INSTANCE }
 
-  private record SecondEnded(long due) implements Command {}
+  private record SecondEnded(long due) implements Command, Timed {}
 
-  private record PresentWake(long due) implements Command {}
+  private record PresentWake(long due) implements Command, Timed {}
 
   /** What the controller tells a guest agent. */
   public sealed interface ToAgent {}
@@ -191,7 +192,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private long collectedEnd;
 
   public static Behavior<Command> create(GpuPolicy policy, RunContext run, ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new GpuScheduler(ctx, policy, run, metrics, timers)));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new GpuScheduler(ctx, policy, run, metrics, timers))));
   }
 
   private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, RunContext run,

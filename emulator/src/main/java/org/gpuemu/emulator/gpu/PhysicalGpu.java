@@ -76,7 +76,7 @@ public final class PhysicalGpu {
         be.tell(new SmGroup.Sibling(render));
         Ready ready = new Ready(List.of(render, be), memory, ctx.getSelf());
         replyTo.tell(ready);
-        return Behaviors.receive(Command.class)
+        return run.causal(Behaviors.receive(Command.class)
             .onMessage(Units.class, m -> {
               m.replyTo().tell(ready);
               return Behaviors.same();
@@ -90,7 +90,7 @@ public final class PhysicalGpu {
               be.tell(new SmGroup.Resume(m.epoch(), m.atNanos()));
               return Behaviors.same();
             })
-            .build();
+            .build());
       }
       SmGroup.GttCopies copies = GpuMemory.copiesGtt(memoryPolicy)
           ? new SmGroup.GttCopies(memory, copyCores) : SmGroup.GttCopies.NONE;
@@ -98,14 +98,14 @@ public final class PhysicalGpu {
           gpu.contextSwitchNanos(), FluidModel.sharedEqually(), copies, run), "sm-group-0");
       Ready ready = new Ready(List.of(whole), memory, ctx.getSelf());
       replyTo.tell(ready);
-      return Behaviors.receive(Command.class)
+      return run.causal(Behaviors.receive(Command.class)
           .onMessage(Units.class, m -> {
             m.replyTo().tell(ready);
             return Behaviors.same();
           })
           .onMessage(Layout.class, m -> Behaviors.same())
           .onMessage(ResumeBe.class, m -> Behaviors.same())
-          .build();
+          .build());
     });
   }
 }

@@ -3,6 +3,7 @@ package org.gpuemu.emulator.gpu;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -100,7 +101,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   public record Report(ActorRef<GroupReport> replyTo) implements Command {}
 
-  private record Tick(long token, long due) implements Command {}
+  private record Tick(long token, long due) implements Command, Timed {}
 
   private record CopyPriced(GpuMemory.CopyCost cost) implements Command {}
 
@@ -207,7 +208,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
       FluidModel model, GttCopies copies, RunContext run) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> new SmGroup(ctx, sms, totalSms, maxConcurrent, contextSwitchNanos, model, copies, run, timers)));
+        timers -> run.causal(new SmGroup(ctx, sms, totalSms, maxConcurrent, contextSwitchNanos, model, copies, run, timers))));
   }
 
   private SmGroup(ActorContext<Command> ctx, int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,

@@ -145,8 +145,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
    */
   public static Behavior<Command> create(SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,
       long gameSeed, RunContext run, ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new SpaceScheduler(ctx, policy, totalSms, gameVgpu,
-        game, gameSeed, run, metrics, timers)));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new SpaceScheduler(ctx, policy, totalSms, gameVgpu,
+        game, gameSeed, run, metrics, timers))));
   }
 
   private SpaceScheduler(ActorContext<Command> ctx, SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,

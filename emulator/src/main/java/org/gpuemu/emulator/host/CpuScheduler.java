@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -68,7 +69,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** Final figures of this core. */
   public record Report(ActorRef<CoreReport> replyTo) implements Command {}
 
-  private record SliceEnded(long token, long due) implements Command {}
+  private record SliceEnded(long token, long due) implements Command, Timed {}
 
   /** Reply to {@link Run}: the request is done; it ran {@code ranNanos} and waited {@code stealNanos}. */
   /** ... and it ended at emulated time {@code endNanos}. */
@@ -117,7 +118,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private CoscheduleGpu coscheduleGpu;
 
   public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new CpuScheduler(ctx, core, policy, run, timers)));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run, timers))));
   }
 
   private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, RunContext run,

@@ -65,7 +65,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
       ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
-    return Behaviors.setup(ctx -> new Host(ctx, scenario, run, metrics, replyTo));
+    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, run, metrics, replyTo)));
   }
 
   private Host(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run,

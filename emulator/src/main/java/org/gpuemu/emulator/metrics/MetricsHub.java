@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import org.gpuemu.emulator.clock.Timed;
 import org.HdrHistogram.Histogram;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -61,7 +62,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** End of run: flush the timeline and reply with the final metrics once the file is written. */
   public record Finish(ActorRef<FinalMetrics> replyTo) implements Command {}
 
-  private record Tick(long due) implements Command {}
+  private record Tick(long due) implements Command, Timed {}
 
   private record SinkDone(ActorRef<FinalMetrics> replyTo, Throwable failure) implements Command {}
 
@@ -71,19 +72,20 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /**
    * Last period's per-VM FPS and GPU share, for the progress line, and the run's live fidelity: the real-time
    * factor (emulated seconds the timers advanced per wall second; NaN when unknown) and the p99 timer lateness in
-   * emulated µs since the previous view (-1 when unknown or no timer fired). The hub fills in the first four; the
-   * runner, which owns the lateness record, adds the fidelity figures with {@link #withFidelity}.
+   * emulated µs since the previous view (-1 when unknown or no timer fired), and the run's verdict so far. The hub
+   * fills in the first four; the runner, which owns the lateness and causal-order records, adds the fidelity figures
+   * with {@link #withFidelity}.
    */
   public record LiveView(long emulatedNanos, List<String> names, double[] fps, double[] gpuShare,
-      double realTimeFactor, long latenessP99Us) {
+      double realTimeFactor, long latenessP99Us, String verdict) {
     /** A view without fidelity figures. */
     public LiveView(long emulatedNanos, List<String> names, double[] fps, double[] gpuShare) {
-      this(emulatedNanos, names, fps, gpuShare, Double.NaN, -1);
+      this(emulatedNanos, names, fps, gpuShare, Double.NaN, -1, null);
     }
 
-    /** This view with the given fidelity figures. */
-    public LiveView withFidelity(double realTimeFactor, long latenessP99Us) {
-      return new LiveView(emulatedNanos, names, fps, gpuShare, realTimeFactor, latenessP99Us);
+    /** This view with the given fidelity figures; {@code verdict}: "faithful" or what broke it, null unknown. */
+    public LiveView withFidelity(double realTimeFactor, long latenessP99Us, String verdict) {
+      return new LiveView(emulatedNanos, names, fps, gpuShare, realTimeFactor, latenessP99Us, verdict);
     }
   }
 
@@ -124,7 +126,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private long dropped;
 
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new MetricsHub(ctx, vms, periodNanos, timeline, run, t)));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.causal(new MetricsHub(ctx, vms, periodNanos, timeline, run, t))));
   }
 
   private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, long period, Path timeline, RunContext run,

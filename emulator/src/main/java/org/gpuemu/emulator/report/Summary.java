@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.host.CpuScheduler;
@@ -31,6 +32,7 @@ public final class Summary {
   private final Map<String, Object> doc = new LinkedHashMap<>();
   private final List<String> broken = new ArrayList<>();
   private boolean faithful;
+  private String reason;
 
   public Summary(RunResult result) {
     this.r = result;
@@ -49,6 +51,11 @@ public final class Summary {
 
   public boolean faithful() {
     return faithful;
+  }
+
+  /** Why the run is unfaithful; null when it is faithful. */
+  public String reason() {
+    return reason;
   }
 
   public void write(Path file) throws IOException {
@@ -267,22 +274,35 @@ public final class Summary {
     long frameMedian = r.metrics().medianFrameNanos();
     boolean byFrames = frameMedian > 0;
     long reference = byFrames ? frameMedian : median;
-    double limitUs = reference == Long.MAX_VALUE ? Double.MAX_VALUE : s.fidelity().latenessThreshold() * reference / 1e3;
-    faithful = r.lateness().p99() <= limitUs;
+    String unit = byFrames ? "median frame" : "GPU-time median kernel";
+    Verdict verdict = Verdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
+    faithful = verdict.faithful();
+    reason = verdict.reason();
     Map<String, Object> fidelity = new LinkedHashMap<>();
+    fidelity.put("faithful", faithful);
+    fidelity.put("reason", verdict.reason());
+    fidelity.put("reference", reference == Long.MAX_VALUE ? null : unit);
+    fidelity.put("reference_ms", reference == Long.MAX_VALUE ? null : round(reference / 1e6, 3));
+    Causality.Snapshot o = r.order();
+    Map<String, Object> causality = new LinkedHashMap<>();
+    causality.put("horizon_us", round(o.horizonNanos() / 1e3, 1));
+    causality.put("hop_us", round(o.hopNanos() / 1e3, 1));
+    causality.put("events_ordered", o.ordered());
+    causality.put("events_held", o.held());
+    causality.put("events_late", o.late());
+    causality.put("violations", o.violations());
+    causality.put("violation_us", Map.of("p50", o.violationSizes().p50(), "p99", o.violationSizes().p99(),
+        "max", round(o.largestViolationNanos() / 1e3, 1)));
+    causality.put("violation_limit_us", reference == Long.MAX_VALUE ? null
+        : round(s.fidelity().violationThreshold() * reference / 1e3, 1));
+    causality.put("lag_us", Map.of("p50", o.lag().p50(), "p99", o.lag().p99(), "max", o.lag().max()));
+    causality.put("lag_wall_ms_p50", round(o.lag().p50() / 1e3 / s.timeScale(), 3));
+    fidelity.put("causality", causality);
+    fidelity.put("real_time_factor", r.wallSeconds() > 0 ? round(r.emulatedNanos() / 1e9 / r.wallSeconds(), 4) : null);
     fidelity.put("timer_lateness_us", Map.of("p50", r.lateness().p50(), "p99", r.lateness().p99(),
         "p999", r.lateness().p999(), "max", r.lateness().max(), "count", r.lateness().count()));
     fidelity.put("message_skew_us", Map.of("p50", r.skew().p50(), "p99", r.skew().p99(), "p999", r.skew().p999(),
         "max", r.skew().max(), "count", r.skew().count()));
-    String unit = byFrames ? "median frame" : "GPU-time median kernel";
-    fidelity.put("reference", reference == Long.MAX_VALUE ? null : unit);
-    fidelity.put("reference_ms", reference == Long.MAX_VALUE ? null : round(reference / 1e6, 3));
-    fidelity.put("limit_us", limitUs == Double.MAX_VALUE ? null : round(limitUs, 1));
-    fidelity.put("faithful", faithful);
-    fidelity.put("reason", faithful ? null : String.format(java.util.Locale.ROOT,
-        "p99 timer lateness %d us exceeds %s %% of the %s (%.3f ms): %.1f us", r.lateness().p99(),
-        round(100 * s.fidelity().latenessThreshold(), 2), unit,
-        reference / 1e6, limitUs));
     fidelity.put("timeline_rows_dropped", r.metrics().timelineDropped());
     doc.put("fidelity", fidelity);
 
@@ -375,8 +395,17 @@ public final class Summary {
       }
       b.append("policy switches:").append(list).append(String.format("%n"));
     }
-    b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (limit %s us): %s%n", lat.get("p50"),
-        lat.get("p99"), lat.get("max"), fid.get("limit_us"), faithful ? "faithful" : "NOT FAITHFUL"));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> order = (Map<String, Object>) fid.get("causality");
+    @SuppressWarnings("unchecked")
+    Map<String, Object> vio = (Map<String, Object>) order.get("violation_us");
+    b.append(String.format("causal order: %s events in order (horizon %s us, hop %s us), %s violations (max %s us, "
+        + "limit %s us), median lag %s ms wall%n", order.get("events_ordered"), order.get("horizon_us"),
+        order.get("hop_us"), order.get("violations"), vio.get("max"), order.get("violation_limit_us"),
+        order.get("lag_wall_ms_p50")));
+    b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (reported, not judged)%n", lat.get("p50"),
+        lat.get("p99"), lat.get("max")));
+    b.append(faithful ? "fidelity: faithful" : "fidelity: NOT FAITHFUL: " + fid.get("reason")).append(String.format("%n"));
     @SuppressWarnings("unchecked")
     Map<String, Object> skew = (Map<String, Object>) fid.get("message_skew_us");
     b.append(String.format("message skew p99 %s us, max %s us (messages handled after a later-stamped event)%n",

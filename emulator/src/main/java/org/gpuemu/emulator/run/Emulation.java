@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -32,22 +33,22 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private record HostReady(Host.Refs refs) implements Command {}
 
-  private record StartVm(int vm, long due) implements Command {}
+  private record StartVm(int vm, long due) implements Command, Timed {}
 
-  private record StopVm(int vm, long due) implements Command {}
+  private record StopVm(int vm, long due) implements Command, Timed {}
 
   /** A vCPU of a VM that left before the end (stop-after) has stopped. */
   private record LeftVcpuStopped(int vm) implements Command {}
 
   private record LeftVgpuDrained(VGpu.Drained drained) implements Command {}
 
-  private record EndRun(long due) implements Command {}
+  private record EndRun(long due) implements Command, Timed {}
 
   private record VcpuStopped(VCpu.Stopped stopped) implements Command {}
 
   private record VgpuDrained(VGpu.Drained drained) implements Command {}
 
-  private record DrainTimedOut(long due) implements Command {}
+  private record DrainTimedOut(long due) implements Command, Timed {}
 
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
@@ -74,7 +75,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers)));
+        timers -> run.causal(new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers))));
   }
 
   private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,

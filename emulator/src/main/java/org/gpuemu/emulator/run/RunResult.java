@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.run;
 
 import java.util.List;
+import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.GpuMemory;
@@ -13,10 +14,10 @@ import org.gpuemu.emulator.vm.VGpu;
 
 /**
  * Every final report of one run, as collected from the actors, with the run's timer lateness and message skew
- * ({@link RunContext#received}).
+ * ({@link RunContext#received}) and its causal order ({@link Causality}).
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
     List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
     List<SmGroup.GroupReport> smGroups, GpuScheduler.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
-    TimerLateness.Snapshot skew) {}
+    TimerLateness.Snapshot skew, Causality.Snapshot order) {}

@@ -18,6 +18,8 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.gpuemu.emulator.clock.CausalMailbox;
+import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.FidelityMeter;
 import org.gpuemu.emulator.clock.HighResScheduler;
 import org.gpuemu.emulator.clock.ScaledClock;
@@ -29,6 +31,7 @@ import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.report.Verdict;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
@@ -48,7 +51,8 @@ public final class Runner {
    * system properties ({@code -Dpekko....}) still override them, for measuring alternatives.
    */
   public static Config pekkoConfig() {
-    return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"")
+    return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"\n"
+            + "pekko.actor.typed.default-mailbox.mailbox-type = \"" + CausalMailbox.class.getName() + "\"")
         .withFallback(TimerProbe.RECOMMENDED_DISPATCHER))
         .withFallback(ConfigFactory.load());
   }
@@ -97,8 +101,8 @@ public final class Runner {
           run.ended().get(liveEveryMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
           FidelityMeter.Reading f = meter.read();
-          ask(run.system(), Emulation.Live::new)
-              .thenAccept(view -> live.accept(view.withFidelity(f.realTimeFactor(), f.p99Micros())));
+          ask(run.system(), Emulation.Live::new).thenAccept(view -> live.accept(view.withFidelity(
+              f.realTimeFactor(), f.p99Micros(), liveVerdict(view, run.context(), scenario))));
         }
       }
       Emulation.Ended end = run.ended().get();
@@ -106,6 +110,19 @@ public final class Runner {
     } finally {
       stop(run.system());
     }
+  }
+
+  /**
+   * The verdict so far, by the rules of the final one ({@link Verdict}); the unit it sizes violations against is the
+   * median of the VMs' frame times in the last period (the final verdict takes the median frame of the whole run),
+   * and none when no VM renders frames (the size rule is then applied at the end only).
+   */
+  static String liveVerdict(MetricsHub.LiveView view, RunContext context, Settings.Scenario scenario) {
+    double[] fps = java.util.Arrays.stream(view.fps()).filter(x -> x > 0).sorted().toArray();
+    long unit = fps.length == 0 ? Long.MAX_VALUE : Math.round(1e9 / fps[fps.length / 2]);
+    Verdict v = Verdict.of(context.causality().snapshot(), unit, "median frame", scenario.fidelity(),
+        scenario.timeScale());
+    return v.faithful() ? "faithful" : "UNFAITHFUL " + v.reason().substring(0, v.reason().indexOf(':'));
   }
 
   /**
@@ -130,7 +147,9 @@ public final class Runner {
       throws java.io.IOException {
     Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
-    RunContext context = new RunContext(clock, new TimerLateness(clock));
+    Settings.Fidelity f = scenario.fidelity();
+    RunContext context = new RunContext(clock, new TimerLateness(clock), new Causality(clock,
+        clock.toEmulatedNanos(f.horizonWallNanos()), clock.toEmulatedNanos(f.hopWallNanos())));
     started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     long wallStart = System.nanoTime();
@@ -163,7 +182,8 @@ public final class Runner {
     GpuMemory.MemoryReport memory = await(ask(system, end.refs().memory(), GpuMemory.Report::new));
     MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
-        scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot());
+        scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot(),
+        context.causality().snapshot());
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

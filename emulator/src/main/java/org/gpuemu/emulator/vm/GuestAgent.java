@@ -1,5 +1,6 @@
 package org.gpuemu.emulator.vm;
 
+import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -49,7 +50,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   private record FromVgpu(VCpu.Command answer) implements Command {}
 
-  private record SleepEnded(long due) implements Command {}
+  private record SleepEnded(long due) implements Command, Timed {}
 
   /** Present costs averaged by default, until the controller names another history ("the past twenty"). */
   private static final int DEFAULT_HISTORY = 20;
@@ -76,7 +77,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   public static Behavior<Command> create(Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
       ActorRef<GpuScheduler.Command> controller, RunContext run) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new GuestAgent(ctx, vm, vgpu, controller, run, timers)));
+        run.causal(new GuestAgent(ctx, vm, vgpu, controller, run, timers))));
   }
 
   private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, ActorRef<VGpu.Command> vgpu,

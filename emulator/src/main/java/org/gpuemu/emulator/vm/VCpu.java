@@ -2,6 +2,7 @@ package org.gpuemu.emulator.vm;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -63,7 +64,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private record MemoryAnswered(GpuMemory.Answer answer) implements Command {}
 
-  private record SleepEnded(long due) implements Command {}
+  private record SleepEnded(long due) implements Command, Timed {}
 
   private enum Continue implements Command { INSTANCE }
 
@@ -149,7 +150,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new VCpu(ctx, vcpu, settings, program, run, timers, core, vgpu, agent, memory, metrics, reports)));
+        run.causal(new VCpu(ctx, vcpu, settings, program, run, timers, core, vgpu, agent, memory, metrics, reports))));
   }
 
   private VCpu(ActorContext<Command> ctx, int vcpu, Settings.Vm settings, Program program, RunContext run,

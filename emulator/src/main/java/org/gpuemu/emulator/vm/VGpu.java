@@ -141,8 +141,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
       Slicer slicer, boolean reportFrames, RunContext run, ActorRef<GpuScheduler.Command> scheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> new VGpu(ctx, params, commandBuffer, driverQueue, measuredUntil, slicer,
-        reportFrames, run, scheduler, smGroup, metrics));
+    return Behaviors.setup(ctx -> run.causal(new VGpu(ctx, params, commandBuffer, driverQueue, measuredUntil, slicer,
+        reportFrames, run, scheduler, smGroup, metrics)));
   }
 
   private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,

@@ -53,10 +53,10 @@ class BenchCommandTest {
   }
 
   @Test
-  void progressLine_showsRealTimeFactorAndP99_orDashesWhenUnknown() {
+  void progressLine_showsRealTimeFactorP99AndVerdict_orDashesWhenUnknown() {
     MetricsHub.LiveView view = new MetricsHub.LiveView(1_000_000_000L, List.of("a"), new double[] {60},
         new double[] {1});
     assertEquals("rtf - p99 -", Main.Progress.fidelity(view));
-    assertEquals("rtf 0.98x p99 250us", Main.Progress.fidelity(view.withFidelity(0.98, 250)));
+    assertEquals("rtf 0.98x p99 250us faithful", Main.Progress.fidelity(view.withFidelity(0.98, 250, "faithful")));
   }
 }

@@ -93,7 +93,7 @@ class ScenarioLoaderTest {
     assertEquals(1L, s.seed());
     assertEquals(4, s.host().cores());
     assertEquals(new Settings.Gpu(82, 4L << 30, 50 * US, 1), s.gpu());
-    assertEquals(new Settings.Fidelity(0.1, 5 * S), s.fidelity());
+    assertEquals(Settings.Fidelity.defaults(5 * S), s.fidelity());
     assertEquals(1 * S, s.metricsPeriodNanos());
     Settings.Vm a = vm(s, "a");
     assertEquals("dirt3", a.workload());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.GpuMemory;
@@ -43,7 +44,7 @@ class SummaryTest {
       List<AlgorithmSwitch> switches, long programNanosA, long programNanosB) {
     Settings.PolicyChoice none = new Settings.PolicyChoice("fcfs", PolicyParams.empty());
     Settings.Scenario s = new Settings.Scenario("t", "", "t.conf", 1.0, 10 * S, 1, new Settings.Host(1),
-        new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, new Settings.Fidelity(0.1, 5 * S), S, vms);
+        new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, Settings.Fidelity.defaults(5 * S), S, vms);
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S),
         new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S));
     List<List<VCpu.VcpuReport>> vcpus = List.of(
@@ -56,7 +57,19 @@ class SummaryTest {
         List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S)),
         new GpuScheduler.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
         new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()), metrics,
-        new TimerLateness.Snapshot(1000, 20, p99Us, p99Us, p99Us), new TimerLateness.Snapshot(0, 0, 0, 0, 0)));
+        new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0),
+        order(p99Us, 1, 0)));
+  }
+
+  /**
+   * The causal order of 10,000 events of which {@code violations} arrived too late, the largest by
+   * {@code largestUs}, with a median lag of {@code lagUs} (emulated µs).
+   */
+  private static Causality.Snapshot order(long largestUs, long violations, long lagUs) {
+    TimerLateness.Snapshot none = new TimerLateness.Snapshot(0, 0, 0, 0, 0);
+    return new Causality.Snapshot(0, 0, 10_000 - violations, 0, 0, violations, largestUs * 1_000,
+        new TimerLateness.Snapshot(violations, largestUs, largestUs, largestUs, largestUs),
+        new TimerLateness.Snapshot(10_000, lagUs, lagUs, lagUs, lagUs));
   }
 
   @SuppressWarnings("unchecked")
@@ -65,26 +78,41 @@ class SummaryTest {
   }
 
   @Test
-  void fidelity_isJudgedAgainstTheMedianFrame_whenGuestsPresentFrames() {
+  void fidelity_violationSize_isJudgedAgainstTheMedianFrame_whenGuestsPresentFrames() {
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
     Summary ok = summary(20 * MS, 1_900, vms, List.of());
-    assertTrue(ok.faithful(), "1.9 ms is under 10 % of a 20 ms frame");
+    assertTrue(ok.faithful(), "one event 1.9 ms out of order is under 10 % of a 20 ms frame");
     assertEquals("median frame", fidelity(ok).get("reference"));
-    assertEquals(2000.0, fidelity(ok).get("limit_us"));
     assertNull(fidelity(ok).get("reason"));
     Summary late = summary(20 * MS, 2_100, vms, List.of());
-    assertFalse(late.faithful());
-    assertTrue(((String) fidelity(late).get("reason")).contains("2100 us exceeds 10.0 % of the median frame"),
-        (String) fidelity(late).get("reason"));
+    assertFalse(late.faithful(), "2.1 ms is over 10 % of a 20 ms frame");
+    assertTrue(((String) fidelity(late).get("reason")).contains("2100 us after a later one, more than 10.0 % of the "
+        + "median frame"), (String) fidelity(late).get("reason"));
   }
 
   @Test
-  void fidelity_isJudgedAgainstTheMedianKernel_withoutFrames() {
+  void fidelity_violationSize_isJudgedAgainstTheMedianKernel_withoutFrames() {
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
     Summary s = summary(0, 210, vms, List.of());
     assertFalse(s.faithful(), "210 us is over 10 % of a 2 ms kernel");
     assertEquals("GPU-time median kernel", fidelity(s).get("reference"));
-    assertEquals(200.0, fidelity(s).get("limit_us"));
+  }
+
+  @Test
+  void verdict_violationRate_andLag_areRulesOfTheirOwn() {
+    Settings.Fidelity rules = Settings.Fidelity.defaults(5 * S);
+    assertTrue(Verdict.of(order(10, 10, 0), 20 * MS, "median frame", rules, 1).faithful(),
+        "10 small violations in 10,000 events are 0.1 %, at the limit");
+    Verdict many = Verdict.of(order(10, 11, 0), 20 * MS, "median frame", rules, 1);
+    assertFalse(many.faithful(), "11 in 10,000 are over 0.1 %");
+    assertTrue(many.reason().startsWith("causality: 11 of 10000 events"), many.reason());
+    Verdict behind = Verdict.of(order(0, 0, 101_000), 20 * MS, "median frame", rules, 1);
+    assertFalse(behind.faithful(), "a median lag of 101 ms is over the 100 ms limit");
+    assertTrue(behind.reason().startsWith("lag:"), behind.reason());
+    assertTrue(Verdict.of(order(0, 0, 9_000), 20 * MS, "median frame", rules, 0.1).faithful(),
+        "9 ms of emulated lag at scale 0.1 are 90 ms of wall time, under the limit");
+    assertFalse(Verdict.of(order(0, 0, 11_000), 20 * MS, "median frame", rules, 0.1).faithful(),
+        "11 ms of emulated lag at scale 0.1 are 110 ms of wall time");
   }
 
   @SuppressWarnings("unchecked")
