@@ -163,6 +163,15 @@ final class BenchTable {
             case FALSE_ALARM -> "yes (false alarm)";
           }, FidelitySection.largest(r.comparison()));
     }
+    for (FidelitySection.Row r : f.rows()) {
+      if (r.error() != null) continue;
+      for (FidelitySection.Side side : List.of(r.run(), r.reference())) {
+        if (!side.faithful()) {
+          line(b, "  %s at scale %s: NOT faithful: %s", r.scenario(), RequestPathSection.fmt(side.timeScale()),
+              side.reason());
+        }
+      }
+    }
     FidelityCheck.Totals t = f.totals();
     line(b, "  runs %d, faithful %d, verdict right %d, missed %d, false alarms %d; within %d, references faithful %d;"
         + " errors %d", t.runs(), t.faithful(), t.verdictRight(), t.missed(), t.falseAlarms(), t.within(),

@@ -38,8 +38,8 @@ final class FidelitySection {
    * @param timeScale its time scale
    * @param faithful its own verdict ({@code fidelity.faithful})
    * @param reason why not ({@code fidelity.reason}); null when faithful
-   * @param latenessP99Us its p99 timer lateness (the whole run's, what the verdict judges)
-   * @param limitUs the verdict's limit ({@code fidelity.limit_us}); null when the run had no reference unit
+   * @param latenessP99Us its p99 timer lateness, the whole run's (shown beside the verdict, whatever it judges)
+   * @param limitUs the verdict's lateness limit ({@code fidelity.limit_us}) when summary.json has one; else null
    * @param wallSeconds its wall time, start-up and drain included
    * @param dir where its summary.json and timeline.jsonl are
    */
