@@ -26,27 +26,45 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@code bench} command's work: measures, on the machine at hand, what issue 6 asks of the emulator (timer
- * lateness against Pekko's schedulers, request path throughput, scale, fast forward, emulation overhead), prints one
- * progress line per step and a table at the end, and writes {@code bench.json}. Figures are reported, never judged:
- * poor numbers are a result, and only a section that could not run at all makes the bench fail.
+ * lateness against Pekko's schedulers, request path throughput, scale, fast forward, emulation overhead) and, when
+ * asked for, whether the runs' own fidelity verdicts can be trusted (every shipped scenario against a slower run of
+ * itself), prints one progress line per step and a table at the end, and writes {@code bench.json}. Figures are
+ * reported, never judged: poor numbers are a result, and only a section that could not run at all makes the bench
+ * fail.
  */
 public final class Bench {
   private static final Logger LOG = LoggerFactory.getLogger(Bench.class);
 
   private Bench() {}
 
-  /** The bench's sections, in the order they run, by the names {@code --only} takes. */
+  /**
+   * The bench's sections, in the order they run, by the names {@code --only} takes. A plain {@code bench} (and
+   * {@code bench --quick}, which CI runs) runs the {@link #defaults()}; {@code fidelity} (every shipped scenario at two
+   * scales: about 18 minutes, 10 with {@code --quick}) only when {@code --only} names it.
+   */
   public enum Section {
-    TIMERS("timers"), PATH("path"), SCALE("scale"), FAST_FORWARD("fast-forward"), OVERHEAD("overhead");
+    TIMERS("timers", true), PATH("path", true), SCALE("scale", true), FAST_FORWARD("fast-forward", true),
+    OVERHEAD("overhead", true), FIDELITY("fidelity", false);
 
     private final String key;
+    private final boolean byDefault;
 
-    Section(String key) {
+    Section(String key, boolean byDefault) {
       this.key = key;
+      this.byDefault = byDefault;
     }
 
     public String key() {
       return key;
+    }
+
+    /** The sections a bench without {@code --only} runs: all but {@code fidelity}. */
+    public static Set<Section> defaults() {
+      Set<Section> set = EnumSet.noneOf(Section.class);
+      for (Section s : values()) {
+        if (s.byDefault) set.add(s);
+      }
+      return set;
     }
 
     /** The section with this name; {@link IllegalArgumentException} naming the valid ones otherwise. */
@@ -64,11 +82,15 @@ public final class Bench {
    *
    * @param out the folder for {@code bench.json}, the generated scenarios and every run's reports
    * @param reference fast forward's reference scenario file; null skips that section
-   * @param sections the sections to run
+   * @param sections the sections to run; empty: the {@link Section#defaults()}
+   * @param scenarios the fidelity section's folder of scenario files ({@code conf/scenarios}); null skips it
+   * @param scenarioFilter a glob the fidelity section's files must match, relative to {@code scenarios}
+   *     ({@code vmcg/*}); null: every file
    */
-  public record Options(boolean quick, Path out, Path reference, Set<Section> sections) {
+  public record Options(boolean quick, Path out, Path reference, Set<Section> sections, Path scenarios,
+      String scenarioFilter) {
     public Options {
-      sections = sections.isEmpty() ? EnumSet.allOf(Section.class) : EnumSet.copyOf(sections);
+      sections = sections.isEmpty() ? Section.defaults() : EnumSet.copyOf(sections);
     }
   }
 
@@ -104,9 +126,18 @@ public final class Bench {
     }
     OverheadSection.Report overhead = section(options, Section.OVERHEAD, errors, failed, progress,
         () -> OverheadSection.run(plan, runs, progress));
+    FidelitySection.Report fidelity = null;
+    if (options.sections().contains(Section.FIDELITY) && options.scenarios() == null) {
+      errors.put(Section.FIDELITY.key(), "skipped: no scenario folder (run from the project folder, where "
+          + "conf/scenarios is)");
+      progress.accept("fidelity: " + errors.get(Section.FIDELITY.key()));
+    } else {
+      fidelity = section(options, Section.FIDELITY, errors, failed, progress,
+          () -> FidelitySection.run(plan, options.scenarios(), options.scenarioFilter(), runs, progress));
+    }
 
     BenchReport report = new BenchReport(plan.name(), machine(), started, (System.nanoTime() - start) / 1e9, timers,
-        path, scale, ff, overhead, Goals.of(timers, path, scale, ff, overhead), errors);
+        path, scale, ff, overhead, fidelity, Goals.of(timers, path, scale, ff, overhead), errors);
     Path json = options.out().resolve("bench.json");
     write(report, json);
     out.println();
@@ -114,6 +145,15 @@ public final class Bench {
     out.println("wrote " + json);
     out.flush();
     return !failed[0];
+  }
+
+  /**
+   * The fidelity section's scenario files: those under {@code folder} (in path order) whose path there matches
+   * {@code glob} with or without {@code .conf}; all when the glob is null.
+   * {@link java.util.regex.PatternSyntaxException} when it is not a glob.
+   */
+  public static List<Path> fidelityScenarios(Path folder, String glob) throws IOException {
+    return FidelitySection.files(folder, glob);
   }
 
   /** The bench.json writer: snake_case keys, as summary.json has them. */

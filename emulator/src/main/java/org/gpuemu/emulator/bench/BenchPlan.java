@@ -31,13 +31,23 @@ import java.util.List;
  * @param overheadScales time scales of the overhead section
  * @param overheadWallSeconds wall time of each overhead run...
  * @param overheadMinSeconds ...but at least this much emulated time (slow motion would give too few events)
+ * @param fidelityFraction the share of {@link #fidelitySeconds}'s full-length rule a fidelity run lasts (1: full,
+ *     0.5: quick)
+ * @param fidelityWarmUpWallSeconds wall time of the throw-away run of each scenario before its fidelity runs (what
+ *     {@code run --warm-up} does), so that the verdicts are not those of a cold JIT; 0: none
  */
 public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsPerThousand, int timerWarmUps,
     int timerTrials, int floorSamples, double loadWarmUpWallSeconds, List<Integer> pathVms, List<Double> pathScales,
     double pathWallSeconds, int scaleStartVms, int scaleMaxVms, int scaleRefineSteps, double scaleSeconds,
     double scaleWarmUpSeconds, double scaleBudgetWallSeconds, List<Integer> heapIdleVms, double fastForwardSeconds,
     List<Double> fastForwardScales, List<String> overheadWorkloads, List<Double> overheadScales,
-    double overheadWallSeconds, double overheadMinSeconds) {
+    double overheadWallSeconds, double overheadMinSeconds, double fidelityFraction, double fidelityWarmUpWallSeconds) {
+  /** Longest emulated time of a fidelity run (full plan). */
+  static final double FIDELITY_MAX_SECONDS = 3;
+  /** Longest wall time of a fidelity run at the file's own scale (full plan). */
+  static final double FIDELITY_MAX_WALL_SECONDS = 6;
+  /** Shortest emulated time of a fidelity run (full plan), unless the file itself is shorter. */
+  static final double FIDELITY_MIN_SECONDS = 0.5;
 
   public BenchPlan {
     timerCounts = List.copyOf(timerCounts);
@@ -47,6 +57,9 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
     fastForwardScales = List.copyOf(fastForwardScales);
     overheadWorkloads = List.copyOf(overheadWorkloads);
     overheadScales = List.copyOf(overheadScales);
+    if (!(fidelityFraction > 0 && fidelityFraction <= 1)) {
+      throw new IllegalArgumentException("fidelityFraction must be in (0, 1]: " + fidelityFraction);
+    }
     if (heapIdleVms.size() != 2 || heapIdleVms.get(0) >= heapIdleVms.get(1)) {
       throw new IllegalArgumentException("heapIdleVms needs two ascending counts: " + heapIdleVms);
     }
@@ -57,7 +70,7 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
     return new BenchPlan("quick", List.of(100, 1_000, 10_000), 5, 3, 3, 1_500, 1.5, List.of(1, 8, 64),
         List.of(1.0, 10.0),
         2.0, 1, 2_048, 2, 2.5, 0.75, 50, List.of(100, 600), 1.5, List.of(1.0, 2.0, 4.0, 8.0),
-        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 2.0, 0.5);
+        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 2.0, 0.5, 0.5, 0.5);
   }
 
   /** Longer runs, interleaved trials: the figures the README publishes (about ten minutes here). */
@@ -66,12 +79,23 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
         List.of(1.0, 10.0),
         6.0, 1, 4_096, 4, 10.0, 3.0, 360, List.of(200, 2_200), 10.0,
         List.of(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0),
-        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 8.0, 3.0);
+        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 8.0, 3.0, 1.0, 1.0);
   }
 
   /** Timers each probe actor arms when {@code timers} actors run at once. */
   public int timerRounds(int timers) {
     return Math.max(2, (int) Math.round(timerRoundsPerThousand * 1_000.0 / timers));
+  }
+
+  /**
+   * Emulated length of both fidelity runs of a scenario file (the one at its own scale and the slower reference):
+   * in the full plan the file's length, but at most {@value #FIDELITY_MAX_SECONDS} s and at most
+   * {@value #FIDELITY_MAX_WALL_SECONDS} wall seconds at the file's scale, and at least {@value #FIDELITY_MIN_SECONDS}
+   * s unless the file is shorter (a run never outlasts its file); the quick plan's runs are half that.
+   */
+  public double fidelitySeconds(double fileSeconds, double fileScale) {
+    double full = Math.min(fileSeconds, Math.min(FIDELITY_MAX_SECONDS, FIDELITY_MAX_WALL_SECONDS * fileScale));
+    return fidelityFraction * Math.max(full, Math.min(FIDELITY_MIN_SECONDS, fileSeconds));
   }
 
   /** Emulated length of an overhead run at the given scale. */

@@ -10,13 +10,14 @@ import java.util.Map;
  * @param plan "quick" or "full"
  * @param started when the bench started (ISO-8601, local time)
  * @param wallSeconds how long the bench took
+ * @param fidelity the fidelity section (not part of a plain bench: null unless {@code --only} names it)
  * @param goals the goals of issue 6, each with its measured figure
  * @param errors section key to why it could not be measured
  */
 record BenchReport(String plan, Machine machine, String started, double wallSeconds,
     TimerSection.Report timerLateness, RequestPathSection.Report requestPath, ScaleSection.Report scale,
-    FastForwardSection.Report fastForward, OverheadSection.Report overhead, List<Goal> goals,
-    Map<String, String> errors) {
+    FastForwardSection.Report fastForward, OverheadSection.Report overhead, FidelitySection.Report fidelity,
+    List<Goal> goals, Map<String, String> errors) {
 
   /**
    * Where the figures were measured.

@@ -1,5 +1,6 @@
 package org.gpuemu.emulator.bench;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,6 +19,7 @@ final class BenchTable {
     if (r.scale() != null) scale(b, r.scale());
     if (r.fastForward() != null) fastForward(b, r.fastForward());
     if (r.overhead() != null) overhead(b, r.overhead());
+    if (r.fidelity() != null) fidelity(b, r.fidelity());
     for (Map.Entry<String, String> e : r.errors().entrySet()) {
       line(b, "");
       line(b, "%s: NOT MEASURED: %s", e.getKey(), e.getValue());
@@ -132,6 +134,53 @@ final class BenchTable {
       line(b, "%-12s %6s %11.1f %-10s %11.2f %11.2f %9.4f %,9d", r.workload(), RequestPathSection.fmt(r.timeScale()),
           r.emulatedSeconds(), r.unit(), r.ideal(), r.measured(), r.overhead(), r.latenessP99Us());
     }
+  }
+
+  private static void fidelity(StringBuilder b, FidelitySection.Report f) {
+    line(b, "");
+    line(b, "Fidelity: each scenario under %s%s at its own scale and %sx slower (same seed and length); within:"
+        + " relative <= %.0f %% (absolute <= %s below %s)", f.folder(), f.filter() == null ? ""
+        : " matching '" + f.filter() + "'", RequestPathSection.fmt(f.slower()), 100 * f.relativeTolerance(),
+        f.absoluteTolerance(), f.absoluteBelow());
+    String format = "%-32s %6s %6s %-12s %13s %6s %-12s %13s %-6s %-17s %s";
+    line(b, format, "scenario", "emul s", "scale", "verdict", "p99/limit us", "ref", "ref verdict", "p99/limit us",
+        "within", "verdict right", "largest difference");
+    Path folder = Path.of(f.folder());
+    for (FidelitySection.Row r : f.rows()) {
+      String name = Path.of(r.scenario()).startsWith(folder)
+          ? folder.relativize(Path.of(r.scenario())).toString() : r.scenario();
+      if (r.error() != null) {
+        line(b, "%-32s ERROR: %s", name, r.error());
+        continue;
+      }
+      line(b, format, name, String.format(Locale.ROOT, "%.2f", r.emulatedSeconds()),
+          RequestPathSection.fmt(r.run().timeScale()), r.run().faithful() ? "faithful" : "NOT faithful",
+          lateness(r.run()), RequestPathSection.fmt(r.reference().timeScale()),
+          r.reference().faithful() ? "faithful" : "NOT faithful", lateness(r.reference()),
+          r.comparison().within() ? "yes" : "NO", switch (r.call()) {
+            case CONFIRMED, CAUGHT -> "yes";
+            case MISSED -> "NO (missed)";
+            case FALSE_ALARM -> "yes (false alarm)";
+          }, FidelitySection.largest(r.comparison()));
+    }
+    for (FidelitySection.Row r : f.rows()) {
+      if (r.error() != null) continue;
+      for (FidelitySection.Side side : List.of(r.run(), r.reference())) {
+        if (!side.faithful()) {
+          line(b, "  %s at scale %s: NOT faithful: %s", r.scenario(), RequestPathSection.fmt(side.timeScale()),
+              side.reason());
+        }
+      }
+    }
+    FidelityCheck.Totals t = f.totals();
+    line(b, "  runs %d, faithful %d, verdict right %d, missed %d, false alarms %d; within %d, references faithful %d;"
+        + " errors %d", t.runs(), t.faithful(), t.verdictRight(), t.missed(), t.falseAlarms(), t.within(),
+        t.referenceFaithful(), t.errors());
+  }
+
+  private static String lateness(FidelitySection.Side s) {
+    return String.format(Locale.ROOT, "%,d/%s", s.latenessP99Us(),
+        s.limitUs() == null ? "-" : String.format(Locale.ROOT, "%,.0f", s.limitUs()));
   }
 
   /** A ratio as "2,029x", "8.0x" or "0.83x": three significant figures where they matter. */

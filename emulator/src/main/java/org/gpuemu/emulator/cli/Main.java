@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.PatternSyntaxException;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -253,10 +254,11 @@ public final class Main implements Callable<Integer> {
 
   @Command(name = "bench", mixinStandardHelpOptions = true,
       description = "Measure the emulator on this machine (timer lateness against Pekko's schedulers, request path "
-          + "throughput, scale, fast forward, emulation overhead): a table and bench.json. Figures are reported, "
-          + "never asserted.")
+          + "throughput, scale, fast forward, emulation overhead; on request, the runs' fidelity verdicts): a table "
+          + "and bench.json. Figures are reported, never asserted.")
   static final class BenchCommand implements Callable<Integer> {
     static final Path DEFAULT_REFERENCE = Paths.get("conf", "scenarios", "baseline", "default-contention.conf");
+    static final Path SCENARIOS = Paths.get("conf", "scenarios");
 
     @Option(names = "--quick", description = "short runs, fewer points and trials (about 2 minutes on 2 cores; CI)")
     boolean quick;
@@ -270,8 +272,15 @@ public final class Main implements Callable<Integer> {
     Path reference;
 
     @Option(names = "--only", split = ",", paramLabel = "SECTION",
-        description = "run only these sections: timers, path, scale, fast-forward, overhead")
+        description = "run only these sections: timers, path, scale, fast-forward, overhead, fidelity (default: all "
+            + "but fidelity, which runs every scenario under conf/scenarios at its own scale and 5x slower and "
+            + "compares their figures: about 18 minutes, 10 with --quick)")
     List<String> only = new ArrayList<>();
+
+    @Option(names = "--scenarios", paramLabel = "GLOB",
+        description = "fidelity section only: the scenario files under conf/scenarios whose path there matches this "
+            + "glob, with or without .conf, e.g. 'vmcg/*', 'combo/qos', '{combo,gballoon}/*', '**/*-3vms'")
+    String scenarios;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -283,6 +292,21 @@ public final class Main implements Callable<Integer> {
           sections.add(Bench.Section.byKey(name.trim()));
         } catch (IllegalArgumentException e) {
           err.println("--only " + name + ": " + e.getMessage());
+          return BAD_INPUT;
+        }
+      }
+      if (scenarios != null) {
+        if (!sections.contains(Bench.Section.FIDELITY)) {
+          err.println("--scenarios " + scenarios + ": only the fidelity section takes it; add --only fidelity");
+          return BAD_INPUT;
+        }
+        try {
+          if (Files.isDirectory(SCENARIOS) && Bench.fidelityScenarios(SCENARIOS, scenarios).isEmpty()) {
+            err.println("--scenarios " + scenarios + ": no scenario file under " + SCENARIOS + " matches");
+            return BAD_INPUT;
+          }
+        } catch (PatternSyntaxException e) {
+          err.println("--scenarios " + scenarios + ": not a glob: " + e.getMessage());
           return BAD_INPUT;
         }
       }
@@ -300,7 +324,9 @@ public final class Main implements Callable<Integer> {
       Path dir = out != null ? out : timestamped("bench-");
       if (!createFolder(dir, err)) return BAD_INPUT;
       configureLogging(dir, false);
-      boolean measured = Bench.run(new Bench.Options(quick, dir, ref, sections), spec.commandLine().getOut());
+      Path folder = Files.isDirectory(SCENARIOS) ? SCENARIOS : null;
+      boolean measured = Bench.run(new Bench.Options(quick, dir, ref, sections, folder, scenarios),
+          spec.commandLine().getOut());
       return measured ? OK : BROKEN;
     }
   }

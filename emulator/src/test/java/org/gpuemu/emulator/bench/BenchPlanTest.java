@@ -54,6 +54,21 @@ class BenchPlanTest {
         q.pathVms(), q.pathScales(), q.pathWallSeconds(), q.scaleStartVms(), q.scaleMaxVms(), q.scaleRefineSteps(),
         q.scaleSeconds(), q.scaleWarmUpSeconds(), q.scaleBudgetWallSeconds(), List.of(600, 100),
         q.fastForwardSeconds(), q.fastForwardScales(), q.overheadWorkloads(), q.overheadScales(),
-        q.overheadWallSeconds(), q.overheadMinSeconds()));
+        q.overheadWallSeconds(), q.overheadMinSeconds(), q.fidelityFraction(), q.fidelityWarmUpWallSeconds()));
+  }
+
+  @Test
+  void fidelityRuns_lastTheFilesLength_capped_byEmulatedAndWallTime_andHalfThatWhenQuick() {
+    BenchPlan full = BenchPlan.full();
+    BenchPlan quick = BenchPlan.quick();
+    assertEquals(3.0, full.fidelitySeconds(30, 1), "capped at 3 emulated s");
+    assertEquals(1.2, full.fidelitySeconds(1.2, 0.25), 1e-12, "the file's own length: 4.8 wall s");
+    assertEquals(1.5, full.fidelitySeconds(4, 0.25), 1e-12, "6 wall s at scale 0.25");
+    assertEquals(0.6, full.fidelitySeconds(4, 0.1), 1e-12, "6 wall s at scale 0.1");
+    assertEquals(0.5, full.fidelitySeconds(4, 0.05), 1e-12, "at least 0.5 s, though that is 10 wall s");
+    assertEquals(0.3, full.fidelitySeconds(0.3, 0.25), 1e-12, "never longer than the file");
+    assertEquals(1.5, quick.fidelitySeconds(30, 1), 1e-12);
+    assertEquals(0.6, quick.fidelitySeconds(1.2, 0.25), 1e-12);
+    assertEquals(0.25, quick.fidelitySeconds(4, 0.05), 1e-12);
   }
 }

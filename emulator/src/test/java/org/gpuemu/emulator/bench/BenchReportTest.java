@@ -64,6 +64,21 @@ class BenchReportTest {
         new OverheadSection.Row("cuda-loop", 10, 20, "kernels/s", 5454.5, 3300, 0.909, 0.55, 1.65, 5, 300)));
   }
 
+  static FidelitySection.Report fidelity() {
+    FidelitySection.Side run = new FidelitySection.Side(1, true, null, 900, 1_666.7, 3.4, "out/runs/fidelity/a-x1");
+    FidelitySection.Side ref = new FidelitySection.Side(0.2, false, "p99 too late", 2_000, null, 15.6,
+        "out/runs/fidelity/a");
+    FidelityCheck.Comparison c = FidelityCheck.compare(
+        Map.of("vms", Map.of("vm1", Map.of("gpu_share", 0.455, "fps", 30.0, "frames", 90))),
+        Map.of("vms", Map.of("vm1", Map.of("gpu_share", 0.45, "fps", 30.3, "frames", 91))));
+    FidelitySection.Row ok = new FidelitySection.Row("conf/scenarios/vmcg/a.conf", "vmcg", 1L, 3, run, ref, c,
+        FidelityCheck.Call.CONFIRMED, true, false, false, null);
+    FidelitySection.Row bad = FidelitySection.Row.failed("conf/scenarios/vmcg/b.conf", null, 0, null, null,
+        "cannot load: b.conf: broken");
+    return new FidelitySection.Report("conf/scenarios", "vmcg/*", 5, 0.02, 0.01, 0.5, 40, List.of(ok, bad),
+        FidelityCheck.Totals.of(List.of(FidelityCheck.Call.CONFIRMED), 0, 1));
+  }
+
   private static Map<String, BenchReport.Goal> byName(List<BenchReport.Goal> goals) {
     Map<String, BenchReport.Goal> map = new java.util.LinkedHashMap<>();
     for (BenchReport.Goal g : goals) map.put(g.goal(), g);
@@ -99,11 +114,13 @@ class BenchReportTest {
   @Test
   void table_namesEverySection_andJsonUsesSnakeCase() throws Exception {
     BenchReport report = new BenchReport("quick", new BenchReport.Machine(2, "17", "vm", List.of("G1"), 512,
-        List.of()), "now", 100, timers(), path(), scale(), fastForward(), overhead(),
+        List.of()), "now", 100, timers(), path(), scale(), fastForward(), overhead(), fidelity(),
         Goals.of(timers(), path(), scale(), fastForward(), overhead()), Map.of());
     String table = BenchTable.render(report);
     for (String heading : List.of("Timer lateness", "Request path", "Scale", "Fast forward", "Emulation overhead",
-        "Goals (issue 6)", "OS floor")) {
+        "Goals (issue 6)", "OS floor", "Fidelity", "vmcg/a.conf", "vms.vm1.gpu_share 0.0050 abs",
+        "vmcg/b.conf                      ERROR: cannot load", "runs 1, faithful 1, verdict right 1, missed 0",
+        "conf/scenarios/vmcg/a.conf at scale 0.2: NOT faithful: p99 too late", "2,000/-")) {
       assertTrue(table.contains(heading), heading + " missing from:\n" + table);
     }
     Path file = dir.resolve("bench.json");
@@ -113,6 +130,15 @@ class BenchReportTest {
     assertEquals(80_000, json.path("request_path").path("rows").get(1).path("requests_per_wall_second").asDouble());
     assertEquals(2, json.path("fast_forward").path("highest_same_scale").asDouble());
     assertEquals(10, json.path("goals").size());
+    JsonNode row = json.path("fidelity").path("rows").get(0);
+    assertEquals("CONFIRMED", row.path("call").asText());
+    assertEquals(true, row.path("verdict_right").asBoolean());
+    assertEquals("vms.vm1.gpu_share", row.path("comparison").path("largest").path("figure").asText());
+    assertEquals("absolute", row.path("comparison").path("largest").path("kind").asText());
+    assertEquals(0.2, row.path("reference").path("time_scale").asDouble());
+    assertTrue(row.path("reference").path("limit_us").isNull());
+    assertEquals(0, json.path("fidelity").path("totals").path("false_alarms").asInt());
+    assertTrue(json.path("fidelity").path("rows").get(1).path("run").isNull());
   }
 
   @Test
