@@ -82,8 +82,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     if (event == null) return target.apply(ctx, msg);
     if (run.clock().nowNanos() > event.release()) run.countLate();
     if (last != null && ORDER.compare(event, last) < 0) {
-      // Arrived after a later event was handed over: too late to put in order; handled at once.
-      run.countViolation(Math.max(0, last.stamp() - event.stamp()));
+      // Arrived after a later event was handed over: too late to put in order; handled at once. Stamped earlier:
+      // a causality violation; stamped the same (a tie between independent senders): an inversion of the tie order.
+      if (event.stamp() < last.stamp()) {
+        run.countViolation(last.stamp() - event.stamp());
+      } else {
+        run.countTieInversion();
+      }
       return settle(deliver(ctx, target, event, false));
     }
     held.add(event);

@@ -57,6 +57,7 @@ public final class Causality {
   private final LongAdder held = new LongAdder();
   private final LongAdder late = new LongAdder();
   private final LongAdder violations = new LongAdder();
+  private final LongAdder tieInversions = new LongAdder();
   private final LongAccumulator largestViolation = new LongAccumulator(Math::max, 0);
   private final TimerLateness violationSizes;
   private final TimerLateness lag;
@@ -148,6 +149,10 @@ public final class Causality {
     late.increment();
   }
 
+  void countTieInversion() {
+    tieInversions.increment();
+  }
+
   void countViolation(long sizeNanos) {
     violations.increment();
     largestViolation.accumulate(sizeNanos);
@@ -167,7 +172,7 @@ public final class Causality {
   /** What the inboxes measured so far. */
   public Snapshot snapshot() {
     return new Snapshot(horizonNanos, hopNanos, ordered.sum(), held.sum(), late.sum(), violations.sum(),
-        largestViolation.get(), violationSizes.snapshot(), lag.snapshot());
+        tieInversions.sum(), largestViolation.get(), violationSizes.snapshot(), lag.snapshot());
   }
 
   /**
@@ -176,11 +181,14 @@ public final class Causality {
    * @param ordered stamped events handed over in order
    * @param held of those, events that arrived before their release point and waited in the inbox
    * @param late events that arrived after their release point, still in order (a budget overrun that broke nothing)
-   * @param violations events that arrived after a later event had been handed over
+   * @param violations events that arrived after an event stamped later had been handed over
+   * @param tieInversions events that arrived after one stamped the same, from another sender, which the tie order
+   *     puts after them: no model-time order was broken, but which of two simultaneous events came first was a
+   *     thread race (reported, not judged)
    * @param largestViolationNanos the largest violation's size, emulated ns
    * @param violationSizes violation sizes, µs
    * @param lag how long after their release points events were handed over, µs of emulated time
    */
   public record Snapshot(long horizonNanos, long hopNanos, long ordered, long held, long late, long violations,
-      long largestViolationNanos, TimerLateness.Snapshot violationSizes, TimerLateness.Snapshot lag) {}
+      long tieInversions, long largestViolationNanos, TimerLateness.Snapshot violationSizes, TimerLateness.Snapshot lag) {}
 }

@@ -291,6 +291,7 @@ public final class Summary {
     causality.put("events_held", o.held());
     causality.put("events_late", o.late());
     causality.put("violations", o.violations());
+    causality.put("tie_inversions", o.tieInversions());
     causality.put("violation_us", Map.of("p50", o.violationSizes().p50(), "p99", o.violationSizes().p99(),
         "max", round(o.largestViolationNanos() / 1e3, 1)));
     causality.put("violation_limit_us", reference == Long.MAX_VALUE ? null
@@ -400,9 +401,9 @@ public final class Summary {
     @SuppressWarnings("unchecked")
     Map<String, Object> vio = (Map<String, Object>) order.get("violation_us");
     b.append(String.format("causal order: %s events in order (horizon %s us, hop %s us), %s violations (max %s us, "
-        + "limit %s us), median lag %s ms wall%n", order.get("events_ordered"), order.get("horizon_us"),
-        order.get("hop_us"), order.get("violations"), vio.get("max"), order.get("violation_limit_us"),
-        order.get("lag_wall_ms_p50")));
+        + "limit %s us), %s tie inversions, median lag %s ms wall%n", order.get("events_ordered"),
+        order.get("horizon_us"), order.get("hop_us"), order.get("violations"), vio.get("max"),
+        order.get("violation_limit_us"), order.get("tie_inversions"), order.get("lag_wall_ms_p50")));
     b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (reported, not judged)%n", lat.get("p50"),
         lat.get("p99"), lat.get("max")));
     b.append(faithful ? "fidelity: faithful" : "fidelity: NOT FAITHFUL: " + fid.get("reason")).append(String.format("%n"));
