@@ -86,6 +86,11 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
       // a causality violation; stamped the same (a tie between independent senders): an inversion of the tie order.
       if (event.stamp() < last.stamp()) {
         run.countViolation(last.stamp() - event.stamp());
+        if (ctx.asJava().getLog().isDebugEnabled()) {
+          ctx.asJava().getLog().debug("causality violation: {} (stamp {} ns, generation {}) after {} (stamp {} ns, "
+              + "generation {})", event.msg().getClass().getSimpleName(), event.stamp(), event.generation(),
+              last.msg().getClass().getSimpleName(), last.stamp(), last.generation());
+        }
       } else {
         run.countTieInversion();
       }

@@ -33,6 +33,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private record HostReady(Host.Refs refs) implements Command {}
 
+  /** Emulated time zero as an event: what starts the run is stamped 0, not the wall time each actor hears of it. */
+  private record Began(long due) implements Command, Timed {}
+
   private record StartVm(int vm, long due) implements Command, Timed {}
 
   private record StopVm(int vm, long due) implements Command, Timed {}
@@ -96,6 +99,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(HostReady.class, this::onHostReady)
+        .onMessage(Began.class, this::onBegan)
         .onMessage(StartVm.class, this::onStartVm)
         .onMessage(StopVm.class, this::onStopVm)
         .onMessage(LeftVcpuStopped.class, this::onLeftVcpuStopped)
@@ -111,6 +115,16 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private Behavior<Command> onHostReady(HostReady msg) {
     refs = msg.refs();
     timeZero.run();
+    run.arm(timers, "began", new Began(0), 0);
+    return this;
+  }
+
+  /**
+   * Time zero, handled as a timer due at 0 (DESIGN.md §4): the schedulers' and VMs' starts carry model time 0 and
+   * the causal order of the event that sent them, so every VM starts at exactly 0 whichever hears of it first.
+   */
+  private Behavior<Command> onBegan(Began msg) {
+    run.fired(msg.due());
     metrics.tell(MetricsHub.Begin.INSTANCE);
     refs.scheduler().tell(GpuScheduler.Begin.INSTANCE);
     refs.memory().tell(new GpuMemory.Begin(scenario.host().cores(), metrics));
