@@ -67,12 +67,13 @@ final class BenchTable {
   private static void path(StringBuilder b, RequestPathSection.Report p) {
     line(b, "");
     line(b, "Request path: %s, synchronous requests per wall second", p.workload());
-    line(b, "%5s %6s %12s %16s %7s %10s %10s  %s", "VMs", "scale", "requests", "requests/wall s", "GPU %", "p50 us",
-        "p99 us", "invariants");
+    line(b, "%5s %6s %12s %16s %7s %10s %10s %9s %9s %10s  %s", "VMs", "scale", "requests", "requests/wall s",
+        "GPU %", "p50 us", "p99 us", "events/rq", "CPU us/rq", "bytes/rq", "invariants");
     for (RequestPathSection.Row r : p.rows()) {
-      line(b, "%5d %6s %,12d %,16.0f %7.1f %,10d %,10d  %s", r.vms(), RequestPathSection.fmt(r.timeScale()),
-          r.requests(), r.requestsPerWallSecond(), 100 * r.gpuUtilization(), r.latenessP50Us(), r.latenessP99Us(),
-          r.invariants());
+      line(b, "%5d %6s %,12d %,16.0f %7.1f %,10d %,10d %9.1f %9.1f %,10.0f  %s", r.vms(),
+          RequestPathSection.fmt(r.timeScale()), r.requests(), r.requestsPerWallSecond(), 100 * r.gpuUtilization(),
+          r.latenessP50Us(), r.latenessP99Us(), r.eventsPerRequest(), r.cpuMicrosPerRequest(),
+          r.allocatedBytesPerRequest(), r.invariants());
     }
   }
 

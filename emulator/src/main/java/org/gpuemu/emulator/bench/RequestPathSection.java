@@ -15,6 +15,11 @@ import java.util.function.Consumer;
  * no longer what the requests wait for.
  */
 final class RequestPathSection {
+  private static final com.sun.management.OperatingSystemMXBean OS =
+      (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+
   private RequestPathSection() {}
 
   /**
@@ -26,9 +31,13 @@ final class RequestPathSection {
    * @param latenessP50Us timer lateness of the run, emulated µs
    * @param latenessP99Us ditto, p99
    * @param invariants "ok" or what broke
+   * @param eventsPerRequest stamped messages and timers the actors handled per request (the causal inboxes' count)
+   * @param cpuMicrosPerRequest the JVM's CPU time per request, µs (the whole run: start-up and drain included)
+   * @param allocatedBytesPerRequest bytes allocated by all threads per request (likewise)
    */
   record Row(int vms, double timeScale, double emulatedSeconds, long requests, double requestsPerWallSecond,
-      double gpuUtilization, long latenessP50Us, long latenessP99Us, String invariants) {}
+      double gpuUtilization, long latenessP50Us, long latenessP99Us, String invariants, double eventsPerRequest,
+      double cpuMicrosPerRequest, double allocatedBytesPerRequest) {}
 
   /**
    * The section's figures.
@@ -48,16 +57,26 @@ final class RequestPathSection {
     for (int vms : plan.pathVms()) {
       for (double scale : plan.pathScales()) {
         ScenarioText text = scenario(vms, scale, plan.pathWallSeconds() * scale);
+        long cpuBefore = OS.getProcessCpuTime();
+        long allocatedBefore = THREADS.getTotalThreadAllocatedBytes();
         Runs.Measured m = runs.run(text, 0, null);
+        double cpu = OS.getProcessCpuTime() - cpuBefore;
+        double allocated = THREADS.getTotalThreadAllocatedBytes() - allocatedBefore;
         long requests = Math.round(m.number("invariants", "requests_completed"));
+        double events = m.number("fidelity", "causality", "events_ordered")
+            + m.number("fidelity", "causality", "violations") + m.number("fidelity", "causality", "tie_inversions");
+        double per = Math.max(1, requests);
         Row row = new Row(vms, scale, m.number("emulated_seconds"), requests, requests / m.runningWallSeconds(),
             m.number("gpu", "utilization"), m.lateness().p50(), m.lateness().p99(),
-            m.broken().isEmpty() ? "ok" : String.join("; ", m.broken()));
+            m.broken().isEmpty() ? "ok" : String.join("; ", m.broken()), events / per, cpu / 1e3 / per,
+            allocated / per);
         rows.add(row);
         progress.accept(String.format(Locale.ROOT,
-            "path: %d VM(s) at scale %s: %,.0f requests/wall s (GPU %.0f %%, lateness p50 %,d p99 %,d us)%s", vms,
+            "path: %d VM(s) at scale %s: %,.0f requests/wall s (GPU %.0f %%, lateness p50 %,d p99 %,d us; per "
+                + "request %.1f events, %.1f us CPU, %,.0f bytes)%s", vms,
             fmt(scale), row.requestsPerWallSecond(), 100 * row.gpuUtilization(), row.latenessP50Us(),
-            row.latenessP99Us(), m.broken().isEmpty() ? "" : " invariants: " + row.invariants()));
+            row.latenessP99Us(), row.eventsPerRequest(), row.cpuMicrosPerRequest(), row.allocatedBytesPerRequest(),
+            m.broken().isEmpty() ? "" : " invariants: " + row.invariants()));
       }
     }
     return new Report("sync-loop", rows);

@@ -37,8 +37,8 @@ class BenchReportTest {
 
   private static RequestPathSection.Report path() {
     return new RequestPathSection.Report("sync-loop", List.of(
-        new RequestPathSection.Row(8, 1, 2, 100_000, 50_000, 0.7, 8, 46, "ok"),
-        new RequestPathSection.Row(8, 10, 20, 160_000, 80_000, 0.4, 128, 610, "ok")));
+        new RequestPathSection.Row(8, 1, 2, 100_000, 50_000, 0.7, 8, 46, "ok", 15, 20, 2_000),
+        new RequestPathSection.Row(8, 10, 20, 160_000, 80_000, 0.4, 128, 610, "ok", 15, 20, 2_000)));
   }
 
   private static ScaleSection.Report scale() {
