@@ -81,16 +81,16 @@ final class BenchTable {
     line(b, "");
     line(b, "Scale: %s at scale 1 (ideal %.1f fps); steady p99 limits: step %,d us, frame %,d us", s.workload(),
         s.idealFps(), s.stepLimitUs(), s.frameLimitUs());
-    line(b, "%7s %10s %10s %9s %6s %6s %9s %8s", "VMs", "p50 us", "p99 us", "timers", "step", "frame", "mean fps",
-        "wall s");
+    line(b, "%7s %10s %10s %9s %6s %6s %8s %9s %8s", "VMs", "p50 us", "p99 us", "timers", "step", "frame", "verdict",
+        "mean fps", "wall s");
     for (ScaleSection.Trial t : s.trials()) {
-      line(b, "%,7d %,10d %,10d %,9d %6s %6s %9.1f %8.1f", t.vms(), t.steadyP50Us(), t.steadyP99Us(),
-          t.steadyTimers(), t.stepFaithful() ? "yes" : "no", t.frameFaithful() ? "yes" : "no", t.meanFps(),
-          t.wallSeconds());
+      line(b, "%,7d %,10d %,10d %,9d %6s %6s %8s %9.1f %8.1f", t.vms(), t.steadyP50Us(), t.steadyP99Us(),
+          t.steadyTimers(), t.stepFaithful() ? "yes" : "no", t.frameFaithful() ? "yes" : "no",
+          t.runFaithful() ? "yes" : "no", t.meanFps(), t.wallSeconds());
     }
-    line(b, "  largest faithful: %,d VMs by the step criterion, %,d by the frame criterion%s", s.largestStepFaithful(),
-        s.largestFrameFaithful(), s.smallestFrameUnfaithful() > 0
-            ? String.format(Locale.ROOT, " (%,d were not)", s.smallestFrameUnfaithful()) : "");
+    line(b, "  largest faithful: %,d VMs by the run's verdict%s; %,d by the step criterion", s.largestFaithful(),
+        s.smallestUnfaithful() > 0 ? String.format(Locale.ROOT, " (%,d were not)", s.smallestUnfaithful()) : "",
+        s.largestStepFaithful());
     if (s.heap() != null) {
       line(b, "  heap per idle VM: %,d bytes (%,d idle VMs: %,d KiB; %,d: %,d KiB)", s.heap().bytesPerIdleVm(),
           s.heap().fewVms(), s.heap().fewBytes() / 1024, s.heap().manyVms(), s.heap().manyBytes() / 1024);

@@ -14,8 +14,8 @@ final class Goals {
   static final double DEFAULT_RATIO = 200;
   static final double PATH_RATE = 100_000;
   static final int PATH_VMS = 8;
-  static final int SCALE_VMS = 1_000;
-  static final long IDLE_VM_BYTES = 64 * 1024;
+  static final int SCALE_VMS = 250;
+  static final long IDLE_VM_BYTES = 32 * 1024;
   static final double FAST_FORWARD_SCALE = 2;
   static final double OVERHEAD = 1.02;
   static final int HEADLINE_TIMERS = 1_000;
@@ -37,7 +37,8 @@ final class Goals {
           emu.p50() <= IDLE_P50_US, "emulator path, 1,000 concurrent timers of 0.1-10 ms"));
       goals.add(new Goal("timer lateness idle, p99", "<= " + IDLE_P99_US + " us",
           String.format(Locale.ROOT, "%,d us", emu.p99()),
-          emu.p99() <= IDLE_P99_US, "emulator path, 1,000 concurrent timers of 0.1-10 ms"));
+          emu.p99() <= IDLE_P99_US, "emulator path, 1,000 concurrent timers of 0.1-10 ms; retired by issue 17 "
+              + "(below the machine's own wake-up floor), reported only"));
     }
     if (loaded == null) {
       goals.add(missing("timer lateness under an 8-VM scenario, p99", "<= " + LOADED_P99_US + " us"));
@@ -71,24 +72,22 @@ final class Goals {
           "best of the scales measured"));
     }
     if (scale == null) {
-      goals.add(missing("VMs with 60 FPS game loops, faithful at scale 1", ">= 1,000"));
-      goals.add(missing("heap per idle VM", "<= 64 KiB"));
+      goals.add(missing("VMs with 60 FPS game loops, faithful at scale 1", ">= 250"));
+      goals.add(missing("heap per idle VM", "<= 32 KiB"));
     } else {
-      String bound = scale.smallestFrameUnfaithful() > 0
-          ? String.format(Locale.ROOT, "%,d were not", scale.smallestFrameUnfaithful())
+      String bound = scale.smallestUnfaithful() > 0
+          ? String.format(Locale.ROOT, "%,d were not", scale.smallestUnfaithful())
           : "no unfaithful count found (search maximum or time budget reached)";
-      goals.add(new Goal("VMs with 60 FPS game loops, faithful at scale 1", ">= 1,000",
-          String.format(Locale.ROOT, "%,d VM%s", scale.largestStepFaithful(),
-              scale.largestStepFaithful() == 1 ? "" : "s"),
-          scale.largestStepFaithful() >= SCALE_VMS,
-          String.format(Locale.ROOT, "steady p99 <= %d us (a tenth of the 2 ms CPU step); by the frame criterion (p99"
-              + " <= %,d us) %,d VMs, %s", scale.stepLimitUs(), scale.frameLimitUs(), scale.largestFrameFaithful(),
-              bound)));
+      goals.add(new Goal("VMs with 60 FPS game loops, faithful at scale 1", ">= 250",
+          String.format(Locale.ROOT, "%,d VM%s", scale.largestFaithful(), scale.largestFaithful() == 1 ? "" : "s"),
+          scale.largestFaithful() >= SCALE_VMS,
+          String.format(Locale.ROOT, "by the run's own verdict (issue 17), %s; by the old step criterion (steady p99 "
+              + "<= %d us) %,d VMs", bound, scale.stepLimitUs(), scale.largestStepFaithful())));
       if (scale.heap() == null) {
-        goals.add(missing("heap per idle VM", "<= 64 KiB"));
+        goals.add(missing("heap per idle VM", "<= 32 KiB"));
       } else {
         long bytes = scale.heap().bytesPerIdleVm();
-        goals.add(new Goal("heap per idle VM", "<= 64 KiB", String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0),
+        goals.add(new Goal("heap per idle VM", "<= 32 KiB", String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0),
             bytes <= IDLE_VM_BYTES, "VM + 2 vCPUs + vGPU + guest agent, from " + scale.heap().fewVms() + " and "
                 + scale.heap().manyVms() + " idle VMs"));
       }

@@ -14,12 +14,10 @@ import org.gpuemu.workloads.WorkloadCatalog;
  *
  * <p>Two criteria, both on the steady-state p99 timer lateness (after a warm-up): the issue's, under 10 % of the
  * frame's shortest step the guest waits for (the 2 ms CPU burst: 200 µs), and the frame's, under 10 % of the frame
- * (1,667 µs), the rule the run's own verdict applies to frames. The search runs on the frame criterion, doubling from
- * one VM, so that it finds the emulator's capacity even where the step criterion fails everywhere (the operating
- * system's own wake-up tail is about that large here); each tested count also gets the step verdict. A count that
- * fails is run a second time, and fails only if that run fails too. The frame's
- * 10 µs draw batch is not a step the guest waits for (it is launched asynchronously). The run's own {@code
- * faithful} verdict (the frame rule over the whole run, warm-up included) is recorded beside. Each VM gets its own
+ * (1,667 µs), both reported. The search runs on the run's own {@code faithful} verdict (causal order and lag, issue
+ * 17; the whole run, warm-up included), doubling from one VM. A count that fails is run a second time, and fails
+ * only if that run fails too. The frame's 10 µs draw batch is not a step the guest waits for (it is launched
+ * asynchronously). Each VM gets its own
  * core and context switches cost nothing, so that neither the emulated CPUs nor the one emulated GPU limit the
  * count: only the emulator does.
  */
@@ -57,13 +55,13 @@ final class ScaleSection {
    * @param stepLimitUs the issue's p99 limit: a tenth of the frame's shortest step
    * @param frameLimitUs the frame p99 limit: a tenth of the frame
    * @param largestStepFaithful the largest tested count faithful by the step criterion (0: none)
-   * @param largestFrameFaithful the largest count faithful by the frame criterion (0: none)
-   * @param smallestFrameUnfaithful the smallest count unfaithful by the frame criterion (-1: none found; the search's
+   * @param largestFaithful the largest count faithful by the run's own verdict (0: none)
+   * @param smallestUnfaithful the smallest count unfaithful by the run's own verdict (-1: none found; the search's
    *     maximum passed or time ran out)
    * @param heap heap per idle VM
    */
   record Report(String workload, double idealFps, long stepLimitUs, long frameLimitUs, List<Trial> trials,
-      int largestStepFaithful, int largestFrameFaithful, int smallestFrameUnfaithful, Heap heap) {}
+      int largestStepFaithful, int largestFaithful, int smallestUnfaithful, Heap heap) {}
 
   static Report run(BenchPlan plan, Runs runs, Consumer<String> progress) throws Exception {
     Ideal ideal = Ideal.of(WorkloadCatalog.get(WORKLOAD));
@@ -82,11 +80,12 @@ final class ScaleSection {
             Trial t = trial(plan, runs, vms, stepLimitUs, frameLimitUs);
             trials.add(t);
             progress.accept(String.format(Locale.ROOT,
-                "scale: %,d VMs%s: steady p50 %,d p99 %,d us -> step %s, frame %s; mean %.1f fps%s", vms,
+                "scale: %,d VMs%s: steady p50 %,d p99 %,d us -> step %s, frame %s, verdict %s; mean %.1f fps%s", vms,
                 attempt > 0 ? " (again)" : "", t.steadyP50Us(), t.steadyP99Us(),
                 t.stepFaithful() ? "faithful" : "NOT faithful", t.frameFaithful() ? "faithful" : "NOT faithful",
+                t.runFaithful() ? "faithful" : "NOT faithful",
                 t.meanFps(), "ok".equals(t.invariants()) ? "" : ", invariants: " + t.invariants()));
-            if (t.frameFaithful()) return true;
+            if (t.runFaithful()) return true;
           }
           return false;
         },

@@ -98,7 +98,7 @@ class BenchReportTest {
     assertEquals(false, g.get("synchronous request path, 8 VMs").met(), "the best is 80,000");
     assertEquals("80,000 requests/wall s", g.get("synchronous request path, 8 VMs").measured());
     assertEquals(false, g.get("VMs with 60 FPS game loops, faithful at scale 1").met());
-    assertEquals(true, g.get("heap per idle VM").met(), "20 MiB / 500 VMs = 41 KiB");
+    assertEquals(false, g.get("heap per idle VM").met(), "20 MiB / 500 VMs = 41 KiB, over issue 17's 32 KiB");
   }
 
   @Test
