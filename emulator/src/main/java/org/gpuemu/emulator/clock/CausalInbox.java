@@ -34,6 +34,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
       .thenComparingLong(Held::arrival);
 
   private final Causality run;
+  /** An observer's (the metrics hub's) order decides nothing in the model: counted apart, not judged. */
+  private final boolean observer;
   private final PriorityQueue<Held> held = new PriorityQueue<>(ORDER);
   private long key;
   private boolean keyed;
@@ -47,16 +49,25 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   /** Release point the pending wake-up is set for; Long.MAX_VALUE: none. */
   private long wakeAt = Long.MAX_VALUE;
 
-  private CausalInbox(Causality run) {
+  private CausalInbox(Causality run, boolean observer) {
     super(Object.class);
     this.run = run;
+    this.observer = observer;
   }
 
   /** {@code behavior} behind a causal inbox of run {@code run}. */
-  @SuppressWarnings("unchecked")
   public static <T> Behavior<T> wrap(Causality run, Behavior<T> behavior) {
+    return wrap(run, behavior, false);
+  }
+
+  /**
+   * {@code behavior} behind a causal inbox of run {@code run}; an {@code observer} (an actor that only records, like
+   * the metrics hub) has its violations counted apart from the model's ({@link Causality.Snapshot#observerViolations}).
+   */
+  @SuppressWarnings("unchecked")
+  public static <T> Behavior<T> wrap(Causality run, Behavior<T> behavior, boolean observer) {
     Behavior<Object> inner = (Behavior<Object>) (Behavior<?>) behavior;
-    return (Behavior<T>) (Behavior<?>) Behaviors.intercept(() -> new CausalInbox(run), inner);
+    return (Behavior<T>) (Behavior<?>) Behaviors.intercept(() -> new CausalInbox(run, observer), inner);
   }
 
   long key() {
@@ -80,11 +91,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     }
     Held event = stamp(msg);
     if (event == null) return target.apply(ctx, msg);
-    if (run.clock().nowNanos() > event.release()) run.countLate();
+    if (!observer && run.clock().nowNanos() > event.release()) run.countLate();
     if (last != null && ORDER.compare(event, last) < 0) {
       // Arrived after a later event was handed over: too late to put in order; handled at once. Stamped earlier:
       // a causality violation; stamped the same (a tie between independent senders): an inversion of the tie order.
-      if (event.stamp() < last.stamp()) {
+      if (observer) {
+        if (event.stamp() < last.stamp()) run.countObserverViolation();
+      } else if (event.stamp() < last.stamp()) {
         run.countViolation(last.stamp() - event.stamp());
         if (ctx.asJava().getLog().isDebugEnabled()) {
           ctx.asJava().getLog().debug("causality violation: {} (stamp {} ns, generation {}) after {} (stamp {} ns, "
@@ -122,7 +135,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     long now = run.clock().nowNanos();
     while (!held.isEmpty() && held.peek().release() <= now) {
       Held event = held.poll();
-      run.countOrdered(event.arrival() < arrivals - 1);
+      if (!observer) run.countOrdered(event.arrival() < arrivals - 1);
       Behavior<Object> next = deliver(ctx, target, event, true);
       if (!Behavior.isAlive(next)) return next;
       if (!keeps(next)) {

@@ -58,6 +58,7 @@ public final class Causality {
   private final LongAdder late = new LongAdder();
   private final LongAdder violations = new LongAdder();
   private final LongAdder tieInversions = new LongAdder();
+  private final LongAdder observerViolations = new LongAdder();
   private final LongAccumulator largestViolation = new LongAccumulator(Math::max, 0);
   private final TimerLateness violationSizes;
   private final TimerLateness lag;
@@ -149,6 +150,10 @@ public final class Causality {
     late.increment();
   }
 
+  void countObserverViolation() {
+    observerViolations.increment();
+  }
+
   void countTieInversion() {
     tieInversions.increment();
   }
@@ -172,7 +177,8 @@ public final class Causality {
   /** What the inboxes measured so far. */
   public Snapshot snapshot() {
     return new Snapshot(horizonNanos, hopNanos, ordered.sum(), held.sum(), late.sum(), violations.sum(),
-        tieInversions.sum(), largestViolation.get(), violationSizes.snapshot(), lag.snapshot());
+        tieInversions.sum(), observerViolations.sum(), largestViolation.get(), violationSizes.snapshot(),
+        lag.snapshot());
   }
 
   /**
@@ -185,10 +191,12 @@ public final class Causality {
    * @param tieInversions events that arrived after one stamped the same, from another sender, which the tie order
    *     puts after them: no model-time order was broken, but which of two simultaneous events came first was a
    *     thread race (reported, not judged)
+   * @param observerViolations violations at observers (the metrics hub), whose order decides nothing in the model
+   *     (reported, not judged; their events are not in {@code ordered} either)
    * @param largestViolationNanos the largest violation's size, emulated ns
    * @param violationSizes violation sizes, µs
    * @param lag how long after their release points events were handed over, µs of emulated time
    */
   public record Snapshot(long horizonNanos, long hopNanos, long ordered, long held, long late, long violations,
-      long tieInversions, long largestViolationNanos, TimerLateness.Snapshot violationSizes, TimerLateness.Snapshot lag) {}
+      long tieInversions, long observerViolations, long largestViolationNanos, TimerLateness.Snapshot violationSizes, TimerLateness.Snapshot lag) {}
 }

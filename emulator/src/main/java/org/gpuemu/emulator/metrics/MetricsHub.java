@@ -126,7 +126,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private long dropped;
 
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.causal(new MetricsHub(ctx, vms, periodNanos, timeline, run, t))));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(new MetricsHub(ctx, vms, periodNanos, timeline, run, t))));
   }
 
   private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, long period, Path timeline, RunContext run,

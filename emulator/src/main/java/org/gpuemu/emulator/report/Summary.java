@@ -292,6 +292,7 @@ public final class Summary {
     causality.put("events_late", o.late());
     causality.put("violations", o.violations());
     causality.put("tie_inversions", o.tieInversions());
+    causality.put("observer_violations", o.observerViolations());
     causality.put("violation_us", Map.of("p50", o.violationSizes().p50(), "p99", o.violationSizes().p99(),
         "max", round(o.largestViolationNanos() / 1e3, 1)));
     causality.put("violation_limit_us", reference == Long.MAX_VALUE ? null

@@ -40,6 +40,11 @@ public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLaten
     return CausalInbox.wrap(causality, behavior);
   }
 
+  /** As {@link #causal}, for an actor that only records (the metrics hub): its violations are counted apart. */
+  public <T> Behavior<T> observer(Behavior<T> behavior) {
+    return CausalInbox.wrap(causality, behavior, true);
+  }
+
   /**
    * Arms a single timer for the event at emulated time {@code due}; it fires at its release point (due plus the
    * horizon, no earlier than a hop after the event arming it), immediately when that is past. Its message should be

@@ -101,4 +101,21 @@ class CausalInboxTest {
     assertEquals(20 * MS, s.largestViolationNanos());
     assertEquals(1, s.ordered());
   }
+
+  @Test
+  void anObserversLateEvent_isCountedApart_notAsAModelViolation() {
+    Causality run = Causality.immediate(new ScaledClock(1));
+    TestProbe<String> seen = kit.createTestProbe();
+    ActorRef<Object> hub = kit.spawn(CausalInbox.wrap(run, Behaviors.receive((ctx, msg) -> {
+      seen.tell("got");
+      return Behaviors.same();
+    }), true));
+    hub.tell(new Tick(30 * MS));
+    hub.tell(new Tick(10 * MS));
+    receive(seen, 2);
+    Causality.Snapshot s = run.snapshot();
+    assertEquals(0, s.violations());
+    assertEquals(1, s.observerViolations());
+    assertEquals(0, s.ordered(), "an observer's events are not the model's");
+  }
 }

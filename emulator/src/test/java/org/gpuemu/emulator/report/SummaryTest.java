@@ -67,7 +67,7 @@ class SummaryTest {
    */
   private static Causality.Snapshot order(long largestUs, long violations, long lagUs) {
     TimerLateness.Snapshot none = new TimerLateness.Snapshot(0, 0, 0, 0, 0);
-    return new Causality.Snapshot(0, 0, 10_000 - violations, 0, 0, violations, 0, largestUs * 1_000,
+    return new Causality.Snapshot(0, 0, 10_000 - violations, 0, 0, violations, 0, 0, largestUs * 1_000,
         new TimerLateness.Snapshot(violations, largestUs, largestUs, largestUs, largestUs),
         new TimerLateness.Snapshot(10_000, lagUs, lagUs, lagUs, lagUs));
   }
