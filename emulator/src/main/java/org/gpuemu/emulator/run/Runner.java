@@ -31,7 +31,6 @@ import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.report.Verdict;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;

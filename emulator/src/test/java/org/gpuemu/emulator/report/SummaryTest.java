@@ -16,6 +16,7 @@ import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.run.Verdict;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.PolicyParams;

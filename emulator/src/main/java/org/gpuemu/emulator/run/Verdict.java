@@ -1,4 +1,4 @@
-package org.gpuemu.emulator.report;
+package org.gpuemu.emulator.run;
 
 import java.util.Locale;
 import org.gpuemu.emulator.clock.Causality;
