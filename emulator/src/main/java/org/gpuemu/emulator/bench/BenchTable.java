@@ -144,7 +144,7 @@ final class BenchTable {
         : " matching '" + f.filter() + "'", RequestPathSection.fmt(f.slower()), 100 * f.relativeTolerance(),
         f.absoluteTolerance(), f.absoluteBelow());
     String format = "%-32s %6s %6s %-12s %13s %6s %-12s %13s %-6s %-17s %s";
-    line(b, format, "scenario", "emul s", "scale", "verdict", "p99/limit us", "ref", "ref verdict", "p99/limit us",
+    line(b, format, "scenario", "emul s", "scale", "verdict", "viol./p99 us", "ref", "ref verdict", "viol./p99 us",
         "within", "verdict right", "largest difference");
     Path folder = Path.of(f.folder());
     for (FidelitySection.Row r : f.rows()) {
@@ -156,8 +156,8 @@ final class BenchTable {
       }
       line(b, format, name, String.format(Locale.ROOT, "%.2f", r.emulatedSeconds()),
           RequestPathSection.fmt(r.run().timeScale()), r.run().faithful() ? "faithful" : "NOT faithful",
-          lateness(r.run()), RequestPathSection.fmt(r.reference().timeScale()),
-          r.reference().faithful() ? "faithful" : "NOT faithful", lateness(r.reference()),
+          violationsAndP99(r.run()), RequestPathSection.fmt(r.reference().timeScale()),
+          r.reference().faithful() ? "faithful" : "NOT faithful", violationsAndP99(r.reference()),
           r.comparison().within() ? "yes" : "NO", switch (r.call()) {
             case CONFIRMED, CAUGHT -> "yes";
             case MISSED -> "NO (missed)";
@@ -179,9 +179,8 @@ final class BenchTable {
         t.referenceFaithful(), t.errors());
   }
 
-  private static String lateness(FidelitySection.Side s) {
-    return String.format(Locale.ROOT, "%,d/%s", s.latenessP99Us(),
-        s.limitUs() == null ? "-" : String.format(Locale.ROOT, "%,.0f", s.limitUs()));
+  private static String violationsAndP99(FidelitySection.Side s) {
+    return String.format(Locale.ROOT, "%,d/%,d", s.violations(), s.latenessP99Us());
   }
 
   /** A ratio as "2,029x", "8.0x" or "0.83x": three significant figures where they matter. */

@@ -38,12 +38,12 @@ final class FidelitySection {
    * @param timeScale its time scale
    * @param faithful its own verdict ({@code fidelity.faithful})
    * @param reason why not ({@code fidelity.reason}); null when faithful
-   * @param latenessP99Us its p99 timer lateness, the whole run's (shown beside the verdict, whatever it judges)
-   * @param limitUs the verdict's lateness limit ({@code fidelity.limit_us}) when summary.json has one; else null
+   * @param latenessP99Us its p99 timer lateness, the whole run's (reported beside the verdict, not judged)
+   * @param violations its causality violations ({@code fidelity.causality.violations}), what the verdict judges
    * @param wallSeconds its wall time, start-up and drain included
    * @param dir where its summary.json and timeline.jsonl are
    */
-  record Side(double timeScale, boolean faithful, String reason, long latenessP99Us, Double limitUs,
+  record Side(double timeScale, boolean faithful, String reason, long latenessP99Us, long violations,
       double wallSeconds, String dir) {}
 
   /**
@@ -208,14 +208,10 @@ final class FidelitySection {
   }
 
   private static Side side(Runs.Measured m) {
-    Object reason = null;
-    Object limit = null;
-    if (m.summary().get("fidelity") instanceof Map<?, ?> fidelity) {
-      reason = fidelity.get("reason");
-      limit = fidelity.get("limit_us");
-    }
+    Object reason = m.summary().get("fidelity") instanceof Map<?, ?> fidelity ? fidelity.get("reason") : null;
     return new Side(m.scenario().timeScale(), m.faithful(), reason == null ? null : reason.toString(),
-        m.lateness().p99(), limit instanceof Number n ? n.doubleValue() : null, m.wallSeconds(), m.dir().toString());
+        m.lateness().p99(), Math.round(m.number("fidelity", "causality", "violations")), m.wallSeconds(),
+        m.dir().toString());
   }
 
   private static Settings.Scenario load(Path file, Double scale, Long nanos) throws ConfigProblems {
@@ -232,9 +228,8 @@ final class FidelitySection {
   }
 
   static String verdict(Side s) {
-    String limit = s.limitUs() == null ? "" : String.format(Locale.ROOT, " / %,.0f", s.limitUs());
-    return String.format(Locale.ROOT, "%s (p99 %,d%s us)", s.faithful() ? "faithful" : "NOT faithful",
-        s.latenessP99Us(), limit);
+    return String.format(Locale.ROOT, "%s (%,d violations, p99 %,d us)", s.faithful() ? "faithful" : "NOT faithful",
+        s.violations(), s.latenessP99Us());
   }
 
   /** The largest difference as "vms.vm1.fps 1.23 % rel" or "fairness.mmr 0.0042 abs" (and unmatched figures). */

@@ -87,11 +87,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     }
     if (msg == Release.INSTANCE) {
       wakeAt = Long.MAX_VALUE;
-      return release(ctx, target);
+      return release(ctx, target, run.clock().nowNanos());
     }
     Held event = stamp(msg);
     if (event == null) return target.apply(ctx, msg);
-    if (!observer && run.clock().nowNanos() > event.release()) run.countLate();
+    long now = run.clock().nowNanos();
+    if (!observer && now > event.release()) run.countLate();
     if (last != null && ORDER.compare(event, last) < 0) {
       // Arrived after a later event was handed over: too late to put in order; handled at once. Stamped earlier:
       // a causality violation; stamped the same (a tie between independent senders): an inversion of the tie order.
@@ -107,10 +108,10 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
       } else {
         run.countTieInversion();
       }
-      return settle(deliver(ctx, target, event, false));
+      return settle(deliver(ctx, target, event, false, now));
     }
     held.add(event);
-    return release(ctx, target);
+    return release(ctx, target, now);
   }
 
   /** The event a message stands for, or null for an unstamped one. */
@@ -131,20 +132,19 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * go in one call only while the actor keeps its behavior; after a change the rest follow from a fresh wake-up,
    * so that each reaches the behavior in force.
    */
-  private Behavior<Object> release(TypedActorContext<Object> ctx, ReceiveTarget<Object> target) {
-    long now = run.clock().nowNanos();
+  private Behavior<Object> release(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, long now) {
     while (!held.isEmpty() && held.peek().release() <= now) {
       Held event = held.poll();
       if (!observer) run.countOrdered(event.arrival() < arrivals - 1);
-      Behavior<Object> next = deliver(ctx, target, event, true);
+      Behavior<Object> next = deliver(ctx, target, event, true, now);
       if (!Behavior.isAlive(next)) return next;
       if (!keeps(next)) {
         lastReturned = next;
-        if (!held.isEmpty()) wake(ctx, 0);
+        if (!held.isEmpty()) wake(ctx, now, 0);
         return next;
       }
     }
-    if (!held.isEmpty()) wake(ctx, held.peek().release() - now);
+    if (!held.isEmpty()) wake(ctx, now, held.peek().release() - now);
     return Behaviors.same();
   }
 
@@ -159,12 +159,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   }
 
   private Behavior<Object> deliver(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event,
-      boolean inOrder) {
+      boolean inOrder, long now) {
     // A violation is handled at the latest event's time, as if it came right after it.
     long stamp = inOrder || last == null ? event.stamp() : last.stamp();
     int generation = inOrder || last == null ? event.generation() : last.generation();
     if (inOrder) last = event;
-    run.recordLag(Math.max(0, run.clock().nowNanos() - event.release()));
+    run.recordLag(Math.max(0, now - event.release()));
     Causality.Handling before = Causality.enter(new Causality.Handling(run, this, stamp, generation,
         event.release()));
     try {
@@ -174,13 +174,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     }
   }
 
-  /** Schedules the inbox's wake-up {@code emulatedNanos} from now unless one is due sooner. */
-  private void wake(TypedActorContext<Object> typed, long emulatedNanos) {
+  /** Schedules the inbox's wake-up {@code emulatedNanos} after {@code now} unless one is due sooner. */
+  private void wake(TypedActorContext<Object> typed, long now, long emulatedNanos) {
+    long delay = Math.max(0, emulatedNanos);
+    if (now + delay >= wakeAt) return;
+    wakeAt = now + delay;
     ActorContext<Object> ctx = typed.asJava();
-    long at = run.clock().nowNanos() + Math.max(0, emulatedNanos);
-    if (at >= wakeAt) return;
-    wakeAt = at;
-    ctx.scheduleOnce(Duration.ofNanos(run.clock().toWallNanos(Math.max(0, emulatedNanos))), ctx.getSelf(),
-        Release.INSTANCE);
+    ctx.scheduleOnce(Duration.ofNanos(run.clock().toWallNanos(delay)), ctx.getSelf(), Release.INSTANCE);
   }
 }

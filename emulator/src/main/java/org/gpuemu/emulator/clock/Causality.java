@@ -31,21 +31,7 @@ public final class Causality {
   public record Sent(long stamp, int generation, long release, long sender, long seq) {}
 
   /** The event an inbox is handing to its actor on this thread. */
-  static final class Handling {
-    final Causality run;
-    final CausalInbox inbox;
-    final long stamp;
-    final int generation;
-    final long release;
-
-    Handling(Causality run, CausalInbox inbox, long stamp, int generation, long release) {
-      this.run = run;
-      this.inbox = inbox;
-      this.stamp = stamp;
-      this.generation = generation;
-      this.release = release;
-    }
-  }
+  record Handling(Causality run, CausalInbox inbox, long stamp, int generation, long release) {}
 
   private static final ThreadLocal<Handling> HANDLING = new ThreadLocal<>();
   private static final ThreadLocal<Sent> ARRIVED = new ThreadLocal<>();
@@ -102,7 +88,7 @@ public final class Causality {
    */
   public long now() {
     Handling h = HANDLING.get();
-    return h != null && h.run == this ? h.stamp : clock.nowNanos() - horizonNanos;
+    return h != null && h.run() == this ? h.stamp() : clock.nowNanos() - horizonNanos;
   }
 
   /**
@@ -112,13 +98,14 @@ public final class Causality {
   public long releaseOfTimer(long due) {
     long r = due + horizonNanos;
     Handling h = HANDLING.get();
-    return h != null && h.run == this ? Math.max(r, h.release + hopNanos) : r;
+    return h != null && h.run() == this ? Math.max(r, h.release() + hopNanos) : r;
   }
 
   /** On the sender's thread, as a message is enqueued: the sender's event, or null outside one. */
   static Sent sending() {
     Handling h = HANDLING.get();
-    return h == null ? null : new Sent(h.stamp, h.generation + 1, h.release, h.inbox.key(), h.inbox.nextSeq());
+    return h == null ? null
+        : new Sent(h.stamp(), h.generation() + 1, h.release(), h.inbox().key(), h.inbox().nextSeq());
   }
 
   /** On the receiver's thread, as the mailbox dequeues. */

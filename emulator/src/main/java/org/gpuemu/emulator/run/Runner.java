@@ -121,7 +121,7 @@ public final class Runner {
     long unit = fps.length == 0 ? Long.MAX_VALUE : Math.round(1e9 / fps[fps.length / 2]);
     Verdict v = Verdict.of(context.causality().snapshot(), unit, "median frame", scenario.fidelity(),
         scenario.timeScale());
-    return v.faithful() ? "faithful" : "UNFAITHFUL " + v.reason().substring(0, v.reason().indexOf(':'));
+    return v.faithful() ? "faithful" : "UNFAITHFUL " + v.rule();
   }
 
   /**

@@ -17,10 +17,13 @@ import org.gpuemu.emulator.config.Settings;
  *   <li>the median lag behind the release points, in wall time, no more than {@code max-lag}.
  * </ol>
  *
- * <p>Raw timer lateness is not a rule: late timers are absorbed by the horizon, and past it they show up as
- * violations or as lag, which is what moves results and what a viewer sees.
+ * <p>Raw timer lateness is not a rule: a late timer delays when a guest hears of an event; only when it reorders
+ * events (a violation) or lasts (lag) does it move results or what a viewer sees. {@code rule} names the rule that
+ * failed ("causality" or "lag"; null when faithful), {@code reason} says how.
  */
-public record Verdict(boolean faithful, String reason) {
+public record Verdict(boolean faithful, String rule, String reason) {
+
+  private static final Verdict FAITHFUL = new Verdict(true, null, null);
 
   /**
    * Judges a run's causal order.
@@ -35,7 +38,7 @@ public record Verdict(boolean faithful, String reason) {
     if (unitNanos != Long.MAX_VALUE && unitNanos > 0) {
       double limit = rules.violationThreshold() * unitNanos;
       if (order.largestViolationNanos() > limit) {
-        return new Verdict(false, String.format(Locale.ROOT,
+        return new Verdict(false, "causality", String.format(Locale.ROOT,
             "causality: an event was handled %d us after a later one, more than %s %% of the %s (%.3f ms)",
             Math.round(order.largestViolationNanos() / 1e3), pct(rules.violationThreshold()), unitName,
             unitNanos / 1e6));
@@ -43,17 +46,17 @@ public record Verdict(boolean faithful, String reason) {
     }
     long handled = order.ordered() + order.violations();
     if (order.violations() > rules.violationRate() * handled) {
-      return new Verdict(false, String.format(Locale.ROOT,
+      return new Verdict(false, "causality", String.format(Locale.ROOT,
           "causality: %d of %d events arrived after a later one had been handled, more than %s %%",
           order.violations(), handled, pct(rules.violationRate())));
     }
     double lagWallMs = order.lag().count() == 0 ? 0 : order.lag().p50() / 1e3 / timeScale;
     if (lagWallMs * 1e6 > rules.maxLagWallNanos()) {
-      return new Verdict(false, String.format(Locale.ROOT,
+      return new Verdict(false, "lag", String.format(Locale.ROOT,
           "lag: events were handled a median %.1f ms (wall) after their release points, more than %.1f ms: the "
               + "emulation could not keep up with its time scale", lagWallMs, rules.maxLagWallNanos() / 1e6));
     }
-    return new Verdict(true, null);
+    return FAITHFUL;
   }
 
   private static String pct(double fraction) {

@@ -65,8 +65,8 @@ class BenchReportTest {
   }
 
   static FidelitySection.Report fidelity() {
-    FidelitySection.Side run = new FidelitySection.Side(1, true, null, 900, 1_666.7, 3.4, "out/runs/fidelity/a-x1");
-    FidelitySection.Side ref = new FidelitySection.Side(0.2, false, "p99 too late", 2_000, null, 15.6,
+    FidelitySection.Side run = new FidelitySection.Side(1, true, null, 900, 0, 3.4, "out/runs/fidelity/a-x1");
+    FidelitySection.Side ref = new FidelitySection.Side(0.2, false, "p99 too late", 2_000, 12, 15.6,
         "out/runs/fidelity/a");
     FidelityCheck.Comparison c = FidelityCheck.compare(
         Map.of("vms", Map.of("vm1", Map.of("gpu_share", 0.455, "fps", 30.0, "frames", 90))),
@@ -120,7 +120,7 @@ class BenchReportTest {
     for (String heading : List.of("Timer lateness", "Request path", "Scale", "Fast forward", "Emulation overhead",
         "Goals (issues 6 and 17)", "OS floor", "Fidelity", "vmcg/a.conf", "vms.vm1.gpu_share 0.0050 abs",
         "vmcg/b.conf                      ERROR: cannot load", "runs 1, faithful 1, verdict right 1, missed 0",
-        "conf/scenarios/vmcg/a.conf at scale 0.2: NOT faithful: p99 too late", "2,000/-")) {
+        "conf/scenarios/vmcg/a.conf at scale 0.2: NOT faithful: p99 too late", "12/2,000")) {
       assertTrue(table.contains(heading), heading + " missing from:\n" + table);
     }
     Path file = dir.resolve("bench.json");
@@ -136,7 +136,7 @@ class BenchReportTest {
     assertEquals("vms.vm1.gpu_share", row.path("comparison").path("largest").path("figure").asText());
     assertEquals("absolute", row.path("comparison").path("largest").path("kind").asText());
     assertEquals(0.2, row.path("reference").path("time_scale").asDouble());
-    assertTrue(row.path("reference").path("limit_us").isNull());
+    assertEquals(12, row.path("reference").path("violations").asLong());
     assertEquals(0, json.path("fidelity").path("totals").path("false_alarms").asInt());
     assertTrue(json.path("fidelity").path("rows").get(1).path("run").isNull());
   }

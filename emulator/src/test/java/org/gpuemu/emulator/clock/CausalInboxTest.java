@@ -38,10 +38,14 @@ class CausalInboxTest {
 
   /** Tells {@code seen} the model time of every event it handles ({@code run.now()}) and what it was. */
   private static Behavior<Object> recorder(Causality run, ActorRef<String> seen) {
+    return recorder(run, seen, false);
+  }
+
+  private static Behavior<Object> recorder(Causality run, ActorRef<String> seen, boolean observer) {
     return CausalInbox.wrap(run, Behaviors.receive((ctx, msg) -> {
       seen.tell(run.now() / MS + ":" + (msg instanceof Tick ? "tick" : ((Ping) msg).text()));
       return Behaviors.same();
-    }));
+    }), observer);
   }
 
   /** On each tick, pings {@code next}. */
@@ -106,10 +110,7 @@ class CausalInboxTest {
   void anObserversLateEvent_isCountedApart_notAsAModelViolation() {
     Causality run = Causality.immediate(new ScaledClock(1));
     TestProbe<String> seen = kit.createTestProbe();
-    ActorRef<Object> hub = kit.spawn(CausalInbox.wrap(run, Behaviors.receive((ctx, msg) -> {
-      seen.tell("got");
-      return Behaviors.same();
-    }), true));
+    ActorRef<Object> hub = kit.spawn(recorder(run, seen.getRef(), true));
     hub.tell(new Tick(30 * MS));
     receive(seen, 1); // handled at its release point, 30 ms after the clock started
     hub.tell(new Tick(10 * MS));

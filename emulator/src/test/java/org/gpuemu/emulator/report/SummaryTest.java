@@ -78,12 +78,18 @@ class SummaryTest {
     return (Map<String, Object>) s.document().get("fidelity");
   }
 
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> causality(Summary s) {
+    return (Map<String, Object>) fidelity(s).get("causality");
+  }
+
   @Test
   void fidelity_violationSize_isJudgedAgainstTheMedianFrame_whenGuestsPresentFrames() {
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
     Summary ok = summary(20 * MS, 1_900, vms, List.of());
     assertTrue(ok.faithful(), "one event 1.9 ms out of order is under 10 % of a 20 ms frame");
     assertEquals("median frame", fidelity(ok).get("reference"));
+    assertEquals(2000.0, causality(ok).get("violation_limit_us"), "10 % of the 20 ms frame");
     assertNull(fidelity(ok).get("reason"));
     Summary late = summary(20 * MS, 2_100, vms, List.of());
     assertFalse(late.faithful(), "2.1 ms is over 10 % of a 20 ms frame");
@@ -97,6 +103,7 @@ class SummaryTest {
     Summary s = summary(0, 210, vms, List.of());
     assertFalse(s.faithful(), "210 us is over 10 % of a 2 ms kernel");
     assertEquals("GPU-time median kernel", fidelity(s).get("reference"));
+    assertEquals(200.0, causality(s).get("violation_limit_us"), "10 % of the 2 ms kernel");
   }
 
   @Test
@@ -107,9 +114,11 @@ class SummaryTest {
     Verdict many = Verdict.of(order(10, 11, 0), 20 * MS, "median frame", rules, 1);
     assertFalse(many.faithful(), "11 in 10,000 are over 0.1 %");
     assertTrue(many.reason().startsWith("causality: 11 of 10000 events"), many.reason());
+    assertEquals("causality", many.rule());
     Verdict behind = Verdict.of(order(0, 0, 101_000), 20 * MS, "median frame", rules, 1);
     assertFalse(behind.faithful(), "a median lag of 101 ms is over the 100 ms limit");
     assertTrue(behind.reason().startsWith("lag:"), behind.reason());
+    assertEquals("lag", behind.rule());
     assertTrue(Verdict.of(order(0, 0, 9_000), 20 * MS, "median frame", rules, 0.1).faithful(),
         "9 ms of emulated lag at scale 0.1 are 90 ms of wall time, under the limit");
     assertFalse(Verdict.of(order(0, 0, 11_000), 20 * MS, "median frame", rules, 0.1).faithful(),
