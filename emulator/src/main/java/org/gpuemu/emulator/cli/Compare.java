@@ -14,8 +14,8 @@ import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
-import org.gpuemu.policies.gpu.GpuPolicies;
-import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,8 +47,15 @@ final class Compare implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     List<Settings.Scenario> scenarios = new ArrayList<>();
     boolean bad = false;
+    PolicyCatalog catalog;
+    try {
+      catalog = options.opts.policies();
+    } catch (ConfigProblems p) {
+      p.problems().forEach(err::println);
+      return Main.BAD_INPUT;
+    }
     for (String policy : policies) {
-      options.opts.sets.put(memoryPolicy(policy) ? "memory.policy" : "scheduler.gpu.policy", policy);
+      options.opts.sets.put(memoryPolicy(catalog, policy) ? "memory.policy" : "scheduler.gpu.policy", policy);
       try {
         scenarios.add(options.opts.load());
       } catch (ConfigProblems p) {
@@ -95,9 +102,9 @@ final class Compare implements Callable<Integer> {
     return results.values().stream().allMatch(r -> r.brokenInvariants().isEmpty()) ? Main.OK : Main.BROKEN;
   }
 
-  /** A name only the memory policy registry knows (gBalloon's comparisons vary the memory policy). */
-  static boolean memoryPolicy(String name) {
-    return MemoryPolicies.names().contains(name) && !GpuPolicies.names().contains(name);
+  /** A memory policy's name (gBalloon's comparisons vary the memory policy; names are unique across kinds). */
+  static boolean memoryPolicy(PolicyCatalog catalog, String name) {
+    return catalog.find(name).filter(e -> e.spec().kind() == PolicyKind.MEMORY).isPresent();
   }
 
   /**

@@ -33,10 +33,11 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Runner;
-import org.gpuemu.policies.cpu.CpuPolicies;
-import org.gpuemu.policies.gpu.GpuPolicies;
-import org.gpuemu.policies.combo.SpacePolicies;
-import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.policies.spi.Param;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyInput;
+import org.gpuemu.policies.spi.PolicyKind;
+import org.gpuemu.policies.spi.PolicySpec;
 import org.gpuemu.workloads.Workload;
 import org.gpuemu.workloads.WorkloadCatalog;
 import org.slf4j.LoggerFactory;
@@ -104,6 +105,18 @@ public final class Main implements Callable<Integer> {
         + "--set scheduler.gpu.policy=round-robin (repeatable)")
     Map<String, String> sets = new LinkedHashMap<>();
 
+    @Option(names = "--plugins", paramLabel = "DIR", description = "load policy plugins from the jars in this folder "
+        + "(README: Bring your own policy)")
+    Path plugins;
+
+    private PolicyCatalog policies;
+
+    /** The built-in policies and any plugin's (loaded once). */
+    PolicyCatalog policies() throws ConfigProblems {
+      if (policies == null) policies = Plugins.catalog(plugins);
+      return policies;
+    }
+
     Settings.Scenario load() throws ConfigProblems {
       Long durationNanos = null;
       if (duration != null) {
@@ -113,7 +126,7 @@ public final class Main implements Callable<Integer> {
       if (scale != null && (!(scale > 0) || scale.isInfinite())) {
         throw ConfigProblems.of("--scale " + scale + ": expected a number > 0");
       }
-      return ScenarioLoader.load(file, new ScenarioLoader.Overrides(scale, durationNanos, seed, sets));
+      return ScenarioLoader.load(file, new ScenarioLoader.Overrides(scale, durationNanos, seed, sets), policies());
     }
   }
 
@@ -226,10 +239,23 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--conf", description = "folder of scenario files (default: conf/scenarios)")
     Path conf = Paths.get("conf", "scenarios");
 
+    @Option(names = "--plugins", paramLabel = "DIR", description = "also list the policies of the plugin jars here")
+    Path plugins;
+
+    @Option(names = "--params", description = "also each policy's parameters, with their defaults and sources")
+    boolean params;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override public Integer call() throws Exception {
       PrintWriter out = spec.commandLine().getOut();
+      PolicyCatalog policies;
+      try {
+        policies = Plugins.catalog(plugins);
+      } catch (ConfigProblems p) {
+        p.problems().forEach(spec.commandLine().getErr()::println);
+        return BAD_INPUT;
+      }
       out.println("scenarios (" + conf + "):");
       if (Files.isDirectory(conf)) {
         try (Stream<Path> files = Files.walk(conf)) {
@@ -238,17 +264,40 @@ public final class Main implements Callable<Integer> {
       } else {
         out.println("  (no such folder)");
       }
-      out.println("gpu policies:");
-      for (String n : GpuPolicies.names()) out.println("  " + n + " - " + GpuPolicies.describe(n));
-      out.println("space policies (scheduler.gpu.policy too: one game VM and best-effort VMs):");
-      for (String n : SpacePolicies.names()) out.println("  " + n + " - " + SpacePolicies.describe(n));
-      out.println("cpu policies:");
-      for (String n : CpuPolicies.names()) out.println("  " + n + " - " + CpuPolicies.describe(n));
-      out.println("memory policies:");
-      for (String n : MemoryPolicies.names()) out.println("  " + n + " - " + MemoryPolicies.describe(n));
+      listPolicies(out, policies, params);
       out.println("workloads:");
       for (Workload w : WorkloadCatalog.all().values()) out.println("  " + w.name() + " - " + w.description());
       return OK;
+    }
+  }
+
+  private static final Map<PolicyKind<?>, String> POLICY_HEADINGS = Map.of(
+      PolicyKind.GPU, "gpu policies (scheduler.gpu.policy):",
+      PolicyKind.SPACE, "space policies (scheduler.gpu.policy too: one game VM and best-effort VMs):",
+      PolicyKind.CPU, "cpu policies (scheduler.cpu.policy):",
+      PolicyKind.MEMORY, "memory policies (memory.policy):");
+
+  /**
+   * Each kind's policies: name, description, then where a plugin's came from and the inputs a policy declared
+   * (e.g. {@code [needs cpu-time, bus-and-memory]}).
+   */
+  static void listPolicies(PrintWriter out, PolicyCatalog policies, boolean params) {
+    for (PolicyKind<?> kind : PolicyKind.ALL) {
+      out.println(POLICY_HEADINGS.get(kind));
+      for (PolicyCatalog.Entry e : policies.of(kind).values()) {
+        PolicySpec<?> spec = e.spec();
+        StringBuilder line = new StringBuilder("  " + spec.name() + " - " + spec.description());
+        if (!e.origin().equals(PolicyCatalog.BUILT_IN)) line.append(" [plugin: ").append(e.origin()).append(']');
+        if (!spec.inputs().isEmpty()) {
+          line.append(" [needs ").append(String.join(", ",
+              spec.inputs().stream().sorted().map(PolicyInput::key).toList())).append(']');
+        }
+        out.println(line);
+        if (!params) continue;
+        for (Param p : spec.params()) {
+          out.println("      " + p.name() + " = " + p.defaultValue() + "  # " + p.description());
+        }
+      }
     }
   }
 

@@ -23,14 +23,15 @@ import java.util.regex.Pattern;
 import org.gpuemu.emulator.config.Settings.PolicyChoice;
 import org.gpuemu.emulator.config.Settings.SyncWait;
 import org.gpuemu.policies.PolicyParams;
-import org.gpuemu.policies.cpu.CpuPolicies;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.policies.fairgv.GuestWait;
 import org.gpuemu.policies.fairgv.GuestWaitRule;
-import org.gpuemu.policies.memory.MemoryPolicies;
-import org.gpuemu.policies.combo.SpacePolicies;
+import org.gpuemu.policies.spi.Param;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyInput;
+import org.gpuemu.policies.spi.PolicyKind;
+import org.gpuemu.policies.spi.PolicySpec;
 import org.gpuemu.workloads.ComboGame;
 import org.gpuemu.workloads.KernelSpec;
 import org.gpuemu.workloads.KernelType;
@@ -48,18 +49,21 @@ public final class ScenarioLoader {
   private static final Pattern DURATION = Pattern.compile("^\\d+(\\.\\d+)?\\s*(ns|us|ms|s|m|h|d)$");
   private static final Pattern SIZE = Pattern.compile("^\\d+\\s*(B|KiB|MiB|GiB|TiB|kB|MB|GB)$");
   private static final String ROOT = "scenario";
-  private static final String SPACE_POLICIES = "space-policies";
+  /** The policy kinds each policy block may name. */
+  private static final Set<PolicyKind<?>> GPU_KINDS = Set.of(PolicyKind.GPU, PolicyKind.SPACE);
   /** More vCPUs per VM than any hypervisor offers is a typo, and each would be an actor. */
   static final int MAX_VCPUS = 1024;
 
   private enum Kind { INT, REAL, DURATION, BYTES, TEXT, BOOL, INT_LIST, OBJECT }
 
   private final Config reference;
+  private final PolicyCatalog policies;
   private final String file;
   private final List<String> problems = new ArrayList<>();
 
-  private ScenarioLoader(Config reference, String file) {
+  private ScenarioLoader(Config reference, PolicyCatalog policies, String file) {
     this.reference = reference.getConfig("gpuemu");
+    this.policies = policies;
     this.file = file;
   }
 
@@ -70,9 +74,14 @@ public final class ScenarioLoader {
     }
   }
 
-  /** Loads and validates a scenario file. */
+  /** Loads and validates a scenario file against the built-in policies (and any on the class path). */
   public static Settings.Scenario load(Path path, Overrides overrides) throws ConfigProblems {
-    return new ScenarioLoader(ConfigFactory.defaultReference(), path.toString()).read(path, overrides);
+    return load(path, overrides, PolicyCatalog.builtIn());
+  }
+
+  /** Loads and validates a scenario file; its policies are looked up in {@code policies} (with plugins). */
+  public static Settings.Scenario load(Path path, Overrides overrides, PolicyCatalog policies) throws ConfigProblems {
+    return new ScenarioLoader(ConfigFactory.defaultReference(), policies, path.toString()).read(path, overrides);
   }
 
   private Settings.Scenario read(Path path, Overrides overrides) throws ConfigProblems {
@@ -133,7 +142,7 @@ public final class ScenarioLoader {
       switch (key) {
         case "vms" -> checkVms(e.getValue(), path);
         case "scheduler" -> checkScheduler(e.getValue(), path);
-        case "memory" -> checkPolicyBlock(e.getValue(), path, "memory-policies", MemoryPolicies.names());
+        case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));
         case "vm-defaults" -> problems.add(at(path, "unknown key; set VMs under scenario.vms.<name>"));
         default -> {
           if (!defaults.root().containsKey(key)) {
@@ -172,63 +181,65 @@ public final class ScenarioLoader {
     for (Map.Entry<String, ConfigValue> e : ((ConfigObject) value).entrySet()) {
       String sub = path + "." + ConfigUtil.joinPath(e.getKey());
       switch (e.getKey()) {
-        case "gpu" -> checkPolicyBlock(e.getValue(), sub, gpuFamily(e.getValue()), gpuPolicyNames());
-        case "cpu" -> checkPolicyBlock(e.getValue(), sub, "cpu-policies", CpuPolicies.names());
+        case "gpu" -> checkPolicyBlock(e.getValue(), sub, GPU_KINDS);
+        case "cpu" -> checkPolicyBlock(e.getValue(), sub, Set.of(PolicyKind.CPU));
         default -> problems.add(at(sub, "unknown key; expected one of [cpu, gpu]"));
       }
     }
   }
 
-  /** GPU policies and space-sharing policies: both are selected at scheduler.gpu.policy (their names differ). */
-  private static Set<String> gpuPolicyNames() {
-    Set<String> names = new TreeSet<>(GpuPolicies.names());
-    names.addAll(SpacePolicies.names());
-    return names;
-  }
-
-  /** Where the parameters of the policy a scheduler.gpu block names have their defaults. */
-  private static String gpuFamily(ConfigValue block) {
-    if (block.valueType() == ConfigValueType.OBJECT) {
-      ConfigValue name = ((ConfigObject) block).get("policy");
-      if (name != null && SpacePolicies.names().contains(String.valueOf(name.unwrapped()))) return SPACE_POLICIES;
-    }
-    return "gpu-policies";
-  }
-
   /** A block with {@code policy = name} and that policy's parameters beside it. */
-  private void checkPolicyBlock(ConfigValue value, String path, String family, Set<String> registered) {
+  private void checkPolicyBlock(ConfigValue value, String path, Set<PolicyKind<?>> kinds) {
     if (value.valueType() != ConfigValueType.OBJECT) {
       problems.add(at(path, "expected an object with 'policy' and its parameters"));
       return;
     }
     ConfigObject block = (ConfigObject) value;
-    String policy = policyName(block, path, family, registered);
+    PolicySpec<?> policy = policyNamed(block, path, kinds);
     if (policy == null) return;
-    ConfigObject params = reference.getObject(family + "." + ConfigUtil.joinPath(policy));
+    Map<String, Param> params = new LinkedHashMap<>();
+    for (Param p : policy.params()) params.put(p.name(), p);
     for (Map.Entry<String, ConfigValue> e : block.entrySet()) {
       if (e.getKey().equals("policy")) continue;
       String sub = path + "." + ConfigUtil.joinPath(e.getKey());
-      if (!params.containsKey(e.getKey())) {
-        problems.add(at(sub, "not a parameter of policy '" + policy + "'; its parameters: " + keysOf(params)));
+      Param param = params.get(e.getKey());
+      if (param == null) {
+        problems.add(at(sub, "not a parameter of policy '" + policy.name() + "'; its parameters: "
+            + (params.isEmpty() ? "none" : params.keySet())));
       } else {
-        checkAgainst(e.getValue(), params.get(e.getKey()), sub);
+        String expected = checkKind(e.getValue(), kindOf(param.type()));
+        if (expected != null) problems.add(at(sub, "expected " + expected + ", got " + render(e.getValue())));
       }
     }
   }
 
-  private String policyName(ConfigObject block, String path, String family, Set<String> registered) {
+  private PolicySpec<?> policyNamed(ConfigObject block, String path, Set<PolicyKind<?>> kinds) {
     ConfigValue v = block.get("policy");
+    List<String> valid = new ArrayList<>();
+    for (PolicyKind<?> k : PolicyKind.ALL) if (kinds.contains(k)) valid.addAll(policies.names(k));
+    if (v != null && v.valueType() != ConfigValueType.STRING) {
+      problems.add(at(path + ".policy", "expected a policy name, one of " + valid));
+      return null;
+    }
     String name = v == null ? reference.getString("scenario-defaults." + path.substring(ROOT.length() + 1) + ".policy")
         : String.valueOf(v.unwrapped());
-    if (v != null && v.valueType() != ConfigValueType.STRING) {
-      problems.add(at(path + ".policy", "expected a policy name, one of " + registered));
+    Optional<PolicyCatalog.Entry> entry = policies.find(name).filter(e -> kinds.contains(e.spec().kind()));
+    if (entry.isEmpty()) {
+      problems.add(at(path + ".policy", "unknown policy '" + name + "'; valid: " + String.join(", ", valid)));
       return null;
     }
-    if (!registered.contains(name) || !reference.hasPath(family + "." + ConfigUtil.joinPath(name))) {
-      problems.add(at(path + ".policy", "unknown policy '" + name + "'; valid: " + String.join(", ", registered)));
-      return null;
-    }
-    return name;
+    return entry.get().spec();
+  }
+
+  private static Kind kindOf(Param.Type type) {
+    return switch (type) {
+      case DURATION -> Kind.DURATION;
+      case INTEGER -> Kind.INT;
+      case REAL -> Kind.REAL;
+      case BYTES -> Kind.BYTES;
+      case FLAG -> Kind.BOOL;
+      case TEXT -> Kind.TEXT;
+    };
   }
 
   private void checkAgainst(ConfigValue value, ConfigValue template, String path) {
@@ -346,10 +357,10 @@ public final class ScenarioLoader {
     int cores = positiveInt(c, "host.cores");
     Settings.Gpu gpu = new Settings.Gpu(positiveInt(c, "gpu.sms"), positiveBytes(c, "gpu.memory"),
         nonNegativeNanos(c, "gpu.context-switch"), positiveInt(c, "gpu.max-concurrent-kernels"));
-    boolean space = SpacePolicies.names().contains(c.getString("scheduler.gpu.policy"));
-    PolicyChoice gpuPolicy = policy(c, "scheduler.gpu", space ? SPACE_POLICIES : "gpu-policies");
-    PolicyChoice cpuPolicy = policy(c, "scheduler.cpu", "cpu-policies");
-    PolicyChoice memPolicy = policy(c, "memory", "memory-policies");
+    PolicyChoice gpuPolicy = policy(c, "scheduler.gpu");
+    PolicyChoice cpuPolicy = policy(c, "scheduler.cpu");
+    PolicyChoice memPolicy = policy(c, "memory");
+    boolean space = gpuPolicy.spec().kind() == PolicyKind.SPACE;
     double threshold = c.getDouble("fidelity.violation-threshold");
     if (!(threshold > 0)) problems.add(at("scenario.fidelity.violation-threshold", "expected a fraction > 0, got " + threshold));
     double rate = c.getDouble("fidelity.violation-rate");
@@ -359,6 +370,8 @@ public final class ScenarioLoader {
         positiveNanos(c, "fidelity.liveness-timeout"));
     long period = positiveNanos(c, "metrics.period");
     List<Settings.Vm> vms = vms(user, cores);
+    tryPolicy(cpuPolicy, "scenario.scheduler.cpu");
+    tryPolicy(memPolicy, "scenario.memory");
     if (problems.isEmpty() && space) {
       trySpacePolicy(gpuPolicy, vms);
     } else if (problems.isEmpty()) {
@@ -375,7 +388,7 @@ public final class ScenarioLoader {
   private List<Settings.Vm> tryGpuPolicy(PolicyChoice choice, List<Settings.Vm> vms, Config user) {
     GpuPolicy policy;
     try {
-      policy = GpuPolicies.create(choice.name(), choice.params());
+      policy = choice.create(PolicyKind.GPU);
       for (Settings.Vm vm : vms) {
         policy.addVgpu(new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps()));
       }
@@ -383,8 +396,25 @@ public final class ScenarioLoader {
       problems.add(at("scenario.scheduler.gpu", "policy " + choice.name() + " rejects this scenario: "
           + e.getMessage()));
       return vms;
+    } catch (IllegalStateException e) {
+      problems.add(at("scenario.scheduler.gpu", "policy " + choice.name() + " is not usable: " + e.getMessage()));
+      return vms;
     }
-    return withGuestWait(policy, vms, user);
+    return withGuestWait(choice, policy, vms, user);
+  }
+
+  /**
+   * Builds a CPU or memory policy with its parameters, as the run will: a range only the policy checks (its
+   * constructor) becomes a bad-input problem at the scenario's key, not a failed run.
+   */
+  private void tryPolicy(PolicyChoice choice, String path) {
+    try {
+      choice.spec().create(choice.params());
+    } catch (IllegalArgumentException e) {
+      problems.add(at(path, "policy " + choice.name() + " rejects its parameters: " + e.getMessage()));
+    } catch (IllegalStateException e) {
+      problems.add(at(path, "policy " + choice.name() + " is not usable: " + e.getMessage()));
+    }
   }
 
   /**
@@ -394,12 +424,7 @@ public final class ScenarioLoader {
    * The policy is built with its parameters, so a bad one is reported here.
    */
   private void trySpacePolicy(PolicyChoice choice, List<Settings.Vm> vms) {
-    try {
-      SpacePolicies.create(choice.name(), choice.params());
-    } catch (IllegalArgumentException e) {
-      problems.add(at("scenario.scheduler.gpu", "policy " + choice.name() + " rejects its parameters: "
-          + e.getMessage()));
-    }
+    tryPolicy(choice, "scenario.scheduler.gpu");
     List<String> games = new ArrayList<>();
     for (Settings.Vm vm : vms) {
       Workload w = WorkloadCatalog.get(vm.workload());
@@ -429,10 +454,10 @@ public final class ScenarioLoader {
    * A policy that defines how guests wait for synchronous calls (FairGV's credit-poll polls, credit-hs and fairgv
    * spin hybridly) sets every VM's {@code sync-wait}; a VM that sets another one contradicts the policy.
    */
-  private List<Settings.Vm> withGuestWait(GpuPolicy policy, List<Settings.Vm> vms, Config user) {
-    Optional<GuestWait> rule = GuestWaitRule.of(policy);
-    if (rule.isEmpty()) return vms;
-    SyncWait wait = rule.get() == GuestWait.POLL ? SyncWait.POLL : SyncWait.HYBRID;
+  private List<Settings.Vm> withGuestWait(PolicyChoice choice, GpuPolicy policy, List<Settings.Vm> vms,
+      Config user) {
+    if (!choice.needs(PolicyInput.GUEST_WAIT)) return vms;
+    SyncWait wait = ((GuestWaitRule) policy).guestWait() == GuestWait.POLL ? SyncWait.POLL : SyncWait.HYBRID;
     List<Settings.Vm> out = new ArrayList<>();
     for (Settings.Vm vm : vms) {
       String key = "vms." + ConfigUtil.joinPath(vm.name()) + ".sync-wait";
@@ -533,32 +558,35 @@ public final class ScenarioLoader {
     return vms;
   }
 
-  private PolicyChoice policy(Config c, String path, String family) {
-    String name = c.getString(path + ".policy");
-    Config params = c.getConfig(path).withoutPath("policy")
-        .withFallback(reference.getConfig(family + "." + ConfigUtil.joinPath(name)));
+  /** The policy a block names with its parameters typed: the scenario's values over the policy's defaults. */
+  private PolicyChoice policy(Config c, String path) {
+    PolicySpec<?> spec = policies.find(c.getString(path + ".policy")).orElseThrow().spec();
+    Config block = c.getConfig(path);
     Map<String, Object> values = new LinkedHashMap<>();
-    ConfigObject template = reference.getObject(family + "." + ConfigUtil.joinPath(name));
-    for (Map.Entry<String, ConfigValue> e : template.entrySet()) {
-      String key = e.getKey();
+    for (Param p : spec.params()) {
+      String key = p.name();
       String full = "scenario." + path + "." + key;
-      switch (kindOf(e.getValue())) {
+      if (!block.hasPath(key)) {
+        values.put(key, p.typedDefault());
+        continue;
+      }
+      switch (p.type()) {
         case DURATION -> {
-          long n = params.getDuration(key).toNanos();
+          long n = block.getDuration(key).toNanos();
           if (n <= 0) problems.add(at(full, "expected a duration > 0"));
           values.put(key, n);
         }
-        case INT -> {
-          long n = params.getLong(key);
+        case INTEGER -> {
+          long n = block.getLong(key);
           if (n <= 0) problems.add(at(full, "expected an integer > 0, got " + n));
           values.put(key, n);
         }
-        case REAL -> values.put(key, params.getDouble(key));
-        case BYTES -> values.put(key, params.getBytes(key));
-        default -> values.put(key, params.getValue(key).unwrapped().toString());
+        case REAL -> values.put(key, block.getDouble(key));
+        case BYTES -> values.put(key, block.getBytes(key));
+        default -> values.put(key, block.getValue(key).unwrapped().toString());
       }
     }
-    return new PolicyChoice(name, PolicyParams.of(values));
+    return new PolicyChoice(spec, PolicyParams.of(values));
   }
 
   private int positiveInt(Config c, String key) {

@@ -2,6 +2,10 @@ package org.gpuemu.emulator.config;
 
 import java.util.List;
 import org.gpuemu.policies.PolicyParams;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyInput;
+import org.gpuemu.policies.spi.PolicyKind;
+import org.gpuemu.policies.spi.PolicySpec;
 
 /** Typed, validated settings of one run. All durations are emulated nanoseconds. */
 public final class Settings {
@@ -23,7 +27,7 @@ public final class Settings {
 
     /** Whether the GPU policy is a space-sharing one (COMBO, PilotFish): a render and a BE SM group. */
     public boolean spaceShared() {
-      return org.gpuemu.policies.combo.SpacePolicies.names().contains(gpuPolicy.name());
+      return gpuPolicy.spec().kind() == PolicyKind.SPACE;
     }
   }
 
@@ -31,8 +35,33 @@ public final class Settings {
 
   public record Gpu(int sms, long memoryBytes, long contextSwitchNanos, int maxConcurrentKernels) {}
 
-  /** A policy picked by registry name, with its parameters (defaults merged). */
-  public record PolicyChoice(String name, PolicyParams params) {}
+  /**
+   * A policy picked by name from the policy catalog (built-in or plugin), with its parameters (defaults merged).
+   * {@link #needs} is where the emulator learns which inputs to wire for it: from the policy's declaration, never
+   * from the class of the object it built.
+   */
+  public record PolicyChoice(PolicySpec<?> spec, PolicyParams params) {
+    /** A built-in (or class path) policy by name (tests). */
+    public PolicyChoice(String name, PolicyParams params) {
+      this(PolicyCatalog.builtIn().find(name).orElseThrow(
+          () -> new IllegalArgumentException("unknown policy '" + name + "'")).spec(), params);
+    }
+
+    public String name() {
+      return spec.name();
+    }
+
+    /** Whether the policy declared this input. */
+    public boolean needs(PolicyInput input) {
+      return spec.declares(input);
+    }
+
+    /** A new instance of the policy, which must be of {@code kind}. */
+    public <P> P create(PolicyKind<P> kind) {
+      if (spec.kind() != kind) throw new IllegalStateException(spec.name() + " is a " + spec.kind() + ", not a " + kind);
+      return kind.type().cast(spec.create(params));
+    }
+  }
 
   public record Fidelity(double violationThreshold, double violationRate, long maxLagWallNanos,
       long horizonWallNanos, long hopWallNanos, long livenessTimeoutNanos) {

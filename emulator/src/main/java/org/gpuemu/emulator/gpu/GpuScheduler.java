@@ -27,7 +27,9 @@ import org.gpuemu.policies.vgris.PresentDecision;
 import org.gpuemu.policies.vgris.PresentGate;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SecondReport;
-import org.gpuemu.policies.vmcg.VmcgInputs;
+import org.gpuemu.policies.gpu.BusInput;
+import org.gpuemu.policies.gpu.CpuTimeInput;
+import org.gpuemu.policies.spi.PolicyInput;
 import org.gpuemu.policies.fairgv.CoscheduleOutcome;
 import org.gpuemu.policies.fairgv.CoscheduleRequest;
 import org.gpuemu.policies.fairgv.CpuCentricCoscheduling;
@@ -167,7 +169,8 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
   private final PresentGate gate;
-  private final VmcgInputs vmcg;
+  private final CpuTimeInput cpuTime;
+  private final BusInput bus;
   private final GpuCentricCoscheduling coscheduling;
   private final CpuCentricCoscheduling cpuCentric;
   private long cpuRequests;
@@ -191,21 +194,25 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private long secondEnd;
   private long collectedEnd;
 
-  public static Behavior<Command> create(GpuPolicy policy, RunContext run, ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new GpuScheduler(ctx, policy, run, metrics, timers))));
+  /** A scheduler for {@code policy}, wiring the inputs it declared ({@code inputs}, from its spec). */
+  public static Behavior<Command> create(GpuPolicy policy, Set<PolicyInput> inputs, RunContext run,
+      ActorRef<MetricsHub.Command> metrics) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(
+        new GpuScheduler(ctx, policy, inputs, run, metrics, timers))));
   }
 
-  private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, RunContext run,
+  private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, Set<PolicyInput> inputs, RunContext run,
       ActorRef<MetricsHub.Command> metrics, TimerScheduler<Command> timers) {
     super(ctx);
     this.policy = policy;
     this.run = run;
     this.metrics = metrics;
     this.timers = timers;
-    this.gate = policy instanceof PresentGate g ? g : null;
-    this.vmcg = policy instanceof VmcgInputs v ? v : null;
-    this.coscheduling = policy instanceof GpuCentricCoscheduling c ? c : null;
-    this.cpuCentric = policy instanceof CpuCentricCoscheduling c ? c : null;
+    this.gate = inputs.contains(PolicyInput.PRESENT) ? (PresentGate) policy : null;
+    this.cpuTime = inputs.contains(PolicyInput.CPU_TIME) ? (CpuTimeInput) policy : null;
+    this.bus = inputs.contains(PolicyInput.BUS_AND_MEMORY) ? (BusInput) policy : null;
+    this.coscheduling = inputs.contains(PolicyInput.GPU_COSCHEDULING) ? (GpuCentricCoscheduling) policy : null;
+    this.cpuCentric = inputs.contains(PolicyInput.CPU_COSCHEDULING) ? (CpuCentricCoscheduling) policy : null;
     metrics.tell(new MetricsHub.Mode(gate != null ? gate.algorithm().label() : policy.name()));
   }
 
@@ -254,7 +261,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     ActorRef<ToAgent> agent = agents.get(msg.params().vgpu());
     if (agent != null) agent.tell(new SetMode(PresentGate.presentModeOf(policy, msg.params().vgpu())));
     Double memory = memoryShares.get(msg.params().vgpu());
-    if (vmcg != null && memory != null) vmcg.resourcesMeasured(msg.params().vgpu(), 0, memory);
+    if (bus != null && memory != null) bus.resourcesMeasured(msg.params().vgpu(), 0, memory);
     return this;
   }
 
@@ -286,13 +293,13 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   }
 
   private Behavior<Command> onCpuTime(CpuTime msg) {
-    if (vmcg != null && vgpus.containsKey(msg.vgpu())) vmcg.cpuTimeUsed(msg.vgpu(), msg.cpuNanos());
+    if (cpuTime != null && vgpus.containsKey(msg.vgpu())) cpuTime.cpuTimeUsed(msg.vgpu(), msg.cpuNanos());
     return this;
   }
 
   private Behavior<Command> onMemoryShare(MemoryShare msg) {
     memoryShares.put(msg.vgpu(), msg.share());
-    if (vmcg != null && vgpus.containsKey(msg.vgpu())) vmcg.resourcesMeasured(msg.vgpu(), 0, msg.share());
+    if (bus != null && vgpus.containsKey(msg.vgpu())) bus.resourcesMeasured(msg.vgpu(), 0, msg.share());
     return this;
   }
 
@@ -305,7 +312,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     for (long n : queuedThisSecond.values()) total += n;
     for (Integer v : vgpus.keySet()) {
       double bw = total == 0 ? 0 : (double) queuedThisSecond.getOrDefault(v, 0L) / total;
-      vmcg.resourcesMeasured(v, bw, memoryShares.getOrDefault(v, 0.0));
+      bus.resourcesMeasured(v, bw, memoryShares.getOrDefault(v, 0.0));
     }
     queuedThisSecond.clear();
   }
@@ -339,16 +346,12 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onReport(Report msg) {
     List<AlgorithmSwitch> switches = gate == null ? List.of() : List.copyOf(gate.switches());
     SortedMap<Integer, Double> shares = gate == null ? new java.util.TreeMap<>() : gate.shares();
-    Map<String, Object> figures = new LinkedHashMap<>();
+    Map<String, Object> figures = new LinkedHashMap<>(policy.figures());
     if (coscheduling != null) figures.put("coschedule_requests", coschedules);
     if (cpuCentric != null) {
       // Pegasus: the CPU scheduler's requests, and how many passed Algorithm 2's fairness check and switched
       figures.put("coschedule_requests", cpuRequests);
       figures.put("coschedule_switches", cpuSwitches);
-    }
-    if (vmcg != null) {
-      figures.put("credit_replenishments", vmcg.replenishments());
-      figures.put("engine_switches", vmcg.switches());
     }
     msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, policy.checkInvariants(), switches,
         Map.copyOf(shares), figures));
@@ -366,7 +369,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   /** Agents join while the tree is built, before time zero; the clock may be read only from here on. */
   private Behavior<Command> onBegin() {
-    if (gate != null || vmcg != null) {
+    if (gate != null || bus != null) {
       secondEnd = SECOND_NANOS;
       run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);
     }
@@ -407,7 +410,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   private Behavior<Command> onSecondEnded(SecondEnded msg) {
     long due = run.fired(msg.due());
-    if (vmcg != null) measureResources();
+    if (bus != null) measureResources();
     if (gate == null) {
       secondEnd = due + SECOND_NANOS;
       run.arm(timers, SECOND, new SecondEnded(secondEnd), secondEnd);

@@ -21,16 +21,12 @@ import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
-import org.gpuemu.policies.cpu.CpuPolicies;
-import org.gpuemu.policies.fairgv.CpuCentricCoscheduling;
 import org.gpuemu.policies.fairgv.SlicesKernels;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.memory.MemoryPolicy;
-import org.gpuemu.policies.vmcg.VmcgInputs;
-import org.gpuemu.policies.memory.MemoryPolicies;
+import org.gpuemu.policies.spi.PolicyInput;
+import org.gpuemu.policies.spi.PolicyKind;
 import org.gpuemu.emulator.gpu.SpaceScheduler;
-import org.gpuemu.policies.combo.SpacePolicies;
 import org.gpuemu.workloads.ComboGame;
 import org.gpuemu.workloads.WorkloadCatalog;
 
@@ -77,25 +73,26 @@ public final class Host extends AbstractBehavior<Host.Command> {
     this.replyTo = replyTo;
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
     for (int c = 0; c < scenario.host().cores(); c++) {
-      cores.add(ctx.spawn(CpuScheduler.create(c, CpuPolicies.create(cpu.name(), cpu.params()), run), "core-" + c));
+      cores.add(ctx.spawn(CpuScheduler.create(c, cpu.create(PolicyKind.CPU), run), "core-" + c));
     }
     Settings.PolicyChoice g = scenario.gpuPolicy();
     Settings.PolicyChoice m = scenario.memoryPolicy();
-    MemoryPolicy memoryPolicy = MemoryPolicies.create(m.name(), m.params());
+    MemoryPolicy memoryPolicy = m.create(PolicyKind.MEMORY);
+    boolean copiesGtt = m.needs(PolicyInput.GTT_COPIES);
     if (scenario.spaceShared()) {
       Settings.Vm game = gameVm(scenario);
-      scheduler = ctx.spawn(SpaceScheduler.create(SpacePolicies.create(g.name(), g.params()), scenario.gpu().sms(),
+      scheduler = ctx.spawn(SpaceScheduler.create(g.create(PolicyKind.SPACE), scenario.gpu().sms(),
           game.index(), (ComboGame) WorkloadCatalog.get(game.workload()), Vm.programSeed(scenario.seed(),
           game.index()), run, metrics), "gpu-scheduler");
-      reports = new VCpu.Reports(false, GpuMemory.copiesGtt(memoryPolicy));
+      reports = new VCpu.Reports(false, copiesGtt);
       slicer = VGpu.Slicer.NONE;
       cpuCentric = false;
     } else {
-      GpuPolicy gpuPolicy = GpuPolicies.create(g.name(), g.params());
-      scheduler = ctx.spawn(GpuScheduler.create(gpuPolicy, run, metrics), "gpu-scheduler");
-      reports = new VCpu.Reports(gpuPolicy instanceof VmcgInputs, GpuMemory.copiesGtt(memoryPolicy));
-      slicer = gpuPolicy instanceof SlicesKernels s ? s.slicing()::slice : VGpu.Slicer.NONE;
-      cpuCentric = gpuPolicy instanceof CpuCentricCoscheduling;
+      GpuPolicy gpuPolicy = g.create(PolicyKind.GPU);
+      scheduler = ctx.spawn(GpuScheduler.create(gpuPolicy, g.spec().inputs(), run, metrics), "gpu-scheduler");
+      reports = new VCpu.Reports(g.needs(PolicyInput.CPU_TIME), copiesGtt);
+      slicer = g.needs(PolicyInput.KERNEL_SLICING) ? ((SlicesKernels) gpuPolicy).slicing()::slice : VGpu.Slicer.NONE;
+      cpuCentric = g.needs(PolicyInput.CPU_COSCHEDULING);
     }
     ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");

@@ -2,6 +2,8 @@ package org.gpuemu.emulator.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +17,6 @@ import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
-import org.gpuemu.policies.cpu.CpuPolicies;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -38,7 +39,7 @@ class CpuSchedulerTest {
 
   /** A core under the weighted-fair policy with this period and minimum granularity (1 ms wakeup granularity). */
   private ActorRef<CpuScheduler.Command> core(RunContext run, long period, long minGranularity) {
-    return kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair", PolicyParams.of(Map.of("period",
+    return kit.spawn(CpuScheduler.create(0, PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair", PolicyParams.of(Map.of("period",
         period, "min-granularity", minGranularity, "wakeup-granularity", MS))), run));
   }
 

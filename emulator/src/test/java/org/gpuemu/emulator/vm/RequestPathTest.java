@@ -3,10 +3,13 @@ package org.gpuemu.emulator.vm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -22,10 +25,7 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
-import org.gpuemu.policies.cpu.CpuPolicies;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.VgpuParams;
-import org.gpuemu.policies.memory.MemoryPolicies;
 import org.gpuemu.workloads.KernelSpec;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
@@ -70,15 +70,16 @@ class RequestPathTest {
       run = new RunContext(clock, new TimerLateness(clock));
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
           driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
-      core = kit.spawn(CpuScheduler.create(0, CpuPolicies.create("weighted-fair",
+      core = kit.spawn(CpuScheduler.create(0, PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L, "wakeup-granularity", MS))), run));
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
-      memory = kit.spawn(GpuMemory.create(MemoryPolicies.create("static", PolicyParams.empty()), run));
+      memory = kit.spawn(GpuMemory.create(PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.empty()), run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = tmp.resolve("timeline-" + (rigs++) + ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
       ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
-          GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
+          PolicyCatalog.builtIn().create(PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), Set.of(), run,
+          metrics));
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
           slicer, false, run, scheduler, group, metrics));
       agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));

@@ -1,54 +1,56 @@
 package org.gpuemu.policies.combo;
 
-import java.util.SortedSet;
-import org.gpuemu.policies.PolicyParams;
-import org.gpuemu.policies.PolicyRegistry;
+import java.util.List;
+import org.gpuemu.policies.spi.Param;
+import org.gpuemu.policies.spi.PolicyProvider;
+import org.gpuemu.policies.spi.PolicySpec;
 
 /**
- * The one registry of space-sharing policies (defaults in {@code gpuemu.space-policies.<name>}).
+ * The built-in space-sharing policies (COMBO and its PilotFish baseline, combo.txt §5), registered through the
+ * plugin interface. The policy learns the GPU's SMs, the game's FPS, its Eq. 4 predictor and the co-location table
+ * from the run, not from its parameters.
  *
- * <p>Why a registry of its own and not {@code GpuPolicies}: a {@code GpuPolicy} picks which vGPU's queued request
- * goes to the GPU next, one request at a time, and must dispatch every request. A space-sharing policy decides
- * something else: when a frame starts, how the SMs are grouped, which version of the render kernels runs, and which
- * BE kernel is launched where; it never sees the game's render kernels one by one, and a BE kernel it holds back
- * may wait for a whole frame. Forcing that through {@code GpuDecision.Dispatch} would hide the layout, placement
- * and timing in side channels. A scenario still selects one at {@code scenario.scheduler.gpu.policy}: the names
- * here are disjoint from {@code GpuPolicies}' ({@code SpacePoliciesTest} checks it), so the loader can look a name
- * up in both.
+ * <p>Why a kind of its own and not a GPU policy: a {@code GpuPolicy} picks which vGPU's queued request goes to the
+ * GPU next, one request at a time, and must dispatch every request. A space-sharing policy decides something else:
+ * when a frame starts, how the SMs are grouped, which version of the render kernels runs, and which BE kernel is
+ * launched where; it never sees the game's render kernels one by one, and a BE kernel it holds back may wait for a
+ * whole frame. Forcing that through {@code GpuDecision.Dispatch} would hide the layout, placement and timing in side
+ * channels. A scenario still selects one at {@code scenario.scheduler.gpu.policy}: every policy name is unique
+ * across kinds, so the loader can look a name up once.
  */
-public final class SpacePolicies {
-  private static final PolicyRegistry<SpacePolicy> REGISTRY = PolicyRegistry.<SpacePolicy>builder("space policy")
-      .add(SpaceSharingPolicy.PILOTFISH,
-          "PilotFish temporal sharing: a BE kernel after a frame only if it fits before the next (combo §1, §2.2)",
-          SpaceSharingPolicy::pilotfish)
-      .add(SpaceSharingPolicy.EXACT,
-          "COMBO exact integrated SM sharing: Eq. 5 render group by the Eq. 4 estimate, CD+TC in the BE group (§5.1.1)",
-          SpaceSharingPolicy::exact)
-      .add(SpaceSharingPolicy.RELAXED,
-          "COMBO relaxed intra-SM sharing: BE CD beside RT within QoS, CD+TC between frames, headroom merging (§5.1.2)",
-          SpaceSharingPolicy::relaxed)
-      .add(SpaceSharingPolicy.COMBO,
-          "COMBO: exact for a static load, relaxed for a dynamic one by Eq. 2-3, headroom merging (§5.3, §5.5)",
-          SpaceSharingPolicy::combo)
-      .add(SpaceSharingPolicy.COMBO_NM,
-          "COMBO-NM: COMBO without headroom merging (§6.5)",
-          SpaceSharingPolicy::comboNoMerge)
-      .build();
+public final class SpacePolicies implements PolicyProvider {
+  // kept free before every limit a kernel is fitted to (combo §6.7: kernel launch latency "less than 0.1ms")
+  private static final Param GUARD = Param.duration("guard", "100us",
+      "kept free before every limit a kernel is fitted to (§6.7: launch latency under 0.1 ms)");
+  private static final Param MERGE = Param.flag("merge-headrooms", true, "delay the frame after an undelayed one by "
+      + "1/fps - that one's render time, so two headrooms join (§5.5); false for §5.2's Table 6, before merging");
+  // the paper gives none: a quarter second at 120 FPS, about ten load changes of §5.2's dynamic load
+  private static final Param WINDOW = Param.integer("state-window", 30,
+      "frames whose predicted render times Eq. 2 spans (derived: a quarter second at 120 FPS)");
+  private static final Param THRESHOLD = Param.real("state-threshold", 0.1,
+      "Eq. 3: static (exact scheme) below 10 %, dynamic (relaxed scheme) from it");
 
-  private SpacePolicies() {}
-
-  /** A new policy by registry name; an unknown name fails listing the valid ones. */
-  public static SpacePolicy create(String name, PolicyParams params) {
-    return REGISTRY.create(name, params);
-  }
-
-  /** Every registered name, sorted. */
-  public static SortedSet<String> names() {
-    return REGISTRY.names();
-  }
-
-  /** One line describing a registered policy. */
-  public static String describe(String name) {
-    return REGISTRY.describe(name);
+  @Override public List<PolicySpec<?>> policies() {
+    return List.of(
+        PolicySpec.space(SpaceSharingPolicy.PILOTFISH,
+            "PilotFish temporal sharing: a BE kernel after a frame only if it fits before the next (combo §1, §2.2)",
+            SpaceSharingPolicy::pilotfish)
+            .param(GUARD),
+        PolicySpec.space(SpaceSharingPolicy.EXACT,
+            "COMBO exact integrated SM sharing: Eq. 5 render group by the Eq. 4 estimate, CD+TC in the BE group (§5.1.1)",
+            SpaceSharingPolicy::exact)
+            .param(GUARD),
+        PolicySpec.space(SpaceSharingPolicy.RELAXED,
+            "COMBO relaxed intra-SM sharing: BE CD beside RT within QoS, CD+TC between frames, headroom merging (§5.1.2)",
+            SpaceSharingPolicy::relaxed)
+            .param(GUARD, MERGE),
+        PolicySpec.space(SpaceSharingPolicy.COMBO,
+            "COMBO: exact for a static load, relaxed for a dynamic one by Eq. 2-3, headroom merging (§5.3, §5.5)",
+            SpaceSharingPolicy::combo)
+            .param(GUARD, MERGE, WINDOW, THRESHOLD),
+        PolicySpec.space(SpaceSharingPolicy.COMBO_NM,
+            "COMBO-NM: COMBO without headroom merging (§6.5)",
+            SpaceSharingPolicy::comboNoMerge)
+            .param(GUARD, WINDOW, THRESHOLD));
   }
 }

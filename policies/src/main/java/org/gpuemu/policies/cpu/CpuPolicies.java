@@ -1,31 +1,20 @@
 package org.gpuemu.policies.cpu;
 
-import java.util.SortedSet;
-import org.gpuemu.policies.PolicyParams;
-import org.gpuemu.policies.PolicyRegistry;
+import java.util.List;
+import org.gpuemu.policies.spi.Param;
+import org.gpuemu.policies.spi.PolicyProvider;
+import org.gpuemu.policies.spi.PolicySpec;
 
-/** The one registry of CPU scheduling policies for a physical core. */
-public final class CpuPolicies {
-  private static final PolicyRegistry<CpuPolicy> REGISTRY = PolicyRegistry.<CpuPolicy>builder("CPU policy")
-      .add(WeightedFairPolicy.NAME,
-          "CFS-like weighted fair share: smallest virtual runtime first, slices of the period by weight",
-          WeightedFairPolicy::new)
-      .build();
-
-  private CpuPolicies() {}
-
-  /** A new policy by registry name; an unknown name fails listing the valid ones. */
-  public static CpuPolicy create(String name, PolicyParams params) {
-    return REGISTRY.create(name, params);
-  }
-
-  /** Every registered name, sorted. */
-  public static SortedSet<String> names() {
-    return REGISTRY.names();
-  }
-
-  /** One line describing a registered policy. */
-  public static String describe(String name) {
-    return REGISTRY.describe(name);
+/** The built-in CPU scheduling policies for a physical core, registered through the plugin interface. */
+public final class CpuPolicies implements PolicyProvider {
+  @Override public List<PolicySpec<?>> policies() {
+    return List.of(
+        PolicySpec.cpu(WeightedFairPolicy.NAME,
+            "CFS-like weighted fair share: smallest virtual runtime first, slices of the period by weight",
+            WeightedFairPolicy::new)
+            .param(Param.duration("period", "6ms", "CFS target latency: every runnable vCPU runs once per period"),
+                Param.duration("min-granularity", "750us", "shortest slice"),
+                Param.duration("wakeup-granularity", "1ms",
+                    "a woken vCPU preempts the running one when that one is this far ahead (CFS)")));
   }
 }

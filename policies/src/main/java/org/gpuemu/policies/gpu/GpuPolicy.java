@@ -34,4 +34,12 @@ public interface GpuPolicy {
 
   /** Violations of the policy's own invariants (empty when consistent). */
   List<String> checkInvariants();
+
+  /**
+   * The policy's own figures at the end of a run (counts, totals), written to summary.json under the policy's name
+   * beside the emulator's; keys in snake_case, values numbers or strings. None by default.
+   */
+  default java.util.Map<String, Object> figures() {
+    return java.util.Map.of();
+  }
 }

@@ -1,6 +1,8 @@
 package org.gpuemu.policies.vmcg;
 
 import java.util.SortedMap;
+import org.gpuemu.policies.gpu.BusInput;
+import org.gpuemu.policies.gpu.CpuTimeInput;
 import org.gpuemu.policies.gpu.GpuPolicy;
 
 /**
@@ -11,20 +13,20 @@ import org.gpuemu.policies.gpu.GpuPolicy;
  * replenishment (§4.2 treats BW_i and MSIZE_i as constant within an interval). Until a VM's resources are
  * reported they are 0, so its credits follow its pending CRBs alone.
  */
-public interface VmcgInputs extends GpuPolicy {
+public interface VmcgInputs extends CpuTimeInput, BusInput {
   /**
    * A vCPU of the VM held a physical core for {@code cpuNanos} (&gt;= 0), spinning included: the CPU scheduler
    * reports it at every CPU context switch, as VMCG "updates the values when CPU context switching occurs".
    * Summed per VM over each polling period.
    */
-  void cpuTimeUsed(int vgpu, long cpuNanos);
+  @Override void cpuTimeUsed(int vgpu, long cpuNanos);
 
   /**
    * The VM's PCI-E bandwidth occupancy as a share of the bus, BW_i/BW (bytes it moved in the last measuring period
    * over bandwidth × period), and its graphics memory as a share of the GPU's, MSIZE_i/MSIZE (gVirt partitions
    * graphics memory per vGPU, so its allotment); both in [0, 1].
    */
-  void resourcesMeasured(int vgpu, double bwShare, double memoryShare);
+  @Override void resourcesMeasured(int vgpu, double bwShare, double memoryShare);
 
   /** Every VM's channel and credits now, by vGPU. */
   SortedMap<Integer, ChannelState> channels();

@@ -220,6 +220,14 @@ public final class VmcgPolicy implements VmcgInputs {
     return states;
   }
 
+  /** Credit replenishments and engine switches, in summary.json under the policy's name. */
+  @Override public java.util.Map<String, Object> figures() {
+    java.util.Map<String, Object> figures = new java.util.LinkedHashMap<>();
+    figures.put("credit_replenishments", replenishments());
+    figures.put("engine_switches", switches());
+    return figures;
+  }
+
   @Override
   public long replenishments() {
     return replenishments;

@@ -3,6 +3,8 @@ package org.gpuemu.policies.combo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,7 @@ class ComboBenchTest {
       "combo-lbm", "combo-regtil", "combo-cutcp", "combo-tpacf");
 
   private static double mriqPerFrame(String policy, String game) {
-    SpaceBench.Result r = SpaceBench.run(SpacePolicies.create(policy, NO_MERGE), game, List.of("combo-mriq"), 3_000, 1);
+    SpaceBench.Result r = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, policy, NO_MERGE), game, List.of("combo-mriq"), 3_000, 1);
     assertEquals(0, r.misses(), policy + " on " + game);
     return r.completedPerFrame("mriq");
   }
@@ -57,8 +59,8 @@ class ComboBenchTest {
       for (String dnn : DNNS) {
         for (String parboil : PARBOIL) {
           List<String> jobs = List.of(dnn, parboil);
-          SpaceBench.Result combo = SpaceBench.run(SpacePolicies.create("combo", params), game, jobs, 600, 1);
-          SpaceBench.Result pilotfish = SpaceBench.run(SpacePolicies.create("pilotfish", params), game, jobs, 600, 1);
+          SpaceBench.Result combo = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, "combo", params), game, jobs, 600, 1);
+          SpaceBench.Result pilotfish = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, "pilotfish", params), game, jobs, 600, 1);
           double eq6 = combo.throughput().improvementOver(pilotfish.throughput());
           assertTrue(eq6 > 1, game + " " + jobs + ": " + eq6);
           assertEquals(0, combo.misses(), game + " " + jobs);
@@ -78,10 +80,10 @@ class ComboBenchTest {
     PolicyParams params = EverySpacePolicyTest.PARAMS;
     for (String game : GAMES) {
       List<String> jobs = List.of("combo-vgg16", "combo-lbm");
-      double combo = SpaceBench.run(SpacePolicies.create("combo", params), game, jobs, 1_200, 1).throughput().total();
-      double noMerge = SpaceBench.run(SpacePolicies.create("combo-nm", params), game, jobs, 1_200, 1)
+      double combo = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, "combo", params), game, jobs, 1_200, 1).throughput().total();
+      double noMerge = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, "combo-nm", params), game, jobs, 1_200, 1)
           .throughput().total();
-      double relaxed = SpaceBench.run(SpacePolicies.create("combo-relaxed", params), game, jobs, 1_200, 1)
+      double relaxed = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, "combo-relaxed", params), game, jobs, 1_200, 1)
           .throughput().total();
       assertTrue(combo > 1.05 * noMerge, game + ": merging " + combo / noMerge);
       // switching: measured 1.02 (Deliver Us The Moon) to 1.14 (Quake 2) since the dynamic trace starts stable
@@ -94,13 +96,13 @@ class ComboBenchTest {
     PolicyParams params = EverySpacePolicyTest.PARAMS;
     for (String game : List.of("combo-quake2-dynamic", "combo-dutm-dynamic")) {
       for (long seed = 1; seed <= 2; seed++) {
-        SpaceBench.Result r = SpaceBench.run(SpacePolicies.create("combo-relaxed", params), game,
+        SpaceBench.Result r = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, "combo-relaxed", params), game,
             List.of("combo-resnet50", "combo-tpacf"), 6_000, seed);
         assertTrue(r.mergedFrames() > 1_000, "merging happened: " + r.mergedFrames());
         assertEquals(0, r.misses(), game + " seed " + seed);
       }
     }
-    SpaceBench.Result r = SpaceBench.run(SpacePolicies.create("combo-relaxed", params), "combo-table6-dynamic",
+    SpaceBench.Result r = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, "combo-relaxed", params), "combo-table6-dynamic",
         List.of("combo-resnet50", "combo-tpacf"), 6_000, 1);
     // a delayed frame heavier than its predecessor starts early while a BE kernel fitted to the merged headroom
     // still runs: measured 0-2 % over the 20 DNN and Parboil pairs, the most beside tpacf's 1.8 ms kernels

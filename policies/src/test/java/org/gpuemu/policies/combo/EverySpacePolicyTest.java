@@ -3,6 +3,8 @@ package org.gpuemu.policies.combo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -24,14 +26,14 @@ class EverySpacePolicyTest {
       "state-threshold", 0.1));
 
   static Stream<Arguments> policiesAndGames() {
-    return SpacePolicies.names().stream().flatMap(name -> Stream.of("combo-quake2", "combo-steel-dynamic",
+    return PolicyCatalog.builtIn().names(PolicyKind.SPACE).stream().flatMap(name -> Stream.of("combo-quake2", "combo-steel-dynamic",
         "combo-dutm-low-dynamic", "combo-ascent-medium").map(game -> Arguments.of(name, game)));
   }
 
   @ParameterizedTest(name = "{0} with {1}")
   @MethodSource("policiesAndGames")
   void everyPolicy_keepsEveryFrameWithinQos_harvestsBeWork_andStaysConsistent(String name, String game) {
-    SpacePolicy policy = SpacePolicies.create(name, PARAMS);
+    SpacePolicy policy = PolicyCatalog.builtIn().create(PolicyKind.SPACE, name, PARAMS);
     SpaceBench.Result r = SpaceBench.run(policy, game, List.of("combo-inception", "combo-cutcp"), 1_200, 5);
     assertEquals(1_200, r.frames(), "every frame rendered");
     assertEquals(0, r.misses(), name + " let frames miss their QoS target");
@@ -42,9 +44,9 @@ class EverySpacePolicyTest {
   @ParameterizedTest(name = "{0} with {1}")
   @MethodSource("policiesAndGames")
   void everyPolicy_decidesTheSameWay_forTheSameSeed(String name, String game) {
-    SpaceBench.Result one = SpaceBench.run(SpacePolicies.create(name, PARAMS), game, List.of("combo-vgg16",
+    SpaceBench.Result one = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, name, PARAMS), game, List.of("combo-vgg16",
         "combo-fft"), 600, 11);
-    SpaceBench.Result two = SpaceBench.run(SpacePolicies.create(name, PARAMS), game, List.of("combo-vgg16",
+    SpaceBench.Result two = SpaceBench.run(PolicyCatalog.builtIn().create(PolicyKind.SPACE, name, PARAMS), game, List.of("combo-vgg16",
         "combo-fft"), 600, 11);
     assertEquals(one.completedByName(), two.completedByName());
     assertEquals(one.mergedFrames(), two.mergedFrames());

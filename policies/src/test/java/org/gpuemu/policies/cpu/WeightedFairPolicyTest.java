@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -189,13 +191,13 @@ class WeightedFairPolicyTest {
   @Test
   void registry_unknownName_failsListingTheValidNames() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> CpuPolicies.create("x", PolicyParams.empty()));
+        assertThrows(IllegalArgumentException.class, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "x", PolicyParams.empty()));
     assertEquals("unknown CPU policy 'x'; valid: weighted-fair", e.getMessage());
   }
 
   @Test
   void registry_createsWeightedFairByName() {
-    CpuPolicy policy = CpuPolicies.create("weighted-fair",
+    CpuPolicy policy = PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
         PolicyParams.of(Map.of("period", PERIOD, "min-granularity", MIN_GRANULARITY, "wakeup-granularity", WAKEUP)));
     assertEquals("weighted-fair", policy.name());
   }

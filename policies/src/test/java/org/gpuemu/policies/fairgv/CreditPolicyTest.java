@@ -3,6 +3,8 @@ package org.gpuemu.policies.fairgv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +12,6 @@ import java.util.Optional;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.FcfsPolicy;
 import org.gpuemu.policies.gpu.GpuDecision;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
@@ -31,7 +32,7 @@ class CreditPolicyTest {
   }
 
   private CreditPolicy credit(String name, long maxInflight, int... weights) {
-    policy = GpuPolicies.create(name, params(maxInflight));
+    policy = PolicyCatalog.builtIn().create(PolicyKind.GPU, name, params(maxInflight));
     for (int v = 0; v < weights.length; v++) policy.addVgpu(new VgpuParams(v, "vm" + v, weights[v]));
     gpu = new GpuBench(policy);
     return (CreditPolicy) policy;
@@ -106,10 +107,10 @@ class CreditPolicyTest {
       runs.add(gpu.runUntil(500 * MS));
     }
     assertEquals(runs.get(0), runs.get(1));
-    assertEquals(GuestWait.POLL, ((CreditPolicy) GpuPolicies.create("credit-poll", params(16))).guestWait());
-    assertEquals(GuestWait.HYBRID, ((CreditPolicy) GpuPolicies.create("credit-hs", params(16))).guestWait());
+    assertEquals(GuestWait.POLL, ((CreditPolicy) PolicyCatalog.builtIn().create(PolicyKind.GPU, "credit-poll", params(16))).guestWait());
+    assertEquals(GuestWait.HYBRID, ((CreditPolicy) PolicyCatalog.builtIn().create(PolicyKind.GPU, "credit-hs", params(16))).guestWait());
     assertEquals(GuestWait.POLL,
-        GuestWaitRule.of(GpuPolicies.create("strict-co", params(16))).orElseThrow());
+        GuestWaitRule.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, "strict-co", params(16))).orElseThrow());
     assertEquals(Optional.empty(), GuestWaitRule.of(new FcfsPolicy(2)), "FCFS leaves it to the scenario");
   }
 

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +14,6 @@ import java.util.Map;
 import java.util.OptionalInt;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuDecision;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.KernelSpec;
@@ -324,7 +325,7 @@ class FairgvPolicyTest {
 
   @Test
   void registry_buildsFairgv_withHybridSpinningGuests_andKernelSlicing() {
-    FairgvPolicy p = (FairgvPolicy) GpuPolicies.create("fairgv", PolicyParams.of(defaults()));
+    FairgvPolicy p = (FairgvPolicy) PolicyCatalog.builtIn().create(PolicyKind.GPU, "fairgv", PolicyParams.of(defaults()));
     assertEquals(GuestWait.HYBRID, p.guestWait());
     assertEquals(540, p.slice(new KernelSpec("mm-900", KernelType.CD, 810_000, 81_030 * MS)).size());
     KernelSpec small = KernelSpec.cd("mm", 207 * US);

@@ -3,9 +3,10 @@ package org.gpuemu.policies.fairgv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.List;
 import java.util.Map;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ class StrictCoPolicyTest {
   private GpuBench gpu;
 
   private void strictCo(int vgpus) {
-    policy = (StrictCoPolicy) GpuPolicies.create("strict-co", CreditPolicyTest.params(1));
+    policy = (StrictCoPolicy) PolicyCatalog.builtIn().create(PolicyKind.GPU, "strict-co", CreditPolicyTest.params(1));
     for (int v = 0; v < vgpus; v++) policy.addVgpu(new VgpuParams(v, "vm" + v, 1));
     gpu = new GpuBench(policy);
   }

@@ -2,8 +2,9 @@ package org.gpuemu.policies.gballoon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.List;
-import org.gpuemu.policies.memory.MemoryPolicies;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class CopyCostTest {
    * copies, and the slots (the low range counting as one) copied per switch.
    */
   private static long[] round(int typeMib, int vms) {
-    GttMemoryPolicy policy = (GttMemoryPolicy) MemoryPolicies.create("static-" + typeMib, SlotParams.of());
+    GttMemoryPolicy policy = (GttMemoryPolicy) PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static-" + typeMib, SlotParams.of());
     for (int vm = 0; vm < vms; vm++) {
       policy.addVm(vm, "vm" + vm, 0);
     }

@@ -3,9 +3,10 @@ package org.gpuemu.policies.gballoon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.List;
-import org.gpuemu.policies.memory.MemoryPolicies;
 import org.gpuemu.workloads.MemoryAware;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
@@ -32,7 +33,7 @@ class ValleyTest {
    * its CPU and GPU parts; a Malloc is answered by the policy at once and the guest told what its VM holds.
    */
   private static Run run(String policyName) {
-    GttMemoryPolicy policy = (GttMemoryPolicy) MemoryPolicies.create(policyName, SlotParams.of());
+    GttMemoryPolicy policy = (GttMemoryPolicy) PolicyCatalog.builtIn().create(PolicyKind.MEMORY, policyName, SlotParams.of());
     policy.addVm(0, "valley", 0);
     Program program = WorkloadCatalog.get("valley").start(1);
     MemoryAware guest = (MemoryAware) program;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -52,17 +54,17 @@ class EveryGpuPolicyTest {
       Map.entry("accounting-period", 30 * MS)));
 
   static Stream<Arguments> policiesAndSeeds() {
-    return GpuPolicies.names().stream().flatMap(name -> Stream.of(1L, 2L, 3L).map(seed -> Arguments.of(name, seed)));
+    return PolicyCatalog.builtIn().names(PolicyKind.GPU).stream().flatMap(name -> Stream.of(1L, 2L, 3L).map(seed -> Arguments.of(name, seed)));
   }
 
   static Stream<String> policies() {
-    return GpuPolicies.names().stream();
+    return PolicyCatalog.builtIn().names(PolicyKind.GPU).stream();
   }
 
   @ParameterizedTest(name = "{0}, seed {1}")
   @MethodSource("policiesAndSeeds")
   void everyPolicy_dispatchesEachQueuedRequestExactlyOnce_andCompletesIt(String name, long seed) {
-    GpuPolicy policy = GpuPolicies.create(name, PARAMS);
+    GpuPolicy policy = PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS);
     Run run = Run.of(policy, seed);
 
     assertEquals(REQUESTS, run.dispatches.size(), name + " dispatched " + run.dispatches.size() + " of " + REQUESTS);
@@ -76,21 +78,21 @@ class EveryGpuPolicyTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("policies")
   void everyPolicy_decidesTheSameWay_forTheSameSeed(String name) {
-    Run first = Run.of(GpuPolicies.create(name, PARAMS), 42);
-    Run second = Run.of(GpuPolicies.create(name, PARAMS), 42);
+    Run first = Run.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS), 42);
+    Run second = Run.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS), 42);
     assertEquals(first.dispatches, second.dispatches);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("policies")
   void everyPolicy_reportsItsRegistryName(String name) {
-    assertEquals(name, GpuPolicies.create(name, PARAMS).name());
+    assertEquals(name, PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS).name());
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("policies")
   void everyPolicy_neverExceedsMaxInflight(String name) {
-    Run run = Run.of(GpuPolicies.create(name, PARAMS), 7);
+    Run run = Run.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS), 7);
     assertTrue(run.peakInflight <= PARAMS.count("max-inflight"), name + " peaked at " + run.peakInflight);
   }
 

@@ -3,6 +3,8 @@ package org.gpuemu.policies.memory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +19,7 @@ class EveryMemoryPolicyTest {
   private static final long MIB = 1024L * 1024;
 
   static Stream<String> policies() {
-    return MemoryPolicies.names().stream();
+    return PolicyCatalog.builtIn().names(PolicyKind.MEMORY).stream();
   }
 
   /** Every policy's parameters at reference.conf's values (a policy reads only its own). */
@@ -44,7 +46,7 @@ class EveryMemoryPolicyTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("policies")
   void anyPolicy_grantsNoMoreThanAsked_andHoldsExactlyWhatItGrantedLessWhatWasFreed(String name) {
-    MemoryPolicy policy = MemoryPolicies.create(name, params());
+    MemoryPolicy policy = PolicyCatalog.builtIn().create(PolicyKind.MEMORY, name, params());
     assertEquals(name, policy.name());
     int vms = 12;
     long[] held = new long[vms];

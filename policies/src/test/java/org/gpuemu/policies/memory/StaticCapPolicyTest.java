@@ -3,6 +3,8 @@ package org.gpuemu.policies.memory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.List;
 import org.gpuemu.policies.PolicyParams;
 import org.junit.jupiter.api.Test;
@@ -75,13 +77,13 @@ class StaticCapPolicyTest {
   @Test
   void registry_unknownName_failsListingTheValidNames() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> MemoryPolicies.create("x", PolicyParams.empty()));
+        assertThrows(IllegalArgumentException.class, () -> PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "x", PolicyParams.empty()));
     assertEquals("unknown memory policy 'x'; valid: gballoon, static, static-1024, static-2048, static-384, static-512",
         e.getMessage());
   }
 
   @Test
   void registry_createsStaticByName_withoutParameters() {
-    assertEquals("static", MemoryPolicies.create("static", PolicyParams.empty()).name());
+    assertEquals("static", PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.empty()).name());
   }
 }

@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuDecision;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.junit.jupiter.api.AfterEach;
@@ -37,7 +38,7 @@ class VgrisPolicyTest {
   private long nextId;
 
   private PresentGate create(String name, VgpuParams... vms) {
-    policy = (PresentGate) GpuPolicies.create(name, PolicyParams.of(DEFAULTS));
+    policy = (PresentGate) PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PolicyParams.of(DEFAULTS));
     for (VgpuParams vm : vms) {
       policy.addVgpu(vm);
     }
@@ -248,7 +249,7 @@ class VgrisPolicyTest {
   @Test
   void presentModeOf_aPolicyThatIsNoGate_isPassThrough() {
     assertEquals(new PresentMode.PassThrough(),
-        PresentGate.presentModeOf(GpuPolicies.create("fcfs", PolicyParams.of(DEFAULTS)), 0));
+        PresentGate.presentModeOf(PolicyCatalog.builtIn().create(PolicyKind.GPU, "fcfs", PolicyParams.of(DEFAULTS)), 0));
     create("vgris-sla", vm(0));
     assertEquals(new PresentMode.SlaAware(33_000_000, 20), PresentGate.presentModeOf(policy, 0));
   }

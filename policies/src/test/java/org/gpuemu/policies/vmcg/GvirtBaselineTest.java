@@ -3,12 +3,13 @@ package org.gpuemu.policies.vmcg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuDecision;
-import org.gpuemu.policies.gpu.GpuPolicies;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
@@ -20,7 +21,7 @@ class GvirtBaselineTest {
   private static final long US = 1_000;
 
   private final GpuPolicy policy =
-      GpuPolicies.create("gvirt", PolicyParams.of(Map.of("slice", 16 * MS, "max-inflight", 1L)));
+      PolicyCatalog.builtIn().create(PolicyKind.GPU, "gvirt", PolicyParams.of(Map.of("slice", 16 * MS, "max-inflight", 1L)));
   private long nextId;
 
   GvirtBaselineTest() {
