@@ -24,34 +24,14 @@ class EveryGpuPolicyTest {
   private static final int VGPUS = 3;
   private static final int REQUESTS = 2_000;
 
-  /**
-   * The union of every registered policy's parameters, at their reference values. A new policy that reads a key
-   * missing here fails this test with "policy parameter '...' missing": add the key.
-   */
-  static final PolicyParams PARAMS = PolicyParams.of(Map.ofEntries(
-      Map.entry("max-inflight", 2L),
-      Map.entry("slice", 16 * MS),
-      Map.entry("max-kernels-per-slice", 8L),
-      Map.entry("present-history", 20L),
-      Map.entry("period", MS),
-      Map.entry("fps-threshold", 30.0),
-      Map.entry("gpu-threshold", 0.9),
-      Map.entry("window", 5_000 * MS),
-      Map.entry("max-slice", 16 * MS),
-      Map.entry("slice-granularity", MS),
-      Map.entry("crbs-per-dispatch", 4L),
-      Map.entry("total-credits", 100L),
-      Map.entry("discipline", "non-preemptive"),
-      Map.entry("non-preemptive-slice", 6 * MS),
-      Map.entry("preemptive-slice", 30 * MS),
-      Map.entry("samples", 5L),
-      Map.entry("idle-spin", MS / 10),
-      Map.entry("work-conserving", "true"),
-      Map.entry("interactive-sync-calls", 10L),
-      Map.entry("interactive-window", 10 * MS),
-      Map.entry("slice-above-blocks", 360_000L),
-      Map.entry("sub-kernel-blocks", 1_500L),
-      Map.entry("accounting-period", 30 * MS)));
+  /** A policy at the defaults its spec declares: a new policy needs no edit here. */
+  private static GpuPolicy create(String name) {
+    return PolicyCatalog.builtIn().spec(PolicyKind.GPU, name).create(params(name));
+  }
+
+  private static PolicyParams params(String name) {
+    return PolicyCatalog.builtIn().spec(PolicyKind.GPU, name).defaults();
+  }
 
   static Stream<Arguments> policiesAndSeeds() {
     return PolicyCatalog.builtIn().names(PolicyKind.GPU).stream().flatMap(name -> Stream.of(1L, 2L, 3L).map(seed -> Arguments.of(name, seed)));
@@ -64,7 +44,7 @@ class EveryGpuPolicyTest {
   @ParameterizedTest(name = "{0}, seed {1}")
   @MethodSource("policiesAndSeeds")
   void everyPolicy_dispatchesEachQueuedRequestExactlyOnce_andCompletesIt(String name, long seed) {
-    GpuPolicy policy = PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS);
+    GpuPolicy policy = create(name);
     Run run = Run.of(policy, seed);
 
     assertEquals(REQUESTS, run.dispatches.size(), name + " dispatched " + run.dispatches.size() + " of " + REQUESTS);
@@ -78,22 +58,22 @@ class EveryGpuPolicyTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("policies")
   void everyPolicy_decidesTheSameWay_forTheSameSeed(String name) {
-    Run first = Run.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS), 42);
-    Run second = Run.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS), 42);
+    Run first = Run.of(create(name), 42);
+    Run second = Run.of(create(name), 42);
     assertEquals(first.dispatches, second.dispatches);
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("policies")
   void everyPolicy_reportsItsRegistryName(String name) {
-    assertEquals(name, PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS).name());
+    assertEquals(name, create(name).name());
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("policies")
   void everyPolicy_neverExceedsMaxInflight(String name) {
-    Run run = Run.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, name, PARAMS), 7);
-    assertTrue(run.peakInflight <= PARAMS.count("max-inflight"), name + " peaked at " + run.peakInflight);
+    Run run = Run.of(create(name), 7);
+    assertTrue(run.peakInflight <= params(name).count("max-inflight"), name + " peaked at " + run.peakInflight);
   }
 
   /**
