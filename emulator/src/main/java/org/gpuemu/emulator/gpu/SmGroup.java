@@ -15,15 +15,12 @@ import org.gpuemu.workloads.KernelSpec;
 
 /**
  * A group of SMs executing kernels: the actor around an {@link SmGroupModel}, which holds every rule (hardware FIFO,
- * fluid execution, context switches, SM spans and space sharing's layouts, accounting). The actor hands the model
- * each message with its emulated time, replies {@link Finished}, hands surplus SMs to its {@link Sibling} as a
- * {@link Grant}, arms one timer at the model's next event, and runs a context switch's GTT copy: {@link GpuMemory}
- * prices it and a host core runs it as host work (gballoon §2.2: the copy lengthens the switch, so the vGPU gets less
- * GPU time, and takes CPU time from vCPUs).
- *
- * <p>Space sharing (COMBO, combo.txt §5.1-§5.3): a {@link Resize} changes the group's target (and may suspend its
- * kernels until a {@link Resume}); a {@link Bind} places a kernel; SMs pass between the render and the BE group as
- * {@link Grant}s. See {@link SmGroupModel} for what each does to the kernels.
+ * fluid execution, context switches, SM spans, space sharing's layouts, accounting). The actor feeds the model each
+ * message at its emulated time, replies {@link Finished}, hands surplus SMs to its {@link Sibling} as a {@link Grant},
+ * arms one timer at the model's next event, and runs a context switch's GTT copy: {@link GpuMemory} prices it and a
+ * host core runs it as host work (gballoon §2.2: the copy lengthens the switch, so the vGPU gets less GPU time, and
+ * takes CPU time from vCPUs). Space sharing (COMBO, combo.txt §5.1-§5.3): {@link Resize}, {@link Resume},
+ * {@link Bind} and {@link Grant}; see {@link SmGroupModel} for what each does to the kernels.
  */
 public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
@@ -127,16 +124,8 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   private final ActorRef<GpuMemory.CopyCost> copyPriced;
   private final ActorRef<CpuScheduler.Done> copyDone;
   private ActorRef<Command> sibling;
-  /**
-   * Kernel durations weighted by their GPU time (one count per started microsecond), so that the median is the
-   * kernel length half of the GPU's time went to: the fidelity reference. Counted per kernel, a workload's many
-   * 1 us transfers (FairGV's synchronous copies) would make the median a transfer and the limit unreachable.
-   */
-  private final org.HdrHistogram.Histogram kernelDurations = new org.HdrHistogram.Histogram(3_600_000_000_000L, 2);
-  /** Identifies the armed timer: a tick of an older arming is stale. */
-  private long token;
-  /** GTT copies run so far: the next one runs on core {@code copiesRun mod cores}. */
-  private long copiesRun;
+  private long token; // the armed timer's: a tick of an older arming is stale
+  private long copiesRun; // GTT copies run so far: the next one runs on core copiesRun mod cores
 
   public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
       FluidModel model, RunContext run) {
@@ -177,9 +166,10 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   private Behavior<Command> onExecute(Execute msg) {
     long now = msg.atNanos() >= 0 ? run.received(model.lastEventAt(), msg.atNanos()) : run.now();
-    var kernel = new SmGroupModel.Kernel<>(msg, msg.vgpu(), msg.kernel(), msg.bind() == null ? 0 : msg.bind().boundSms());
-    return carryOut(msg.bind() == null ? model.execute(kernel, now)
-        : model.execute(kernel, msg.bind().epoch(), msg.bind().targetSms(), now));
+    Bind bind = msg.bind();
+    var kernel = new SmGroupModel.Kernel<>(msg, msg.vgpu(), msg.kernel(), bind == null ? 0 : bind.boundSms());
+    return carryOut(bind == null ? model.execute(kernel, now)
+        : model.execute(kernel, bind.epoch(), bind.targetSms(), now));
   }
 
   private Behavior<Command> onResize(Resize msg) {
@@ -187,8 +177,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onResume(Resume msg) {
-    if (!model.resumes(msg.epoch())) return this;
-    return carryOut(model.resume(msg.epoch(), msg.atNanos()));
+    return model.resumes(msg.epoch()) ? carryOut(model.resume(msg.epoch(), msg.atNanos())) : this;
   }
 
   private Behavior<Command> onGrant(Grant msg) {
@@ -231,18 +220,15 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    long median = kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
     msg.replyTo().tell(new GroupReport(model.sms(), model.kernelBusyNanos(), model.switchNanos(),
-        model.contextSwitches(), model.kernelsCompleted(), median, model.lastEventAt(), model.totalSms(),
-        model.smBusyNanos()));
+        model.contextSwitches(), model.kernelsCompleted(), model.medianKernelNanos(), model.lastEventAt(),
+        model.totalSms(), model.smBusyNanos()));
     return this;
   }
 
   /** Replies to the completed kernels, asks for the GTT copy, hands SMs over, and re-arms the timer. */
   private Behavior<Command> carryOut(SmGroupModel.Step<Execute> step) {
     for (SmGroupModel.Completion<Execute> c : step.completed()) {
-      long took = Math.max(1, c.finishedNanos() - c.startedNanos());
-      kernelDurations.recordValueWithCount(took, 1 + took / 1_000);
       Execute e = c.tag();
       e.replyTo().tell(new Finished(e.workId(), e.vgpu(), c.gpuNanos(), c.startedNanos(), c.finishedNanos()));
     }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import org.HdrHistogram.Histogram;
 import org.gpuemu.workloads.KernelSpec;
 import org.gpuemu.workloads.KernelType;
 
@@ -52,7 +53,7 @@ public final class SmGroupModel<T> {
   /** A kernel completed at {@code finishedNanos}; {@code gpuNanos} is the group time accounted to it. */
   public record Completion<T>(T tag, int vgpu, long gpuNanos, long startedNanos, long finishedNanos) {}
 
-  /** {@code sms} surplus SMs go to the sibling group at {@code atNanos}; layout {@code epoch} gives it {@code targetSms}. */
+  /** {@code sms} surplus SMs go to the sibling at {@code atNanos}; layout {@code epoch} gives it {@code targetSms}. */
   public record Handover(int sms, long epoch, int targetSms, long atNanos) {}
 
   /** A context switch to {@code vgpu} began at {@code atNanos} and waits for that vGPU's GTT copy. */
@@ -123,6 +124,12 @@ public final class SmGroupModel<T> {
   private long switchTime;
   private long switches;
   private long completedCount;
+  /**
+   * Kernel durations weighted by their GPU time (one count per started microsecond), so that the median is the
+   * kernel length half of the GPU's time went to: the fidelity reference. Counted per kernel, a workload's many
+   * 1 us transfers (FairGV's synchronous copies) would make the median a transfer and the limit unreachable.
+   */
+  private final Histogram kernelDurations = new Histogram(3_600_000_000_000L, 2);
   /** What the event being handled has led to so far. */
   private List<Completion<T>> completions = new ArrayList<>();
   private Optional<CopyRequest> copy = Optional.empty();
@@ -179,7 +186,7 @@ public final class SmGroupModel<T> {
     return grant(0, newEpoch, targetSms, at);
   }
 
-  /** The sibling handed over {@code granted} SMs at {@code at}, under layout {@code newEpoch} giving {@code targetSms}. */
+  /** The sibling handed {@code granted} SMs over at {@code at}, under layout {@code newEpoch} of {@code targetSms}. */
   public Step<T> grant(int granted, long newEpoch, int targetSms, long at) {
     long now = catchUp(at);
     layout(newEpoch, targetSms);
@@ -288,6 +295,11 @@ public final class SmGroupModel<T> {
     return completedCount;
   }
 
+  /** The kernel duration (start to end) half of the group's kernel time went to; 0 before the first completion. */
+  public long medianKernelNanos() {
+    return kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
+  }
+
   /** Kernels running (started, not completed), suspended ones included. */
   public int runningCount() {
     return running.size();
@@ -383,6 +395,8 @@ public final class SmGroupModel<T> {
       if (k.remaining > DONE_EPSILON * Math.max(1, k.span)) continue;
       it.remove();
       completedCount++;
+      long took = Math.max(1, now - k.started);
+      kernelDurations.recordValueWithCount(took, 1 + took / 1_000);
       completions.add(new Completion<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), k.started, now));
     }
   }

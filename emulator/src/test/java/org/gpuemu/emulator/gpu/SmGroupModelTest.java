@@ -220,6 +220,21 @@ class SmGroupModelTest {
   }
 
   @Test
+  void medianKernel_isTheLengthHalfOfTheKernelTimeWentTo_notTheMedianOfTheCount() {
+    SmGroupModel<String> g = wholeGpu(1, 0);
+    assertEquals(0, g.medianKernelNanos(), "no kernel yet");
+    g.execute(cd("short1", 0, 10_000), 0);
+    g.execute(cd("short2", 0, 10_000), 0);
+    g.execute(cd("long", 0, 3 * MS), 0);
+    g.eventDue(10_000);
+    g.eventDue(20_000);
+    g.eventDue(3_020_000);
+    // two of three kernels are 10 us, but the 3 ms one took 3,000 of the 3,020 us: counts of 1 + 10 each
+    // against 1 + 3,000; the histogram keeps 2 significant digits, hence the 1 % tolerance
+    assertEquals(3 * MS, g.medianKernelNanos(), 3 * MS / 100);
+  }
+
+  @Test
   void anEventStampedBeforeTheGroupsLatestEvent_isTakenAtTheLatestEvent() {
     SmGroupModel<String> g = wholeGpu(1, 0);
     g.execute(cd("a", 0, MS), 0);
