@@ -1,9 +1,6 @@
 package org.gpuemu.emulator.gpu;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
-import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -11,35 +8,19 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.clock.Timed;
 import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.workloads.KernelSpec;
-import org.gpuemu.workloads.KernelType;
 
 /**
- * A group of SMs executing kernels with the {@link FluidModel}. Kernels arrive in a hardware FIFO and start while
- * fewer than {@code maxConcurrent} run; once started a kernel runs to completion (non-preemptive GPU) though its
- * rate changes when co-runners come and go. Switching from one vGPU's context to another's costs
- * {@code contextSwitchNanos} of group time, attributed to no vGPU; with a slot memory policy (gBalloon) the switch
- * first waits for the incoming vGPU's GTT copy, which {@link GpuMemory} prices and a host core runs as host work
- * (gballoon §2.2: the copy lengthens the switch, so the vGPU gets less GPU time, and takes CPU time from vCPUs).
- * Busy time of each kernel is the group time it occupied divided among its co-runners, so the vGPUs' accounted
- * times add up to the group's kernel busy time.
- *
- * <p>Space sharing (COMBO, combo.txt §5.1, §5.3): a group owns some of the GPU's SMs and may be resized to a
- * {@link Resize target}. A kernel spans SMs: an unbound kernel (the "original" version of §5.3) spreads over the SMs
- * its group owns, up to the target, and grows when the group is granted more; an SM-bound kernel ({@link Bind}
- * with {@code boundSms > 0}, Figure 8) is bound to that many SMs and, being a persistent-thread-block kernel whose
- * blocks each do an equal share, ends a full duration after its last bound SM became free: it makes no progress
- * until the group owns them all (Figure 11b). A running kernel never gives up SMs: a shrinking group hands its
- * surplus to its {@link Sibling} only as the kernels spanning it finish, and the sibling's kernels then grow onto
- * them. A {@link Resize} may also suspend the group (COMBO's exact layout change, §5.2: its kernels are
- * persistent-thread-block versions, whose blocks can stop between the original blocks they loop over): its running
- * kernels keep the work done but span no SM, so the surplus goes to the sibling at once, and no kernel starts until
- * a {@link Resume}, when they spread over the group's SMs again. Work is in SM-nanoseconds (solo duration × the
- * GPU's SMs), progressing at span × the co-location rate.
- * Simplification: co-runners in a group are taken to share their SMs whatever their spans (the co-location rates
- * of the whole set apply to each).
+ * A group of SMs executing kernels: the actor around an {@link SmGroupModel}, which holds every rule (hardware FIFO,
+ * fluid execution, context switches, SM spans, space sharing's layouts, accounting). The actor feeds the model each
+ * message at its emulated time, replies {@link Finished}, hands surplus SMs to its {@link Sibling} as a {@link Grant},
+ * arms one timer at the model's next event, and runs a context switch's GTT copy: {@link GpuMemory} prices it and a
+ * host core runs it as host work (gballoon §2.2: the copy lengthens the switch, so the vGPU gets less GPU time, and
+ * takes CPU time from vCPUs). Space sharing (COMBO, combo.txt §5.1-§5.3): {@link Resize}, {@link Resume},
+ * {@link Bind} and {@link Grant}; see {@link SmGroupModel} for what each does to the kernels.
  */
 public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
@@ -135,70 +116,16 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private static final Object TICK = "tick";
-  private static final double DONE_EPSILON = 0.5; // half a nanosecond of work left counts as done
 
-  private static final class Running {
-    final Execute request;
-    final KernelType type;
-    final long started;
-    /** SMs it is bound to (SM-bound version), 0 when unbound. */
-    final int bound;
-    /** SMs it spreads over; an unbound kernel's grows with its group, never shrinks. */
-    int span;
-    /** SM-nanoseconds of work left. */
-    double remaining;
-    double accounted;
-
-    Running(Execute request, double work, long started, int bound, int span) {
-      this.request = request;
-      this.type = request.kernel().type();
-      this.remaining = work;
-      this.started = started;
-      this.bound = bound;
-      this.span = span;
-    }
-  }
-
-  /** SMs owned now (space sharing changes it; otherwise fixed). */
-  private int sms;
-  /** SMs the current layout gives the group. */
-  private int target;
-  private long epoch;
-  /** The layout whose {@link Resize} suspended the group, or -1: running kernels hold no SMs, none starts. */
-  private long suspendedBy = -1;
-  private ActorRef<Command> sibling;
-  private double smBusy;
-  private final int totalSms;
-  private final int maxConcurrent;
-  private final long contextSwitchNanos;
-  private final FluidModel model;
+  private final SmGroupModel<Execute> model;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final ArrayDeque<Execute> fifo = new ArrayDeque<>();
-  private final List<Running> running = new ArrayList<>();
-  /**
-   * Kernel durations weighted by their GPU time (one count per started microsecond), so that the median is the
-   * kernel length half of the GPU's time went to: the fidelity reference. Counted per kernel, a workload's many
-   * 1 us transfers (FairGV's synchronous copies) would make the median a transfer and the limit unreachable.
-   */
-  private final org.HdrHistogram.Histogram kernelDurations = new org.HdrHistogram.Histogram(3_600_000_000_000L, 2);
-  private long last;
-  private long token;
-  private int context = -1;
-  private long switchingUntil = -1;
-  private long kernelBusy;
-  private long switchTime;
-  private long switches;
-  private long completed;
   private final GttCopies copies;
   private final ActorRef<GpuMemory.CopyCost> copyPriced;
   private final ActorRef<CpuScheduler.Done> copyDone;
-  /** A switch waiting for its GTT copy: no timer until the copy is done. */
-  private static final long COPYING = Long.MAX_VALUE;
-  /** When the switch waiting for its GTT copy began (the copy's model start time). */
-  private long switchAt;
-  /** GTT copies run so far: the next one runs on core {@code copiesRun mod cores}. */
-  private long copiesRun;
+  private ActorRef<Command> sibling;
+  private long token; // the armed timer's: a tick of an older arming is stale
+  private long copiesRun; // GTT copies run so far: the next one runs on core copiesRun mod cores
 
   public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
       FluidModel model, RunContext run) {
@@ -207,22 +134,18 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
       FluidModel model, GttCopies copies, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> run.causal(new SmGroup(ctx, sms, totalSms, maxConcurrent, contextSwitchNanos, model, copies, run, timers))));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new SmGroup(ctx,
+        new SmGroupModel<>(sms, totalSms, maxConcurrent, contextSwitchNanos, model, copies.memory() != null), copies,
+        run, timers))));
   }
 
-  private SmGroup(ActorContext<Command> ctx, int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
-      FluidModel model, GttCopies copies, RunContext run, TimerScheduler<Command> timers) {
+  private SmGroup(ActorContext<Command> ctx, SmGroupModel<Execute> model, GttCopies copies, RunContext run,
+      TimerScheduler<Command> timers) {
     super(ctx);
+    this.model = model;
     this.copies = copies;
     this.copyPriced = ctx.messageAdapter(GpuMemory.CopyCost.class, CopyPriced::new);
     this.copyDone = ctx.messageAdapter(CpuScheduler.Done.class, CopyDone::new);
-    this.sms = sms;
-    this.target = sms;
-    this.totalSms = totalSms;
-    this.maxConcurrent = maxConcurrent;
-    this.contextSwitchNanos = contextSwitchNanos;
-    this.model = model;
     this.run = run;
     this.timers = timers;
   }
@@ -237,105 +160,39 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
         .onMessage(Resize.class, this::onResize)
         .onMessage(Grant.class, this::onGrant)
         .onMessage(Resume.class, this::onResume)
-        .onMessage(Sibling.class, m -> {
-          sibling = m.sibling();
-          return this;
-        })
+        .onMessage(Sibling.class, this::onSibling)
         .build();
   }
 
   private Behavior<Command> onExecute(Execute msg) {
-    long now = msg.atNanos() >= 0 ? run.received(last, msg.atNanos()) : Math.max(last, run.now());
-    advance(now);
-    finishDone(now);
-    if (msg.bind() != null) resize(msg.bind().epoch(), msg.bind().targetSms(), now);
-    fifo.add(msg);
-    startQueued(now);
-    release(now);
-    rearm(now);
-    return this;
+    long now = msg.atNanos() >= 0 ? run.received(model.lastEventAt(), msg.atNanos()) : run.now();
+    Bind bind = msg.bind();
+    var kernel = new SmGroupModel.Kernel<>(msg, msg.vgpu(), msg.kernel(), bind == null ? 0 : bind.boundSms());
+    return carryOut(bind == null ? model.execute(kernel, now)
+        : model.execute(kernel, bind.epoch(), bind.targetSms(), now));
   }
 
-  /** A resize is a grant of no SMs: the layout changes, nothing is handed over; a suspending one stops kernels first. */
   private Behavior<Command> onResize(Resize msg) {
-    if (msg.suspend() && msg.epoch() > epoch) {
-      long now = Math.max(last, msg.atNanos());
-      advance(now);
-      finishDone(now);
-      suspendedBy = msg.epoch();
-      for (Running k : running) k.span = 0;
-    }
-    return onGrant(new Grant(0, msg.epoch(), msg.targetSms(), msg.atNanos()));
+    return carryOut(model.resize(msg.epoch(), msg.targetSms(), msg.suspend(), msg.atNanos()));
   }
 
   private Behavior<Command> onResume(Resume msg) {
-    if (suspendedBy < 0 || msg.epoch() < suspendedBy) return this;
-    long now = Math.max(last, msg.atNanos());
-    advance(now);
-    suspendedBy = -1;
-    int usable = Math.min(sms, target);
-    for (Running k : running) k.span = k.bound > 0 ? k.bound : usable;
-    startQueued(now);
-    release(now);
-    rearm(now);
-    return this;
+    return model.resumes(msg.epoch()) ? carryOut(model.resume(msg.epoch(), msg.atNanos())) : this;
   }
 
   private Behavior<Command> onGrant(Grant msg) {
-    long now = Math.max(last, msg.atNanos());
-    advance(now);
-    finishDone(now);
-    resize(msg.epoch(), msg.targetSms(), now);
-    sms += msg.sms();
-    if (sms > totalSms) throw new IllegalStateException("group owns " + sms + " of " + totalSms + " SMs");
-    grow();
-    release(now);
-    rearm(now);
+    return carryOut(model.grant(msg.sms(), msg.epoch(), msg.targetSms(), msg.atNanos()));
+  }
+
+  private Behavior<Command> onSibling(Sibling msg) {
+    sibling = msg.sibling();
+    model.handOverSurplus();
     return this;
-  }
-
-  private void resize(long newEpoch, int newTarget, long now) {
-    if (newEpoch <= epoch) return;
-    epoch = newEpoch;
-    target = newTarget;
-    grow();
-  }
-
-  /** Unbound kernels spread over what the group owns, up to its target; none gives SMs up. */
-  private void grow() {
-    if (suspendedBy >= 0) return;
-    int usable = Math.min(sms, target);
-    for (Running k : running) {
-      if (k.bound == 0) k.span = Math.max(k.span, usable);
-    }
-  }
-
-  /** Hands the sibling every owned SM beyond the target that no running kernel spans. */
-  private void release(long now) {
-    if (sibling == null) return;
-    int held = target;
-    for (Running k : running) held = Math.max(held, k.span);
-    int surplus = sms - held;
-    if (surplus <= 0) return;
-    sms -= surplus;
-    sibling.tell(new Grant(surplus, epoch, totalSms - target, now));
-  }
-
-  /** Whether a kernel progresses: it spans SMs, and an SM-bound one has all its SMs. */
-  private boolean active(Running k) {
-    return k.span > 0 && (k.bound == 0 || sms >= k.bound);
   }
 
   private Behavior<Command> onTick(Tick msg) {
     if (msg.token() != token) return this;
-    long now = Math.max(last, run.fired(msg.due()));
-    advance(now);
-    finishDone(now);
-    if (switchingUntil >= 0 && now >= switchingUntil) switchingUntil = -1;
-    startQueued(now);
-    release(now);
-    rearm(now);
-    return this;
+    return carryOut(model.eventDue(run.fired(msg.due())));
   }
 
   /**
@@ -351,139 +208,39 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
    * turn, so every guest sharing a core pays an equal part (with one copying core, cg paid only on that core).
    */
   private Behavior<Command> onCopyPriced(CopyPriced msg) {
-    if (msg.cost().cpuNanos() > 0) {
-      ActorRef<CpuScheduler.Command> core = copies.cores().get((int) (copiesRun++ % copies.cores().size()));
-      core.tell(new CpuScheduler.HostRun(msg.cost().cpuNanos(), copyDone, switchAt));
-    } else {
-      switchCopied(Math.max(last, switchAt));
-    }
+    if (msg.cost().cpuNanos() <= 0) return carryOut(model.copied(model.copyStartedAt()));
+    ActorRef<CpuScheduler.Command> core = copies.cores().get((int) (copiesRun++ % copies.cores().size()));
+    core.tell(new CpuScheduler.HostRun(msg.cost().cpuNanos(), copyDone, model.copyStartedAt()));
     return this;
   }
 
   private Behavior<Command> onCopyDone(CopyDone msg) {
     copies.memory().tell(new GpuMemory.CopyTime(msg.done().ranNanos()));
-    switchCopied(Math.max(last, msg.done().endNanos()));
-    return this;
-  }
-
-  /** The incoming context's GTT is in place: the switch itself takes its fixed cost from now. */
-  private void switchCopied(long now) {
-    advance(now);
-    switchingUntil = now + contextSwitchNanos;
-    if (contextSwitchNanos == 0) switchingUntil = -1;
-    startQueued(now);
-    rearm(now);
+    return carryOut(model.copied(msg.done().endNanos()));
   }
 
   private Behavior<Command> onReport(Report msg) {
-    long median = kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
-    msg.replyTo().tell(new GroupReport(sms, kernelBusy, switchTime, switches, completed, median, last, totalSms,
-        smBusy));
+    msg.replyTo().tell(new GroupReport(model.sms(), model.kernelBusyNanos(), model.switchNanos(),
+        model.contextSwitches(), model.kernelsCompleted(), model.medianKernelNanos(), model.lastEventAt(),
+        model.totalSms(), model.smBusyNanos()));
     return this;
   }
 
-  /** Moves the fluid model from {@code last} to {@code now}. */
-  private void advance(long now) {
-    long dt = now - last;
-    if (dt <= 0) return;
-    if (switchingUntil >= 0) {
-      switchTime += Math.min(dt, Math.max(0, switchingUntil - last));
+  /** Replies to the completed kernels, asks for the GTT copy, hands SMs over, and re-arms the timer. */
+  private Behavior<Command> carryOut(SmGroupModel.Step<Execute> step) {
+    for (SmGroupModel.Completion<Execute> c : step.completed()) {
+      Execute e = c.tag();
+      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), c.gpuNanos(), c.startedNanos(), c.finishedNanos()));
     }
-    int activeCount = 0;
-    int spanned = 0;
-    for (Running k : running) {
-      if (active(k)) {
-        activeCount++;
-        spanned = Math.max(spanned, k.span);
-      }
-    }
-    if (activeCount > 0) {
-      double[] rates = model.rates(types());
-      for (int i = 0; i < running.size(); i++) {
-        Running k = running.get(i);
-        if (!active(k)) continue;
-        k.remaining -= dt * rates[i] * k.span;
-        k.accounted += (double) dt / activeCount;
-      }
-      kernelBusy += dt;
-      smBusy += (double) dt * Math.min(sms, spanned);
-    }
-    last = now;
-  }
-
-  private void finishDone(long now) {
-    for (var it = running.iterator(); it.hasNext(); ) {
-      Running k = it.next();
-      if (k.remaining > DONE_EPSILON * Math.max(1, k.span)) continue;
-      it.remove();
-      completed++;
-      long gpu = Math.round(k.accounted);
-      long took = Math.max(1, now - k.started);
-      kernelDurations.recordValueWithCount(took, 1 + took / 1_000);
-      Execute e = k.request;
-      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), gpu, k.started, now));
-    }
-  }
-
-  private void startQueued(long now) {
-    while (!fifo.isEmpty() && running.size() < maxConcurrent && switchingUntil < 0 && suspendedBy < 0) {
-      Execute next = fifo.peek();
-      if (context != next.vgpu() && context >= 0 && (contextSwitchNanos > 0 || copies.memory() != null)) {
-        if (!running.isEmpty()) return; // a context switch waits for the group to drain
-        context = next.vgpu();
-        switches++;
-        if (copies.memory() != null) {
-          switchingUntil = COPYING;
-          switchAt = now;
-          copies.memory().tell(new GpuMemory.SwitchTo(next.vgpu(), copyPriced));
-        } else {
-          switchingUntil = now + contextSwitchNanos;
-        }
-        return;
-      }
-      if (context != next.vgpu()) {
-        if (context >= 0) switches++;
-        context = next.vgpu();
-      }
-      fifo.poll();
-      int bound = next.bind() == null ? 0 : Math.min(totalSms, next.bind().boundSms());
-      int span = bound > 0 ? bound : Math.min(sms, target);
-      running.add(new Running(next, FluidModel.workNanos(next.kernel().soloNanos(), 1, totalSms), now, bound, span));
-    }
-  }
-
-  private void rearm(long now) {
-    long due;
-    if (switchingUntil == COPYING) {
-      timers.cancel(TICK);
-      token++;
-      return;
-    } else if (switchingUntil >= 0) {
-      due = switchingUntil;
-    } else if (running.isEmpty()) {
-      timers.cancel(TICK);
-      token++;
-      return;
+    step.copy().ifPresent(c -> copies.memory().tell(new GpuMemory.SwitchTo(c.vgpu(), copyPriced)));
+    step.handover().ifPresent(h -> sibling.tell(new Grant(h.sms(), h.epoch(), h.targetSms(), h.atNanos())));
+    var due = model.nextEventAt();
+    if (due.isPresent()) {
+      run.arm(timers, TICK, new Tick(++token, due.getAsLong()), due.getAsLong());
     } else {
-      double[] rates = model.rates(types());
-      double soonest = Double.MAX_VALUE;
-      for (int i = 0; i < running.size(); i++) {
-        Running k = running.get(i);
-        if (active(k)) soonest = Math.min(soonest, k.remaining / (rates[i] * k.span));
-      }
-      if (soonest == Double.MAX_VALUE) { // every kernel waits for SMs: the sibling's grant wakes the group
-        timers.cancel(TICK);
-        token++;
-        return;
-      }
-      due = now + (long) Math.ceil(soonest);
+      timers.cancel(TICK);
+      token++;
     }
-    run.arm(timers, TICK, new Tick(++token, due), due);
-  }
-
-  private List<KernelType> types() {
-    List<KernelType> t = new ArrayList<>(running.size());
-    for (Running k : running) t.add(k.type);
-    return t;
+    return this;
   }
 }

@@ -1,0 +1,435 @@
+package org.gpuemu.emulator.gpu;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.HdrHistogram.Histogram;
+import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.workloads.KernelType;
+
+/**
+ * What an SM group does with its kernels, in model time and nothing else: the {@link SmGroup} actor feeds it the
+ * events it receives with their emulated times and carries out the {@link Step}s it returns (replies, the sibling's
+ * SMs, the GTT copy) and a timer at {@link #nextEventAt}. No clock, no threads: the same calls give the same
+ * nanoseconds.
+ *
+ * <p>Kernels arrive in a hardware FIFO and start while fewer than {@code maxConcurrent} run; once started a kernel
+ * runs to completion (non-preemptive GPU) though its rate changes when co-runners come and go ({@link FluidModel}).
+ * Switching from one vGPU's context to another's waits for the group to drain and costs {@code contextSwitchNanos}
+ * of group time, attributed to no vGPU; with a slot memory policy (gBalloon, {@code copiesGtt}) the switch first
+ * waits for the incoming vGPU's GTT copy ({@link CopyRequest}, ended by {@link #copied}), and the copy's time counts
+ * as switch time too. Busy time of each kernel is the group time it occupied divided among its active co-runners, so
+ * the vGPUs' accounted times add up to the group's kernel busy time.
+ *
+ * <p>Space sharing (COMBO, combo.txt §5.1, §5.3): a group owns some of the GPU's SMs and has a target per layout
+ * (epoch). A kernel spans SMs: an unbound kernel (the "original" version of §5.3) spreads over the SMs its group
+ * owns, up to the target, and grows when the group is granted more; an SM-bound kernel (Figure 8) is bound to that
+ * many SMs and, being a persistent-thread-block kernel whose blocks each do an equal share, makes no progress until
+ * the group owns them all (Figure 11b). A running kernel never gives up SMs: a shrinking group hands its surplus
+ * over ({@link Handover}, to its sibling group) only as the kernels spanning it finish. A suspending resize (COMBO's
+ * exact layout change, §5.2) stops the running kernels, which keep the work done but span no SM, so the surplus goes
+ * at once, and no kernel starts until {@link #resume}. Work is in SM-nanoseconds (solo duration × the GPU's SMs),
+ * progressing at span × the co-location rate. Simplification: co-runners in a group are taken to share their SMs
+ * whatever their spans (the co-location rates of the whole set apply to each, active or not).
+ *
+ * <p>Times: every event is taken at the latest of its time and the group's latest event ({@link #lastEventAt}); a
+ * completion is due at the ceiling of its exact fluid end, so that a timer never fires before the work is done, and a
+ * kernel with at most half an SM-nanosecond of work left per SM it spans counts as done.
+ *
+ * @param <T> what the caller needs back with a completion (the actor's {@code Execute} message)
+ */
+public final class SmGroupModel<T> {
+
+  /** A kernel to run for {@code vgpu}; {@code boundSms} &gt; 0 binds it to that many SMs (0: unbound). */
+  public record Kernel<T>(T tag, int vgpu, KernelSpec spec, int boundSms) {
+    public Kernel {
+      if (boundSms < 0) throw new IllegalArgumentException("bound SMs must be >= 0");
+    }
+  }
+
+  /** A kernel completed at {@code finishedNanos}; {@code gpuNanos} is the group time accounted to it. */
+  public record Completion<T>(T tag, int vgpu, long gpuNanos, long startedNanos, long finishedNanos) {}
+
+  /** {@code sms} surplus SMs go to the sibling at {@code atNanos}; layout {@code epoch} gives it {@code targetSms}. */
+  public record Handover(int sms, long epoch, int targetSms, long atNanos) {}
+
+  /** A context switch to {@code vgpu} began at {@code atNanos} and waits for that vGPU's GTT copy. */
+  public record CopyRequest(int vgpu, long atNanos) {}
+
+  /** What one event led to, in the order it happened: completions, then a copy to start, then SMs to hand over. */
+  public record Step<T>(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover) {
+    public Step {
+      completed = List.copyOf(completed);
+    }
+  }
+
+  /** The context switch under way, if any. */
+  private sealed interface Switch permits NoSwitch, Copying, SwitchingUntil {}
+
+  private enum NoSwitch implements Switch { INSTANCE }
+
+  /** Waiting for the GTT copy that began at {@code since}; the group's time counts as switch time meanwhile. */
+  private record Copying(long since) implements Switch {}
+
+  private record SwitchingUntil(long until) implements Switch {}
+
+  private static final class Running<T> {
+    final Kernel<T> kernel;
+    final KernelType type;
+    final long started;
+    /** SMs it is bound to (SM-bound version), 0 when unbound. */
+    final int bound;
+    /** SMs it spreads over; an unbound kernel's grows with its group, never shrinks. */
+    int span;
+    /** SM-nanoseconds of work left. */
+    double remaining;
+    double accounted;
+
+    Running(Kernel<T> kernel, double work, long started, int bound, int span) {
+      this.kernel = kernel;
+      this.type = kernel.spec().type();
+      this.remaining = work;
+      this.started = started;
+      this.bound = bound;
+      this.span = span;
+    }
+  }
+
+  private static final double DONE_EPSILON = 0.5; // half a nanosecond of work left (per SM spanned) counts as done
+
+  private final int totalSms;
+  private final int maxConcurrent;
+  private final long contextSwitchNanos;
+  private final FluidModel fluid;
+  private final boolean copiesGtt;
+  private final ArrayDeque<Kernel<T>> fifo = new ArrayDeque<>();
+  private final List<Running<T>> running = new ArrayList<>();
+  /** SMs owned now (space sharing changes it; otherwise fixed). */
+  private int sms;
+  /** SMs the current layout gives the group. */
+  private int target;
+  private long epoch;
+  /** The layout whose resize suspended the group: running kernels hold no SMs, none starts. */
+  private OptionalLong suspendedBy = OptionalLong.empty();
+  private boolean handsOver;
+  private long last;
+  /** The vGPU whose context the group holds; none before its first kernel. */
+  private OptionalInt context = OptionalInt.empty();
+  private Switch switching = NoSwitch.INSTANCE;
+  private long kernelBusy;
+  private double smBusy;
+  private long switchTime;
+  private long switches;
+  private long completedCount;
+  /**
+   * Kernel durations weighted by their GPU time (one count per started microsecond), so that the median is the
+   * kernel length half of the GPU's time went to: the fidelity reference. Counted per kernel, a workload's many
+   * 1 us transfers (FairGV's synchronous copies) would make the median a transfer and the limit unreachable.
+   */
+  private final Histogram kernelDurations = new Histogram(3_600_000_000_000L, 2);
+  /** What the event being handled has led to so far. */
+  private List<Completion<T>> completions = new ArrayList<>();
+  private Optional<CopyRequest> copy = Optional.empty();
+  private Optional<Handover> handover = Optional.empty();
+
+  /**
+   * A group owning {@code sms} of the GPU's {@code totalSms} SMs (its first target too), running at most
+   * {@code maxConcurrent} kernels at once; {@code copiesGtt}: a context switch first waits for a GTT copy.
+   */
+  public SmGroupModel(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos, FluidModel fluid,
+      boolean copiesGtt) {
+    if (sms < 0 || sms > totalSms) throw new IllegalArgumentException("group owns " + sms + " of " + totalSms + " SMs");
+    if (maxConcurrent < 1) throw new IllegalArgumentException("max concurrent kernels must be >= 1");
+    if (contextSwitchNanos < 0) throw new IllegalArgumentException("context switch must be >= 0");
+    this.sms = sms;
+    this.target = sms;
+    this.totalSms = totalSms;
+    this.maxConcurrent = maxConcurrent;
+    this.contextSwitchNanos = contextSwitchNanos;
+    this.fluid = fluid;
+    this.copiesGtt = copiesGtt;
+  }
+
+  /** From now on, SMs beyond the target that no kernel spans are handed over (the group has a sibling). */
+  public void handOverSurplus() {
+    handsOver = true;
+  }
+
+  /** A kernel arrives at {@code at}; it starts at once if the group can start it. */
+  public Step<T> execute(Kernel<T> kernel, long at) {
+    return execute(kernel, epoch, target, at); // the current layout: not new, so nothing to apply
+  }
+
+  /** A kernel placed under layout {@code layoutEpoch} (applied first if new) arrives at {@code at}. */
+  public Step<T> execute(Kernel<T> kernel, long layoutEpoch, int layoutTargetSms, long at) {
+    long now = catchUp(at);
+    layout(layoutEpoch, layoutTargetSms);
+    fifo.add(kernel);
+    startQueued(now);
+    release(now);
+    return step();
+  }
+
+  /**
+   * Layout {@code newEpoch} gives the group {@code targetSms} from {@code at}; {@code suspend} (if the layout is new)
+   * stops the running kernels until {@link #resume}. A resize is a grant of no SMs.
+   */
+  public Step<T> resize(long newEpoch, int targetSms, boolean suspend, long at) {
+    if (suspend && newEpoch > epoch) {
+      catchUp(at);
+      suspendedBy = OptionalLong.of(newEpoch);
+      for (Running<T> k : running) k.span = 0;
+    }
+    return grant(0, newEpoch, targetSms, at);
+  }
+
+  /** The sibling handed {@code granted} SMs over at {@code at}, under layout {@code newEpoch} of {@code targetSms}. */
+  public Step<T> grant(int granted, long newEpoch, int targetSms, long at) {
+    long now = catchUp(at);
+    layout(newEpoch, targetSms);
+    sms += granted;
+    if (sms > totalSms) throw new IllegalStateException("group owns " + sms + " of " + totalSms + " SMs");
+    grow();
+    release(now);
+    return step();
+  }
+
+  /** Whether a resume of layout {@code layoutEpoch} ends the group's suspension (none, or an older layout's: no). */
+  public boolean resumes(long layoutEpoch) {
+    return suspendedBy.isPresent() && layoutEpoch >= suspendedBy.getAsLong();
+  }
+
+  /** The suspended kernels spread over what the group owns again at {@code at}, from where they stopped. */
+  public Step<T> resume(long layoutEpoch, long at) {
+    if (!resumes(layoutEpoch)) throw new IllegalStateException("layout " + layoutEpoch + " suspended nothing");
+    long now = Math.max(last, at);
+    advance(now);
+    suspendedBy = OptionalLong.empty();
+    int usable = Math.min(sms, target);
+    for (Running<T> k : running) k.span = k.bound > 0 ? k.bound : usable;
+    startQueued(now);
+    release(now);
+    return step();
+  }
+
+  /** The event {@link #nextEventAt} announced is due at {@code due}: kernels end, a context switch ends. */
+  public Step<T> eventDue(long due) {
+    long now = catchUp(due);
+    if (switching instanceof SwitchingUntil s && now >= s.until()) switching = NoSwitch.INSTANCE;
+    startQueued(now);
+    release(now);
+    return step();
+  }
+
+  /** When the GTT copy the current switch waits for began (its model start time). */
+  public long copyStartedAt() {
+    if (switching instanceof Copying c) return c.since();
+    throw new IllegalStateException("no GTT copy under way");
+  }
+
+  /** The incoming context's GTT is in place at {@code at}: the switch itself takes its fixed cost from then. */
+  public Step<T> copied(long at) {
+    if (!(switching instanceof Copying)) throw new IllegalStateException("no GTT copy under way");
+    long now = Math.max(last, at);
+    advance(now);
+    switching = contextSwitchNanos == 0 ? NoSwitch.INSTANCE : new SwitchingUntil(now + contextSwitchNanos);
+    startQueued(now);
+    return step();
+  }
+
+  /**
+   * When the group's next event is due: the end of a context switch, or the soonest completion; empty while it waits
+   * for a GTT copy, for SMs, or for kernels.
+   */
+  public OptionalLong nextEventAt() {
+    if (switching instanceof Copying) return OptionalLong.empty();
+    if (switching instanceof SwitchingUntil s) return OptionalLong.of(s.until());
+    if (running.isEmpty()) return OptionalLong.empty();
+    double[] rates = fluid.rates(types());
+    double soonest = Double.MAX_VALUE;
+    for (int i = 0; i < running.size(); i++) {
+      Running<T> k = running.get(i);
+      if (active(k)) soonest = Math.min(soonest, k.remaining / (rates[i] * k.span));
+    }
+    if (soonest == Double.MAX_VALUE) return OptionalLong.empty(); // every kernel waits for SMs: a grant wakes it
+    return OptionalLong.of(last + (long) Math.ceil(soonest));
+  }
+
+  /** The model time of the group's latest event. */
+  public long lastEventAt() {
+    return last;
+  }
+
+  /** SMs the group owns now. */
+  public int sms() {
+    return sms;
+  }
+
+  public int totalSms() {
+    return totalSms;
+  }
+
+  /** Group time during which at least one kernel progressed. */
+  public long kernelBusyNanos() {
+    return kernelBusy;
+  }
+
+  /** SM time busy: busy time × the SMs spanned (at most those owned). */
+  public double smBusyNanos() {
+    return smBusy;
+  }
+
+  /** Group time spent switching contexts (GTT copies included). */
+  public long switchNanos() {
+    return switchTime;
+  }
+
+  public long contextSwitches() {
+    return switches;
+  }
+
+  public long kernelsCompleted() {
+    return completedCount;
+  }
+
+  /** The kernel duration (start to end) half of the group's kernel time went to; 0 before the first completion. */
+  public long medianKernelNanos() {
+    return kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
+  }
+
+  /** Kernels running (started, not completed), suspended ones included. */
+  public int runningCount() {
+    return running.size();
+  }
+
+  /** Kernels waiting in the FIFO. */
+  public int queuedCount() {
+    return fifo.size();
+  }
+
+  /** Advances to {@code at} (no earlier than the latest event) and completes what is done; returns that time. */
+  private long catchUp(long at) {
+    long now = Math.max(last, at);
+    advance(now);
+    finishDone(now);
+    return now;
+  }
+
+  private Step<T> step() {
+    Step<T> s = new Step<>(completions, copy, handover);
+    completions = new ArrayList<>();
+    copy = Optional.empty();
+    handover = Optional.empty();
+    return s;
+  }
+
+  private void layout(long newEpoch, int newTarget) {
+    if (newEpoch <= epoch) return;
+    epoch = newEpoch;
+    target = newTarget;
+    grow();
+  }
+
+  /** Unbound kernels spread over what the group owns, up to its target; none gives SMs up. */
+  private void grow() {
+    if (suspendedBy.isPresent()) return;
+    int usable = Math.min(sms, target);
+    for (Running<T> k : running) {
+      if (k.bound == 0) k.span = Math.max(k.span, usable);
+    }
+  }
+
+  /** Hands over every owned SM beyond the target that no running kernel spans. */
+  private void release(long now) {
+    if (!handsOver) return;
+    int held = target;
+    for (Running<T> k : running) held = Math.max(held, k.span);
+    int surplus = sms - held;
+    if (surplus <= 0) return;
+    sms -= surplus;
+    handover = Optional.of(new Handover(surplus, epoch, totalSms - target, now));
+  }
+
+  /** Whether a kernel progresses: it spans SMs, and an SM-bound one has all its SMs. */
+  private boolean active(Running<T> k) {
+    return k.span > 0 && (k.bound == 0 || sms >= k.bound);
+  }
+
+  /** Moves the fluid model from {@code last} to {@code now}. */
+  private void advance(long now) {
+    long dt = now - last;
+    if (dt <= 0) return;
+    if (switching instanceof SwitchingUntil s) {
+      switchTime += Math.min(dt, Math.max(0, s.until() - last));
+    } else if (switching instanceof Copying) {
+      switchTime += dt;
+    }
+    int activeCount = 0;
+    int spanned = 0;
+    for (Running<T> k : running) {
+      if (active(k)) {
+        activeCount++;
+        spanned = Math.max(spanned, k.span);
+      }
+    }
+    if (activeCount > 0) {
+      double[] rates = fluid.rates(types());
+      for (int i = 0; i < running.size(); i++) {
+        Running<T> k = running.get(i);
+        if (!active(k)) continue;
+        k.remaining -= dt * rates[i] * k.span;
+        k.accounted += (double) dt / activeCount;
+      }
+      kernelBusy += dt;
+      smBusy += (double) dt * Math.min(sms, spanned);
+    }
+    last = now;
+  }
+
+  private void finishDone(long now) {
+    for (var it = running.iterator(); it.hasNext(); ) {
+      Running<T> k = it.next();
+      if (k.remaining > DONE_EPSILON * Math.max(1, k.span)) continue;
+      it.remove();
+      completedCount++;
+      long took = Math.max(1, now - k.started);
+      kernelDurations.recordValueWithCount(took, 1 + took / 1_000);
+      completions.add(new Completion<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), k.started, now));
+    }
+  }
+
+  private void startQueued(long now) {
+    while (!fifo.isEmpty() && running.size() < maxConcurrent && switching == NoSwitch.INSTANCE
+        && suspendedBy.isEmpty()) {
+      Kernel<T> next = fifo.peek();
+      boolean otherContext = context.isPresent() && context.getAsInt() != next.vgpu();
+      if (otherContext && (contextSwitchNanos > 0 || copiesGtt)) {
+        if (!running.isEmpty()) return; // a context switch waits for the group to drain
+        context = OptionalInt.of(next.vgpu());
+        switches++;
+        if (copiesGtt) {
+          switching = new Copying(now);
+          copy = Optional.of(new CopyRequest(next.vgpu(), now));
+        } else {
+          switching = new SwitchingUntil(now + contextSwitchNanos);
+        }
+        return;
+      }
+      if (otherContext) switches++; // free of cost: counted, not waited for
+      context = OptionalInt.of(next.vgpu());
+      fifo.poll();
+      int bound = Math.min(totalSms, next.boundSms());
+      int span = bound > 0 ? bound : Math.min(sms, target);
+      running.add(new Running<>(next, FluidModel.workNanos(next.spec().soloNanos(), 1, totalSms), now, bound, span));
+    }
+  }
+
+  private List<KernelType> types() {
+    List<KernelType> t = new ArrayList<>(running.size());
+    for (Running<T> k : running) t.add(k.type);
+    return t;
+  }
+}
