@@ -245,7 +245,8 @@ final class ScenarioWorkloads {
       if (!knownKeys(so, allowed, at)) continue;
       List<String> actions = so.keySet().stream().filter(STEP_ACTIONS::contains).toList();
       if (actions.size() != 1) {
-        problem.accept(at, "expected exactly one of " + STEP_ACTIONS + ", got " + (actions.isEmpty() ? "none" : actions));
+        problem.accept(at, "expected exactly one of " + STEP_ACTIONS + ", got "
+            + (actions.isEmpty() ? "none" : new TreeSet<>(actions)));
         continue;
       }
       Config sc = so.toConfig().withFallback(stepTemplate.toConfig());
@@ -411,7 +412,7 @@ final class ScenarioWorkloads {
       String w = text(pc, "workload", at);
       long duration = nanos(pc, "duration", at, false);
       if (w == null || duration <= 0) continue;
-      Workload workload = built.get(w);
+      Workload workload = sequences.contains(w) ? null : built.get(w);
       if (workload == null && WorkloadCatalog.contains(w)) workload = WorkloadCatalog.get(w);
       if (workload == null) {
         if (sequences.contains(w)) {
