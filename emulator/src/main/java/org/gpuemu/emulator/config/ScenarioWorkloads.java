@@ -154,10 +154,10 @@ final class ScenarioWorkloads {
     ConfigList phases = list(c, "phases", path);
     if (phases == null) return null;
     List<GamePhase> out = new ArrayList<>();
-    if (phases.isEmpty()) {
-      GamePhase p = phase(c, path, "play", Long.MAX_VALUE);
-      if (p != null) out.add(p);
-    }
+    // the workload's own keys first: a bad one is reported once, at its path, not at every phase inheriting it
+    GamePhase endless = phase(c, path, "play", Long.MAX_VALUE);
+    if (endless == null) return null;
+    if (phases.isEmpty()) out.add(endless);
     for (int i = 0; i < phases.size(); i++) {
       String at = path + ".phases[" + i + "]";
       if (phases.get(i).valueType() != ConfigValueType.OBJECT) {

@@ -171,6 +171,12 @@ class ScenarioWorkloadsTest {
   }
 
   @Test
+  void badKeyOfTheWorkload_isReportedOnceAtItsPath_notAtEveryPhaseInheritingIt() throws IOException {
+    onlyProblemAt(problems("scenario { workloads.g { kind = frame-loop, cpu = 6, phases = [{ duration = 1s }, "
+        + "{ duration = 1s }] }" + vmRunning("g") + " }"), "scenario.workloads.g.cpu", "a duration with a unit");
+  }
+
+  @Test
   void phaseWithoutDuration_isAnError_withItsIndex() throws IOException {
     onlyProblemAt(problems("scenario { workloads.g { kind = frame-loop, phases = [{ duration = 1s }, { gpu = 9ms }] }"
         + vmRunning("g") + " }"), "scenario.workloads.g.phases[1].duration", "every listed phase needs one");
