@@ -29,6 +29,15 @@ public record Scene(long cpuNanos, long gpuNanos, long pacingNanos) {
     return new Scene(cpu, gpu, pacing);
   }
 
+  /**
+   * A frame loop aiming at {@code fps}: after its CPU work the frame sleeps what is left of 1/fps, as
+   * {@link #fromUsage} paces the catalog's games; {@code fps = 0} is unpaced (frames back to back).
+   */
+  public static Scene paced(double fps, long cpuNanos, long gpuNanos) {
+    long pacing = fps > 0 ? Math.max(0, Math.round(1e9 / fps) - cpuNanos) : 0;
+    return new Scene(cpuNanos, gpuNanos, pacing);
+  }
+
   /** A GPU-bound scene: the GPU is busy the whole frame, the CPU for {@code cpuNanos}, no pacing. */
   public static Scene gpuBound(double fps, long cpuNanos) {
     return new Scene(cpuNanos, Math.round(1e9 / fps), 0);

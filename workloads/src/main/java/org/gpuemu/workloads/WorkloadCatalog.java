@@ -88,7 +88,7 @@ public final class WorkloadCatalog {
    * the GPU in chunks of roughly equal command count. We take one chunk per 2 ms of the frame's GPU time (at
    * least one): heavier frames are recorded as more chunks.
    */
-  static int batchesOf(Scene scene) {
+  public static int batchesOf(Scene scene) {
     return (int) Math.max(1, Math.round(scene.gpuNanos() / (2.0 * MS)));
   }
 

@@ -60,6 +60,8 @@ public final class ScenarioLoader {
   private final PolicyCatalog policies;
   private final String file;
   private final List<String> problems = new ArrayList<>();
+  /** The scenario's own workloads (scenario.workloads), consulted before the catalog. */
+  private ScenarioWorkloads.Result custom = new ScenarioWorkloads.Result(Map.of(), Set.of());
 
   private ScenarioLoader(Config reference, PolicyCatalog policies, String file) {
     this.reference = reference.getConfig("gpuemu");
@@ -141,6 +143,7 @@ public final class ScenarioLoader {
       String path = ROOT + "." + ConfigUtil.joinPath(key);
       switch (key) {
         case "vms" -> checkVms(e.getValue(), path);
+        case "workloads" -> { } // keys per workload kind: ScenarioWorkloads, once the GPU's SMs are known
         case "scheduler" -> checkScheduler(e.getValue(), path);
         case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));
         case "vm-defaults" -> problems.add(at(path, "unknown key; set VMs under scenario.vms.<name>"));
@@ -369,6 +372,8 @@ public final class ScenarioLoader {
         nonNegativeNanos(c, "fidelity.horizon"), nonNegativeNanos(c, "fidelity.hop"),
         positiveNanos(c, "fidelity.liveness-timeout"));
     long period = positiveNanos(c, "metrics.period");
+    custom = ScenarioWorkloads.read(user.hasPath("workloads") ? user.getValue("workloads") : null,
+        reference.getConfig("workload-kinds"), path, gpu.sms(), (key, message) -> problems.add(at(key, message)));
     List<Settings.Vm> vms = vms(user, cores);
     tryPolicy(cpuPolicy, "scenario.scheduler.cpu");
     tryPolicy(memPolicy, "scenario.memory");
@@ -378,7 +383,13 @@ public final class ScenarioLoader {
       vms = tryGpuPolicy(gpuPolicy, vms, user);
     }
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
-        new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms);
+        new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads());
+  }
+
+  /** The workload a VM names: the scenario's own, else the catalog's. */
+  private Workload workload(String name) {
+    Workload own = custom.workloads().get(name);
+    return own != null ? own : WorkloadCatalog.get(name);
   }
 
   /**
@@ -427,7 +438,7 @@ public final class ScenarioLoader {
     tryPolicy(choice, "scenario.scheduler.gpu");
     List<String> games = new ArrayList<>();
     for (Settings.Vm vm : vms) {
-      Workload w = WorkloadCatalog.get(vm.workload());
+      Workload w = workload(vm.workload());
       String key = "scenario.vms." + ConfigUtil.joinPath(vm.name()) + ".workload";
       if (w instanceof ComboGame) {
         games.add(vm.name());
@@ -489,8 +500,9 @@ public final class ScenarioLoader {
       String p = "scenario.vms." + ConfigUtil.joinPath(vmName);
       Config vm = user.getObject("vms").toConfig().getConfig(ConfigUtil.joinPath(vmName)).withFallback(template);
       String workload = vm.getString("workload");
-      if (!WorkloadCatalog.contains(workload)) {
-        problems.add(at(p + ".workload", "unknown workload '" + workload + "'; see `list` for the valid names"));
+      if (!WorkloadCatalog.contains(workload) && !custom.declared().contains(workload)) {
+        problems.add(at(p + ".workload", "unknown workload '" + workload + "'; see `list` for the valid names, or "
+            + "define it under scenario.workloads"));
       }
       int weight = positiveInt(vm, "weight", p + ".weight");
       int vcpus = positiveInt(vm, "vcpus", p + ".vcpus");

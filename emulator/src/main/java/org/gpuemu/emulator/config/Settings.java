@@ -1,28 +1,51 @@
 package org.gpuemu.emulator.config;
 
 import java.util.List;
+import java.util.Map;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyInput;
 import org.gpuemu.policies.spi.PolicyKind;
 import org.gpuemu.policies.spi.PolicySpec;
+import org.gpuemu.workloads.Workload;
+import org.gpuemu.workloads.WorkloadCatalog;
 
 /** Typed, validated settings of one run. All durations are emulated nanoseconds. */
 public final class Settings {
   private Settings() {}
 
-  /** A whole scenario, after command-line overrides. */
+  /**
+   * A whole scenario, after command-line overrides.
+   *
+   * @param workloads the workloads the scenario defines itself ({@code scenario.workloads}), by name; a VM's
+   *                  workload name is looked up there first, then in the catalog ({@link #workload})
+   */
   public record Scenario(String name, String description, String file, double timeScale, long durationNanos,
       long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
-      Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms) {
+      Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads) {
     public Scenario {
       vms = List.copyOf(vms);
+      workloads = Map.copyOf(workloads);
+    }
+
+    /** A scenario whose VMs all run catalog workloads. */
+    public Scenario(String name, String description, String file, double timeScale, long durationNanos,
+        long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
+        Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms) {
+      this(name, description, file, timeScale, durationNanos, seed, host, gpu, gpuPolicy, cpuPolicy, memoryPolicy,
+          fidelity, metricsPeriodNanos, vms, Map.of());
     }
 
     /** The same scenario, run for {@code nanos} of emulated time. */
     public Scenario withDuration(long nanos) {
       return new Scenario(name, description, file, timeScale, nanos, seed, host, gpu, gpuPolicy, cpuPolicy,
-          memoryPolicy, fidelity, metricsPeriodNanos, vms);
+          memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads);
+    }
+
+    /** The workload a VM names: the scenario's own of that name, else the catalog's. */
+    public Workload workload(String name) {
+      Workload own = workloads.get(name);
+      return own != null ? own : WorkloadCatalog.get(name);
     }
 
     /** Whether the GPU policy is a space-sharing one (COMBO, PilotFish): a render and a BE SM group. */

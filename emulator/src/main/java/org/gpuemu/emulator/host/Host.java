@@ -28,7 +28,6 @@ import org.gpuemu.policies.spi.PolicyInput;
 import org.gpuemu.policies.spi.PolicyKind;
 import org.gpuemu.emulator.gpu.SpaceScheduler;
 import org.gpuemu.workloads.ComboGame;
-import org.gpuemu.workloads.WorkloadCatalog;
 
 /**
  * The host: spawns its cores, the GPU scheduler and the physical GPU, then the VMs once the GPU's units exist,
@@ -82,7 +81,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     if (scenario.spaceShared()) {
       Settings.Vm game = gameVm(scenario);
       scheduler = ctx.spawn(SpaceScheduler.create(g.create(PolicyKind.SPACE), scenario.gpu().sms(),
-          game.index(), (ComboGame) WorkloadCatalog.get(game.workload()), Vm.programSeed(scenario.seed(),
+          game.index(), (ComboGame) scenario.workload(game.workload()), Vm.programSeed(scenario.seed(),
           game.index()), run, metrics), "gpu-scheduler");
       reports = new VCpu.Reports(false, copiesGtt);
       slicer = VGpu.Slicer.NONE;
@@ -100,7 +99,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   /** The one VM of a space-shared scenario that runs a game (the loader checked there is exactly one). */
   public static Settings.Vm gameVm(Settings.Scenario scenario) {
-    return scenario.vms().stream().filter(vm -> WorkloadCatalog.get(vm.workload()) instanceof ComboGame)
+    return scenario.vms().stream().filter(vm -> scenario.workload(vm.workload()) instanceof ComboGame)
         .findFirst().orElseThrow(() -> new IllegalStateException("a space-shared scenario needs a game VM"));
   }
 
@@ -120,7 +119,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {
-      getContext().spawn(Vm.create(vm, firstVcpu, scenario.seed(), scenario.durationNanos(), run, wiring,
+      getContext().spawn(Vm.create(vm, scenario.workload(vm.workload()), firstVcpu, scenario.seed(), scenario.durationNanos(), run, wiring,
           vmReady), "vm-" + vm.index());
       scheduler.tell(new GpuScheduler.MemoryShare(vm.index(),
           Math.min(1.0, (double) vm.memoryCapBytes() / scenario.gpu().memoryBytes())));

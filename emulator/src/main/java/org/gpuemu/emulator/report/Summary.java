@@ -19,7 +19,6 @@ import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
 import org.gpuemu.policies.vmcg.Fairness;
-import org.gpuemu.workloads.WorkloadCatalog;
 
 /**
  * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
@@ -90,7 +89,7 @@ public final class Summary {
     // FairGV §5.4: x_i = T_i / O_i, O_i = the VM's weight share of its solo throughput; possible when every
     // workload has a fixed solo rate, otherwise x_i is the VM's GPU-time share over its weight share
     boolean bySolo = s.vms().stream()
-        .allMatch(vm -> WorkloadCatalog.get(vm.workload()).soloRequestsPerSecond().isPresent());
+        .allMatch(vm -> s.workload(vm.workload()).soloRequestsPerSecond().isPresent());
     double idealTotal = 0;
     double measuredTotal = 0;
     Map<Integer, Integer> weights = new LinkedHashMap<>();
@@ -111,7 +110,7 @@ public final class Summary {
       double fairShare = (double) vm.weight() / totalWeight;
       // throughputs and GPU time count what finished while the VM's program ran, not the drain after it
       double measured = g.kernelsInRun() / ranSeconds;
-      double solo = bySolo ? WorkloadCatalog.get(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
+      double solo = bySolo ? s.workload(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
       double ideal = fairShare * solo;
       idealTotal += ideal;
       measuredTotal += measured;

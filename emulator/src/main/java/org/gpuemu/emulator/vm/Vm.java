@@ -13,7 +13,7 @@ import org.gpuemu.emulator.host.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.gpu.VgpuParams;
-import org.gpuemu.workloads.WorkloadCatalog;
+import org.gpuemu.workloads.Workload;
 
 /**
  * A guest VM: its vGPU, its guest agent and its vCPUs, placed on physical cores. The workload's main thread runs
@@ -42,8 +42,9 @@ public final class Vm {
     return seed + 7919L * index;
   }
 
-  public static Behavior<Command> create(Settings.Vm vm, int firstVcpu, long seed, long runEndNanos, RunContext run,
-      Wiring w, ActorRef<Ready> replyTo) {
+  /** The VM {@code vm}, running {@code workload} (the scenario's resolution of its workload name). */
+  public static Behavior<Command> create(Settings.Vm vm, Workload workload, int firstVcpu, long seed,
+      long runEndNanos, RunContext run, Wiring w, ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
       VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
       ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
@@ -53,7 +54,6 @@ public final class Vm {
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
       for (int i = 0; i < vm.vcpus(); i++) {
-        var workload = WorkloadCatalog.get(vm.workload());
         var program = i < workload.threads() ? workload.start(programSeed(seed, vm.index()) + 104_729L * i) : null;
         vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
             agent, w.memory(), w.metrics(), w.reports()), "vcpu-" + i));
