@@ -2,6 +2,7 @@ package org.gpuemu.emulator.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -156,5 +157,17 @@ class SummaryGoldenTest {
   @Test
   void spaceSharing_summaryJson_isTheContractsTextToTheCharacter(@TempDir Path dir) throws IOException {
     assertEquals(golden("summary-space-sharing.json"), written(spaceSharing(), dir));
+  }
+
+  @Test
+  void document_theMapsCallersRead_writeTheSameText() throws IOException {
+    // compare, the bench and the scenario tests read document(): it must be summary.json, number types included
+    // (a long stays a Long), so that written back it gives the same text
+    ObjectMapper json = new ObjectMapper();
+    Map<String, Object> doc = new Summary(spaceSharing()).document();
+    assertEquals(golden("summary-space-sharing.json"), json.writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+    Map<?, ?> game = (Map<?, ?>) ((Map<?, ?>) doc.get("vms")).get("game");
+    assertEquals(1_100L, game.get("frames"), "VmMetrics.frames is a long");
+    assertEquals(List.of("game", "dnn", "parboil"), List.copyOf(((Map<?, ?>) doc.get("vms")).keySet()));
   }
 }
