@@ -73,28 +73,20 @@ class SummaryTest {
         new TimerLateness.Snapshot(10_000, lagUs, lagUs, lagUs, lagUs));
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> fidelity(Summary s) {
-    return (Map<String, Object>) s.document().get("fidelity");
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> causality(Summary s) {
-    return (Map<String, Object>) fidelity(s).get("causality");
-  }
 
   @Test
   void fidelity_violationSize_isJudgedAgainstTheMedianFrame_whenGuestsPresentFrames() {
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
     Summary ok = summary(20 * MS, 1_900, vms, List.of());
     assertTrue(ok.faithful(), "one event 1.9 ms out of order is under 10 % of a 20 ms frame");
-    assertEquals("median frame", fidelity(ok).get("reference"));
-    assertEquals(2000.0, causality(ok).get("violation_limit_us"), "10 % of the 20 ms frame");
-    assertNull(fidelity(ok).get("reason"));
+    assertEquals("median frame", ok.doc().fidelity().reference());
+    assertEquals(2000.0, ok.doc().fidelity().causality().violationLimitUs(), "10 % of the 20 ms frame");
+    assertNull(ok.doc().fidelity().reason());
     Summary late = summary(20 * MS, 2_100, vms, List.of());
     assertFalse(late.faithful(), "2.1 ms is over 10 % of a 20 ms frame");
-    assertTrue(((String) fidelity(late).get("reason")).contains("2100 us after a later one, more than 10.0 % of the "
-        + "median frame"), (String) fidelity(late).get("reason"));
+    assertTrue(late.reason().contains("2100 us after a later one, more than 10.0 % of the median frame"),
+        late.reason());
+    assertEquals(late.reason(), late.doc().fidelity().reason());
   }
 
   @Test
@@ -102,8 +94,8 @@ class SummaryTest {
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
     Summary s = summary(0, 210, vms, List.of());
     assertFalse(s.faithful(), "210 us is over 10 % of a 2 ms kernel");
-    assertEquals("GPU-time median kernel", fidelity(s).get("reference"));
-    assertEquals(200.0, causality(s).get("violation_limit_us"), "10 % of the 2 ms kernel");
+    assertEquals("GPU-time median kernel", s.doc().fidelity().reference());
+    assertEquals(200.0, s.doc().fidelity().causality().violationLimitUs(), "10 % of the 2 ms kernel");
   }
 
   @Test
@@ -125,32 +117,27 @@ class SummaryTest {
         "11 ms of emulated lag at scale 0.1 are 110 ms of wall time");
   }
 
-  @SuppressWarnings("unchecked")
   @Test
   void fps_isOverEachVmsOwnRunTime_andSwitchesAreListed() {
     // b starts at 2 s and stops 4 s later: its 100 frames are over 4 s
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 2 * S, 4 * S));
     Summary s = summary(20 * MS, 100, vms, List.of(
         new AlgorithmSwitch(7 * S, Algorithm.PROPORTIONAL_SHARE, Algorithm.SLA_AWARE)));
-    Map<String, Map<String, Object>> out = (Map<String, Map<String, Object>>) s.document().get("vms");
-    assertEquals(10.0, out.get("a").get("fps"));
-    assertEquals(25.0, out.get("b").get("fps"));
-    assertEquals(List.of(Map.of("t_s", 7.0, "from", "proportional-share", "to", "sla-aware")),
-        s.document().get("policy_switches"));
+    assertEquals(10.0, s.doc().vms().get("a").frames().fps());
+    assertEquals(25.0, s.doc().vms().get("b").frames().fps());
+    assertEquals(List.of(new SummaryDoc.PolicySwitch(7.0, "proportional-share", "sla-aware")),
+        s.doc().policySwitches());
     assertTrue(s.table().contains("policy switches: 7.0s proportional-share->sla-aware"), s.table());
   }
 
-  @SuppressWarnings("unchecked")
   @Test
   void lambdaRunTime_isFromTheInverseRunTimes_onceEveryProgramEnded() {
     // vmcg.txt Table 2 computes lambda from run times: 1 s and 2 s give shares 2/3 and 1/3, lambda 1/3
     List<Settings.Vm> vms = List.of(vm(0, "a", 0, Long.MAX_VALUE), vm(1, "b", 0, Long.MAX_VALUE));
-    Map<String, Object> ended = (Map<String, Object>) summary(20 * MS, 100, vms, List.of(), S, 2 * S).document()
-        .get("fairness");
-    assertEquals(0.3333, ended.get("lambda_run_time"));
-    Map<String, Object> running = (Map<String, Object>) summary(20 * MS, 100, vms, List.of(), S, -1).document()
-        .get("fairness");
-    assertNull(running.get("lambda_run_time"), "b still runs");
-    assertEquals(0.0, running.get("lambda"), "both VMs' frame rates are equal");
+    SummaryDoc.Fairness ended = summary(20 * MS, 100, vms, List.of(), S, 2 * S).doc().fairness();
+    assertEquals(0.3333, ended.lambdaRunTime());
+    SummaryDoc.Fairness running = summary(20 * MS, 100, vms, List.of(), S, -1).doc().fairness();
+    assertNull(running.lambdaRunTime(), "b still runs");
+    assertEquals(0.0, running.lambda(), "both VMs' frame rates are equal");
   }
 }

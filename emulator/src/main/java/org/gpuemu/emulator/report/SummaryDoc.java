@@ -1,0 +1,122 @@
+package org.gpuemu.emulator.report;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+import java.util.Map;
+import org.gpuemu.emulator.clock.TimerLateness;
+
+/**
+ * The {@code summary.json} document (README "Output (contract)"), typed: Jackson writes the components in their
+ * order under their snake_case names. Unwrapped parts and the policies' own figures (open-ended maps, written under
+ * each policy's name between the policy switches and {@code gpu}) keep the document flat where the contract is.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu", "fairness",
+    "fidelity", "invariants"})
+public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
+    @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
+    Fairness fairness, Fidelity fidelity, Invariants invariants) {
+
+  /** The run: what ran, for how long, at which scale and seed. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Header(String scenario, String file, String policy, String cpuPolicy, String memoryPolicy,
+      double timeScale, double emulatedSeconds, double wallSeconds, long seed) {}
+
+  /** One VM's figures; {@code runTimeS} only once its finite program ended, {@code game} only for COMBO's game. */
+  public record Vm(@JsonUnwrapped VmSetup setup, @JsonUnwrapped VmFrames frames, @JsonUnwrapped VmGpu gpu,
+      @JsonUnwrapped VmCpu cpu, @JsonUnwrapped VmMemory memory,
+      @JsonProperty("run_time_s") @JsonInclude(JsonInclude.Include.NON_NULL) Double runTimeS,
+      @JsonUnwrapped GameFigures game) {}
+
+  /** The VM as configured; {@code share} the policy's (or the configured) GPU share, null without one. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record VmSetup(String workload, int weight, double slaFps, Double share) {}
+
+  /** What the guest presented: frame rate over its own run time, latency between Present returns. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla,
+      double framesOverSlaPct) {}
+
+  /** Frame latency in ms. */
+  public record Latency(double p50, double p99, double max) {}
+
+  /** GPU time and throughput while the VM's program ran; {@code normalizedRunTime} only by solo throughput. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record VmGpu(double gpuBusyMs, double gpuShare, double gpuUsage, long kernelsCompleted,
+      long requestsCompleted, long requestsFailed, double throughputPerS, double normalizedThroughput,
+      Double normalizedRunTime) {}
+
+  /** The VM's vCPUs: time run, stolen, and the longest stall. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record VmCpu(double cpuMs, double stealMs, double maxStallMs) {}
+
+  /** Memory: the peak, gBalloon's slots when it keeps them, refusals and object returns when there were any. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record VmMemory(double memoryMaxMb, MemorySlots memorySlots,
+      Long memoryRefusals, Long objectReturns) {}
+
+  /** gBalloon's GTT slots: at the end and at most. */
+  public record MemorySlots(@JsonProperty("final") int last, int max) {}
+
+  /** COMBO's game VM (combo.txt Figure 15): average and 99th-percentile FPS, headroom, QoS violations. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record GameFigures(Object fpsAvg, @JsonProperty("fps_p99") Object fpsP99, Object framesRendered,
+      Object headroomMs, Object qosViolations) {}
+
+  /** A VGRIS algorithm switch. */
+  public record PolicySwitch(@JsonProperty("t_s") double tS, String from, String to) {}
+
+  /** A space-sharing run's figures at the top (combo.txt Eq. 6's BE throughput, the QoS violations). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record SpaceSharing(Object beThroughput, Object qosViolations) {}
+
+  /** The GPU over the run and its drain. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Gpu(double utilization, double busyMs, long contextSwitches, double contextSwitchMs,
+      double medianKernelMs) {}
+
+  /** The host's cores. */
+  public record Cpu(int cores, double utilization) {}
+
+  /** FairGV's min/max ratio and overhead, VMCG's lambdas; null where the basis is missing. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Fairness(double mmr, String normalizedBy, Double aggregatedOverhead, Double lambda,
+      Double lambdaCrbs, Double lambdaRunTime) {}
+
+  /** The fidelity verdict and what it was judged on. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Fidelity(boolean faithful, String reason, String reference, Double referenceMs, Causality causality,
+      Double realTimeFactor, Distribution timerLatenessUs, Distribution messageSkewUs, long timelineRowsDropped) {}
+
+  /** The causal order of the run's events (README "Time"). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Causality(double horizonUs, double hopUs, long eventsOrdered, long eventsHeld, long eventsLate,
+      long violations, long tieInversions, long observerViolations, ViolationSizes violationUs,
+      Double violationLimitUs, Lag lagUs, @JsonProperty("lag_wall_ms_p50") double lagWallMsP50) {}
+
+  /** Sizes of the causality violations in µs; the largest to 0.1 µs. */
+  public record ViolationSizes(long p50, long p99, double max) {}
+
+  /** Lag of the causal order in emulated µs. */
+  public record Lag(long p50, long p99, long max) {}
+
+  /** A latency distribution in µs. */
+  public record Distribution(long p50, long p99, long p999, long max, long count) {
+    static Distribution of(TimerLateness.Snapshot s) {
+      return new Distribution(s.p50(), s.p99(), s.p999(), s.max(), s.count());
+    }
+  }
+
+  /** The invariants of DESIGN.md §6 and what broke them. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Invariants(long requestsSubmitted, long requestsCompleted, long requestsFailed, long requestsLost,
+      long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons, List<String> broken,
+      boolean ok) {}
+}

@@ -1,0 +1,155 @@
+package org.gpuemu.emulator.report;
+
+import static org.gpuemu.emulator.report.Summary.round;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VGpu;
+
+/**
+ * One VM's run, its vCPUs summed, with the rates the fairness figures compare. Throughputs and GPU time count what
+ * finished while the VM's program ran, not the drain after it.
+ *
+ * @param ranSeconds how long its program ran (at least 1 ns)
+ * @param share its share of all vGPU busy time
+ * @param fairShare its weight over the total weight
+ * @param measured kernels per second of its program's run
+ * @param bySolo whether every VM's workload has a solo throughput (FairGV's basis), else GPU time is the basis
+ * @param solo its workload's solo throughput (0 unless by solo)
+ * @param normalized FairGV §5.4's x_i: measured over its weighted share of solo, or share over fair share
+ */
+record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metrics, Threads threads,
+    double ranSeconds, double share, double fairShare, double measured, boolean bySolo, double solo,
+    double normalized) {
+
+  /** The run's totals every VM is measured against. */
+  record Totals(long gpuBusyInRunNanos, int weight, boolean bySolo) {
+    static Totals of(RunResult r) {
+      long busy = 0;
+      for (VGpu.VgpuReport v : r.vgpus()) busy += v.gpuBusyInRunNanos();
+      int weight = 0;
+      for (Settings.Vm vm : r.scenario().vms()) weight += vm.weight();
+      // FairGV §5.4: x_i = T_i / O_i, O_i = the VM's weight share of its solo throughput; possible when every
+      // workload has a fixed solo rate, otherwise x_i is the VM's GPU-time share over its weight share
+      boolean bySolo = r.scenario().vms().stream()
+          .allMatch(vm -> r.scenario().workload(vm.workload()).soloRequestsPerSecond().isPresent());
+      return new Totals(busy, weight, bySolo);
+    }
+  }
+
+  /** A VM's vCPUs summed; {@code programNanos} is -1 while any of its programs runs. */
+  record Threads(long ran, long steal, long memorySubmitted, long memoryCompleted, long memoryFailed,
+      long memoryRefused, long objectReturns, long maxStall, List<String> failures, long programNanos) {
+    static Threads of(List<VCpu.VcpuReport> vcpus) {
+      long ran = 0, steal = 0, submitted = 0, completed = 0, failed = 0, refused = 0, returns = 0, maxStall = 0;
+      List<String> failures = new ArrayList<>();
+      for (VCpu.VcpuReport c : vcpus) {
+        ran += c.ranNanos();
+        steal += c.stealNanos();
+        submitted += c.memorySubmitted();
+        completed += c.memoryCompleted();
+        failed += c.memoryFailed();
+        refused += c.memoryRefused();
+        returns += c.objectReturns();
+        maxStall = Math.max(maxStall, c.maxStallNanos());
+        failures.addAll(c.failures());
+      }
+      return new Threads(ran, steal, submitted, completed, failed, refused, returns, maxStall, failures,
+          programNanos(vcpus));
+    }
+
+    // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): once every thread's program
+    // ended (the main vCPU's and those of the other vCPUs that took steps), the longest
+    private static long programNanos(List<VCpu.VcpuReport> vcpus) {
+      long longest = -1;
+      for (int t = 0; t < vcpus.size(); t++) {
+        VCpu.VcpuReport thread = vcpus.get(t);
+        if (t > 0 && thread.steps() == 0) continue;
+        if (thread.programNanos() < 0) return -1;
+        longest = Math.max(longest, thread.programNanos());
+      }
+      return longest;
+    }
+  }
+
+  static VmTally of(RunResult r, Settings.Vm vm, Totals totals) {
+    int i = vm.index();
+    VGpu.VgpuReport g = r.vgpus().get(i);
+    double ranSeconds = Math.max(1e-9, Summary.ranNanos(vm, r.emulatedNanos()) / 1e9);
+    double share = totals.gpuBusyInRunNanos() > 0 ? (double) g.gpuBusyInRunNanos() / totals.gpuBusyInRunNanos() : 0;
+    double fairShare = (double) vm.weight() / totals.weight();
+    double measured = g.kernelsInRun() / ranSeconds;
+    double solo = totals.bySolo() ? r.scenario().workload(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
+    double normalized = totals.bySolo() ? measured / (fairShare * solo) : share / fairShare;
+    return new VmTally(vm, g, r.metrics().vms().get(i), Threads.of(r.vcpus().get(i)), ranSeconds, share, fairShare,
+        measured, totals.bySolo(), solo, normalized);
+  }
+
+  /** FairGV's ideal throughput: the weighted share of the solo one. */
+  double ideal() {
+    return fairShare * solo;
+  }
+
+  /** VMCG's throughput: FPS for a VM that presents frames, completed requests per second otherwise. */
+  double throughput() {
+    return metrics.frames() > 0 ? metrics.frames() / ranSeconds : measured;
+  }
+
+  long submitted() {
+    return vgpu.submitted() + threads.memorySubmitted();
+  }
+
+  long completed() {
+    return vgpu.completed() + threads.memoryCompleted();
+  }
+
+  long failed() {
+    return vgpu.failed() + threads.memoryFailed();
+  }
+
+  /** The VM's entry in {@code vms}; {@code game} is COMBO's game figures, or null. */
+  SummaryDoc.Vm entry(Double policyShare, List<Integer> slots, SummaryDoc.GameFigures game) {
+    long program = threads.programNanos();
+    return new SummaryDoc.Vm(setup(policyShare), frames(), gpuUse(), cpuUse(), memory(slots),
+        program >= 0 ? round(program / 1e9, 3) : null, game);
+  }
+
+  private SummaryDoc.VmSetup setup(Double policyShare) {
+    double configured = vm.share();
+    return new SummaryDoc.VmSetup(vm.workload(), vm.weight(), vm.slaFps(), policyShare != null
+        ? Double.valueOf(round(policyShare, 4)) : Double.isNaN(configured) ? null : Double.valueOf(configured));
+  }
+
+  private SummaryDoc.VmFrames frames() {
+    MetricsHub.VmMetrics m = metrics;
+    SummaryDoc.Latency latency = new SummaryDoc.Latency(round(m.latencyP50Us() / 1e3, 3),
+        round(m.latencyP99Us() / 1e3, 3), round(m.latencyMaxUs() / 1e3, 3));
+    return new SummaryDoc.VmFrames(round(m.frames() / ranSeconds, 2), latency, m.frames(), m.framesOverSla(),
+        round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2));
+  }
+
+  private SummaryDoc.VmGpu gpuUse() {
+    // FairGV Figure 11's normalized run time: run time beside the others over run time alone (2.0 for a fair
+    // half), i.e. solo throughput over measured throughput
+    Double runTime = bySolo && measured > 0 ? round(solo / measured, 4) : null;
+    return new SummaryDoc.VmGpu(round(vgpu.gpuBusyInRunNanos() / 1e6, 3), round(share, 4),
+        round(vgpu.gpuBusyInRunNanos() / 1e9 / ranSeconds, 4), vgpu.kernelsCompleted(), completed(), failed(),
+        round(measured, 2), round(normalized, 4), runTime);
+  }
+
+  private SummaryDoc.VmCpu cpuUse() {
+    return new SummaryDoc.VmCpu(round(threads.ran() / 1e6, 3), round(threads.steal() / 1e6, 3),
+        round(threads.maxStall() / 1e6, 3));
+  }
+
+  private SummaryDoc.VmMemory memory(List<Integer> slots) {
+    boolean refusals = threads.memoryRefused() > 0 || threads.objectReturns() > 0;
+    return new SummaryDoc.VmMemory(round(metrics.maxMemoryBytes() / 1048576.0, 1),
+        slots == null ? null : new SummaryDoc.MemorySlots(slots.get(0), slots.get(1)),
+        refusals ? threads.memoryRefused() : null, refusals ? threads.objectReturns() : null);
+  }
+}
