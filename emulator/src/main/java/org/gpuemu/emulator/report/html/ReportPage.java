@@ -258,9 +258,18 @@ public final class ReportPage {
       footer { color: #777; font-size: 12px; margin: 28px 0 8px; }
       </style>
       <script>
+      // what went wrong while drawing, for a reader's console and the browser test: errors, failed loads, rejections
       window.reportErrors = [];
-      window.addEventListener('error', function (e) { window.reportErrors.push(String(e.message)); });
+      window.addEventListener('error', function (e) {
+        window.reportErrors.push(e.message ? String(e.message) : 'failed to load ' + (e.target && e.target.src));
+      }, true);
       window.addEventListener('unhandledrejection', function (e) { window.reportErrors.push(String(e.reason)); });
+      (function (error) {
+        console.error = function () {
+          window.reportErrors.push(Array.prototype.join.call(arguments, ' '));
+          return error.apply(console, arguments);
+        };
+      })(console.error);
       </script>
       </head>
       <body>
