@@ -15,12 +15,7 @@ class ReportCommandTest {
   @TempDir Path dir;
 
   private Path scenario() throws IOException {
-    return Files.writeString(dir.resolve("tiny.conf"), """
-        scenario {
-          duration = 1s
-          vms { loop { workload = cuda-loop, vcpus = 1 } }
-        }
-        """);
+    return MainTest.tinyScenario(dir);
   }
 
   @Test
