@@ -6,4 +6,4 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * One chart of the report: its group heading, title, the sentence under it (what the data is and where it comes
  * from) and the ECharts option that draws it, data included.
  */
-public record Panel(String id, String group, String title, String caption, ObjectNode option) {}
+record Panel(String id, String group, String title, String caption, ObjectNode option) {}
