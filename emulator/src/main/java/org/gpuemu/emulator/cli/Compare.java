@@ -40,6 +40,9 @@ final class Compare implements Callable<Integer> {
   @Option(names = "--out", description = "output folder (default: out/<scenario>-compare-<timestamp>)")
   Path out;
 
+  @Option(names = "--no-report", description = "do not write report.html (here and in each policy's folder)")
+  boolean noReport;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override public Integer call() throws Exception {
@@ -99,6 +102,7 @@ final class Compare implements Callable<Integer> {
       err.println("warning: a run is marked faithful: false (see its row); do not trust its figures");
     }
     stdout.println("wrote " + dir.resolve("compare.json"));
+    ReportCommand.afterRun(dir, noReport, stdout, err);
     return results.values().stream().allMatch(r -> r.brokenInvariants().isEmpty()) ? Main.OK : Main.BROKEN;
   }
 

@@ -47,13 +47,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The command line: {@code run}, {@code validate}, {@code list}, {@code compare}, {@code bench}. Exit 0 ok, 1 an
+ * The command line: {@code run}, {@code validate}, {@code list}, {@code compare}, {@code bench}, {@code report}. Exit 0 ok, 1 an
  * invariant broke (or, for bench, a section could not be measured), 2 bad input.
  */
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
     subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class,
-        Main.BenchCommand.class})
+        Main.BenchCommand.class, ReportCommand.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;
@@ -142,6 +142,9 @@ public final class Main implements Callable<Integer> {
 
     @CommandLine.Mixin WarmUpOption warmUp;
 
+    @Option(names = "--no-report", description = "do not write report.html")
+    boolean noReport;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -174,6 +177,7 @@ public final class Main implements Callable<Integer> {
             + "not be trusted (try a smaller --scale or fewer VMs)");
       }
       stdout.println("wrote " + dir.resolve("summary.json") + " and " + dir.resolve("timeline.jsonl"));
+      ReportCommand.afterRun(dir, noReport, stdout, err);
       return summary.brokenInvariants().isEmpty() ? OK : BROKEN;
     }
   }

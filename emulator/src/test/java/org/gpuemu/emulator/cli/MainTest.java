@@ -55,6 +55,11 @@ class MainTest {
   }
 
   private Path good() throws IOException {
+    return tinyScenario(dir);
+  }
+
+  /** A valid one-VM scenario, {@code dir/tiny.conf}: a CUDA loop for 1 s (ReportCommandTest runs it too). */
+  static Path tinyScenario(Path dir) throws IOException {
     return Files.writeString(dir.resolve("tiny.conf"), """
         scenario {
           duration = 1s

@@ -1,0 +1,392 @@
+package org.gpuemu.emulator.report.html;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The panels of one run, each only when the run has its data: FPS per VM over time with the policy's mode
+ * switches (VGRIS Figure 11), GPU share per VM over time, frame-latency percentiles, λ over time and normalized
+ * throughput (FairGV, VMCG), COMBO's BE throughput, FPS percentiles and QoS headroom histogram, memory and
+ * gBalloon's slots over time, and the fidelity panels. {@code prefix} keeps ids unique when a compare page holds
+ * several runs.
+ */
+final class RunPanels {
+  static final String FRAMES = "Frames and GPU share";
+  static final String FAIRNESS = "Fairness";
+  static final String SPACE = "Space sharing (COMBO)";
+  static final String MEMORY = "Memory";
+  static final String FIDELITY = "Fidelity";
+
+  private final RunData run;
+  private final String prefix;
+  private final List<JsonNode> rows;
+  private final String tail;
+  private final List<Panel> panels = new ArrayList<>();
+
+  private RunPanels(RunData run, String prefix) {
+    this.run = run;
+    this.prefix = prefix;
+    List<Double> times = run.timeline().stream().map(r -> r.get("t_s").asDouble()).distinct().sorted().toList();
+    double last = times.isEmpty() ? 0 : times.get(times.size() - 1);
+    if (times.size() >= 3 && last - times.get(times.size() - 2) < (times.get(1) - times.get(0)) / 2) {
+      // the run's end cuts the last metrics period short (often a few ms of drain): its rates would be noise
+      rows = run.timeline().stream().filter(r -> r.get("t_s").asDouble() != last).toList();
+      tail = " The last, shortened period (" + fmt(times.get(times.size() - 2)) + "–" + fmt(last) + " s) is left out.";
+    } else {
+      rows = run.timeline();
+      tail = "";
+    }
+  }
+
+  /** Every panel the run has data for, in reading order. */
+  static List<Panel> of(RunData run) {
+    RunPanels p = new RunPanels(run, "");
+    p.fps();
+    p.share();
+    p.latency();
+    p.fairness();
+    p.normalizedThroughput();
+    p.space();
+    p.memory();
+    p.fidelity();
+    return List.copyOf(p.panels);
+  }
+
+  /** The FPS-over-time panel alone, titled with the run's label (compare pages); empty when there are no frames. */
+  static List<Panel> fpsOnly(RunData run, String group) {
+    RunPanels p = new RunPanels(run, run.label() + "-");
+    p.fps();
+    return p.panels.stream()
+        .map(x -> new Panel(x.id(), group, x.title() + " — " + run.label(), x.caption(), x.option())).toList();
+  }
+
+  private void add(String id, String group, String title, String caption, ObjectNode option) {
+    panels.add(new Panel(prefix + id, group, title, caption, option));
+  }
+
+  private void fps() {
+    Map<String, List<double[]>> series = perVm(row -> row.path("fps").asDouble(), true);
+    if (series.isEmpty()) return;
+    ObjectNode option = Charts.lines("FPS", series);
+    StringBuilder caption = new StringBuilder("Frames presented per emulated second in each metrics period "
+        + "(timeline.jsonl).");
+    Set<Double> slas = new LinkedHashSet<>();
+    for (String vm : series.keySet()) {
+      double sla = run.summary().path("vms").path(vm).path("sla_fps").asDouble(0);
+      if (sla > 0) slas.add(sla);
+    }
+    for (double sla : slas) Charts.markHorizontal(option, sla, "SLA " + fmt(sla) + " fps");
+    List<Double> at = new ArrayList<>();
+    List<String> labels = new ArrayList<>();
+    JsonNode switches = run.summary().path("policy_switches");
+    if (switches.isArray() && !switches.isEmpty()) {
+      for (JsonNode s : switches) {
+        at.add(s.path("t_s").asDouble());
+        labels.add(s.path("from").asText() + " → " + s.path("to").asText());
+      }
+      caption.append(" Dashed vertical lines: the policy's switches (summary.json policy_switches).");
+    } else {
+      modeChanges(at, labels);
+      if (!at.isEmpty()) {
+        caption.append(" Dashed vertical lines: the policy's mode changed within the metrics period starting there.");
+      }
+    }
+    Charts.markVertical(option, at, labels);
+    String mode = firstMode();
+    if (at.isEmpty() && !mode.isEmpty()) caption.append(" Policy mode: ").append(mode).append(" throughout.");
+    if (!slas.isEmpty()) caption.append(" Dashed horizontal line: the SLA.");
+    caption.append(tail);
+    add("fps", FRAMES, "FPS per VM over time", caption.toString(), option);
+  }
+
+  /** The timeline's mode column: where it differs from the previous period's, at that period's start. */
+  private void modeChanges(List<Double> at, List<String> labels) {
+    String last = null;
+    double lastT = 0;
+    for (JsonNode row : rows) {
+      String mode = row.path("mode").asText("");
+      double t = row.path("t_s").asDouble();
+      if (last != null && t != lastT && !mode.equals(last)) {
+        at.add(lastT);
+        labels.add("→ " + mode);
+      }
+      if (last == null || t != lastT) {
+        last = mode;
+        lastT = t;
+      }
+    }
+  }
+
+  private String firstMode() {
+    return rows.isEmpty() ? "" : rows.get(0).path("mode").asText("");
+  }
+
+  private void share() {
+    Map<String, List<double[]>> series = perVm(row -> row.path("gpu_share").asDouble(), true);
+    if (series.isEmpty()) return;
+    ObjectNode option = Charts.lines("share", series);
+    ((ObjectNode) option.get("yAxis")).put("max", 1);
+    add("share", FRAMES, "GPU share per VM over time",
+        "Each VM's part of the GPU time the vGPUs used in each metrics period (timeline.jsonl gpu_share)." + tail,
+        option);
+  }
+
+  private void latency() {
+    List<String> vms = new ArrayList<>();
+    Map<String, List<Double>> series = new LinkedHashMap<>();
+    for (String key : List.of("p50", "p99", "max")) series.put(key, new ArrayList<>());
+    for (Map.Entry<String, JsonNode> vm : vms()) {
+      JsonNode lat = vm.getValue().path("frame_latency_ms");
+      if (vm.getValue().path("frames").asLong() <= 0 || !lat.isObject()) continue;
+      vms.add(vm.getKey());
+      for (String key : series.keySet()) series.get(key).add(number(lat.get(key)));
+    }
+    if (vms.isEmpty()) return;
+    add("latency", FRAMES, "Frame latency per VM", "Time between two Present returns (vgris §3.2), in ms. "
+        + "summary.json keeps only these percentiles, not the distribution, so no CDF (VGRIS Figures 2, 7) is drawn.",
+        Charts.bars("ms", vms, series));
+  }
+
+  private void fairness() {
+    JsonNode fair = run.summary().path("fairness");
+    Double mmr = number(fair.get("mmr"));
+    Double lambda = number(fair.get("lambda"));
+    Map<Double, Double> byTime = new LinkedHashMap<>();
+    for (JsonNode row : rows) {
+      if (row.hasNonNull("lambda")) byTime.putIfAbsent(row.get("t_s").asDouble(), row.get("lambda").asDouble());
+    }
+    String finals = (mmr == null ? "" : " MMR (min/max of normalized throughput, FairGV) over the run: " + fmt(mmr)
+        + ".") + (lambda == null ? "" : " λ over the run: " + fmt(lambda) + ".");
+    if (!byTime.isEmpty()) {
+      List<double[]> points = new ArrayList<>();
+      byTime.forEach((t, l) -> points.add(new double[] {t, l}));
+      ObjectNode option = Charts.lines("λ", Map.of("λ", points));
+      add("lambda", FAIRNESS, "λ over time", "VMCG's λ = Σ|wᵢ − w′ᵢ| per metrics period (vmcg §6.3; 0 = "
+          + "throughput exactly in the weights' proportions). The timeline does not carry MMR." + finals, option);
+    } else if (mmr != null || lambda != null) {
+      List<String> names = new ArrayList<>();
+      List<Double> values = new ArrayList<>();
+      if (mmr != null) {
+        names.add("MMR");
+        values.add(mmr);
+      }
+      if (lambda != null) {
+        names.add("λ");
+        values.add(lambda);
+      }
+      add("fairness", FAIRNESS, "Fairness over the run", "The timeline carries neither, so these are the run's "
+          + "final values (summary.json fairness)." + finals, Charts.bars("", names, Map.of("value", values)));
+    }
+  }
+
+  private void normalizedThroughput() {
+    List<String> vms = new ArrayList<>();
+    List<Double> values = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> vm : vms()) {
+      Double v = number(vm.getValue().get("normalized_throughput"));
+      if (v == null) continue;
+      vms.add(vm.getKey());
+      values.add(v);
+    }
+    if (vms.size() < 2) return;
+    ObjectNode option = Charts.bars("normalized", vms, Map.of("normalized throughput", values));
+    Charts.markHorizontal(option, 1, "fair share");
+    add("normalized", FAIRNESS, "Normalized throughput per VM", "Throughput over the VM's ideal weighted share "
+        + "(1 = exactly its share; normalized by " + run.summary().path("fairness").path("normalized_by")
+        .asText("?") + "). MMR is the smallest over the largest.", option);
+  }
+
+  private void space() {
+    JsonNode be = run.summary().path("be_throughput");
+    if (be.isObject() && !be.isEmpty()) {
+      List<String> types = new ArrayList<>();
+      List<Double> values = new ArrayList<>();
+      be.fields().forEachRemaining(e -> {
+        types.add(e.getKey());
+        values.add(number(e.getValue()));
+      });
+      add("be", SPACE, "BE throughput", "Best-effort throughput per kernel type (COMBO Eq. 6, summary.json "
+          + "be_throughput). QoS violations: " + run.summary().path("qos_violations").asText("-") + ".",
+          Charts.bars("", types, Map.of("BE throughput", values)));
+    }
+    List<String> games = new ArrayList<>();
+    Map<String, List<Double>> fps = new LinkedHashMap<>();
+    fps.put("fps_avg", new ArrayList<>());
+    fps.put("fps_p99", new ArrayList<>());
+    for (Map.Entry<String, JsonNode> vm : vms()) {
+      if (!vm.getValue().hasNonNull("fps_p99")) continue;
+      games.add(vm.getKey());
+      fps.get("fps_avg").add(number(vm.getValue().get("fps_avg")));
+      fps.get("fps_p99").add(number(vm.getValue().get("fps_p99")));
+    }
+    if (!games.isEmpty()) {
+      add("fps-pct", SPACE, "FPS percentiles", "The game's average FPS and fps_p99, 1 s over the 99th "
+          + "percentile of its frame times (COMBO Figures 13–14; summary.json fps_avg, fps_p99).", Charts.bars("FPS", games, fps));
+    }
+    headroom();
+  }
+
+  private void headroom() {
+    Map<String, JsonNode> histograms = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> vm : vms()) {
+      JsonNode h = vm.getValue().path("headroom_ms").path("histogram_1ms");
+      if (h.isObject() && !h.isEmpty()) histograms.put(vm.getKey(), h);
+    }
+    if (histograms.isEmpty()) return;
+    Set<String> buckets = new LinkedHashSet<>();
+    histograms.values().forEach(h -> h.fieldNames().forEachRemaining(buckets::add));
+    List<String> categories = new ArrayList<>();
+    for (String b : buckets) categories.add(b + "–" + (parseOr(b) + 1) + " ms");
+    Map<String, List<Double>> series = new LinkedHashMap<>();
+    StringBuilder stats = new StringBuilder();
+    for (Map.Entry<String, JsonNode> h : histograms.entrySet()) {
+      List<Double> counts = new ArrayList<>();
+      for (String b : buckets) counts.add(h.getValue().path(b).asDouble(0));
+      series.put(h.getKey(), counts);
+      JsonNode r = run.summary().path("vms").path(h.getKey()).path("headroom_ms");
+      stats.append(' ').append(h.getKey()).append(": mean ").append(r.path("mean").asText("-")).append(" ms, p50 ")
+          .append(r.path("p50").asText("-")).append(", p90 ").append(r.path("p90").asText("-")).append('.');
+    }
+    add("headroom", SPACE, "QoS headroom histogram", "Frames per 1 ms bucket of QoS headroom (COMBO Figure 15; "
+        + "summary.json headroom_ms.histogram_1ms, defined in the README's COMBO section)." + stats,
+        Charts.bars("frames", categories, series));
+  }
+
+  private void memory() {
+    Map<String, List<double[]>> slots = perVm(row -> row.has("memory_slots") ? row.get("memory_slots").asDouble()
+        : Double.NaN, false);
+    slots.values().removeIf(points -> points.stream().allMatch(p -> Double.isNaN(p[1])));
+    if (!slots.isEmpty()) {
+      add("slots", MEMORY, "Memory slots per VM over time", "High-memory slots each VM holds at the end of each "
+          + "metrics period (gBalloon Figure 9; timeline.jsonl memory_slots).", Charts.lines("slots", slots));
+    }
+    Map<String, List<double[]>> mb = perVm(row -> row.path("memory_mb").asDouble(), true);
+    if (!mb.isEmpty()) {
+      add("memory", MEMORY, "GPU memory per VM over time", "GPU memory each VM holds at the end of each metrics "
+          + "period, MiB (timeline.jsonl memory_mb).", Charts.lines("MiB", mb));
+    }
+    Map<String, List<double[]>> profile = new LinkedHashMap<>();
+    for (String key : List.of("w", "rcopy", "f")) {
+      Map<Double, Double> byTime = new LinkedHashMap<>();
+      for (JsonNode row : rows) {
+        if (row.hasNonNull(key)) byTime.putIfAbsent(row.get("t_s").asDouble(), row.get(key).asDouble());
+      }
+      if (byTime.values().stream().anyMatch(v -> v != 0)) {
+        List<double[]> points = new ArrayList<>();
+        byTime.forEach((t, v) -> points.add(new double[] {t, v}));
+        profile.put(key, points);
+      }
+    }
+    if (!profile.isEmpty()) {
+      add("profile", MEMORY, "gBalloon's profile over time", "The last profiling period's W, Rcopy (percent) and "
+          + "f(W, Rcopy) at the end of each metrics period (gballoon §3; timeline.jsonl w, rcopy, f).",
+          Charts.lines("", profile));
+    }
+  }
+
+  private void fidelity() {
+    JsonNode f = run.summary().path("fidelity");
+    if (!f.isObject()) return;
+    String verdict = verdict(run.summary());
+    String rtf = f.hasNonNull("real_time_factor") ? " Real-time factor " + fmt(f.get("real_time_factor").asDouble())
+        + " (emulated seconds per wall second over the run; the timeline does not carry it over time)." : "";
+    JsonNode late = f.path("timer_lateness_us");
+    JsonNode skew = f.path("message_skew_us");
+    if (late.isObject() || skew.isObject()) {
+      List<String> keys = List.of("p50", "p99", "p999", "max");
+      Map<String, List<Double>> series = new LinkedHashMap<>();
+      if (late.isObject()) series.put("timer lateness", pick(late, keys));
+      if (skew.isObject()) series.put("message skew", pick(skew, keys));
+      add("lateness", FIDELITY, "Timer lateness and message skew", verdict + rtf + " Percentiles in emulated µs; "
+          + "summary.json keeps percentiles, not the histogram. Timers fired: " + late.path("count").asText("-")
+          + ".", Charts.bars("µs", keys, series));
+    }
+    JsonNode c = f.path("causality");
+    if (c.isObject()) {
+      List<String> keys = new ArrayList<>();
+      List<Double> counts = new ArrayList<>();
+      for (String key : List.of("violations", "tie_inversions", "observer_violations", "events_late",
+          "events_held")) {
+        if (!c.hasNonNull(key)) continue;
+        keys.add(key);
+        counts.add(c.get(key).asDouble());
+      }
+      if (!keys.isEmpty()) {
+        add("causality", FIDELITY, "Causality: counts", "Events handled after a later one (violations), ties "
+            + "handled out of order, violations seen by observers, events that arrived late or were held back, out of "
+            + c.path("events_ordered").asText("-") + " ordered (summary.json fidelity.causality).",
+            Charts.bars("events", keys, Map.of("count", counts)));
+      }
+      JsonNode sizes = c.path("violation_us");
+      if (c.path("violations").asLong() > 0 && sizes.isObject()) {
+        List<String> pct = List.of("p50", "p99", "max");
+        ObjectNode option = Charts.bars("µs", pct, Map.of("violation size", pick(sizes, pct)));
+        Double limit = number(c.get("violation_limit_us"));
+        if (limit != null) Charts.markHorizontal(option, limit, "limit " + fmt(limit) + " µs");
+        add("violations", FIDELITY, "Causality: violation sizes", "How much later than the later event each "
+            + "violating event was handled, emulated µs; the dashed line is the verdict's limit (a share of the "
+            + f.path("reference").asText("reference") + ").", option);
+      }
+    }
+  }
+
+  /** "faithful" or "NOT FAITHFUL: reason", as the page's banner and the fidelity panel say it. */
+  static String verdict(JsonNode summary) {
+    JsonNode f = summary.path("fidelity");
+    if (!f.has("faithful")) return "Verdict: unknown (summary.json has no fidelity.faithful).";
+    String reason = f.path("reason").asText("");
+    return f.path("faithful").asBoolean() ? "Verdict: faithful." + (reason.isEmpty() ? "" : " (" + reason + ")")
+        : "Verdict: NOT FAITHFUL: " + (reason.isEmpty() ? "no reason given" : reason) + ".";
+  }
+
+  /** Per VM, in order of first appearance, its points; a VM whose values are all 0 is left out when asked. */
+  private Map<String, List<double[]>> perVm(ToDoubleFunction<JsonNode> value, boolean dropAllZero) {
+    Map<String, List<double[]>> out = new LinkedHashMap<>();
+    for (JsonNode row : rows) {
+      out.computeIfAbsent(row.get("vm").asText(), k -> new ArrayList<>())
+          .add(new double[] {row.get("t_s").asDouble(), value.applyAsDouble(row)});
+    }
+    if (dropAllZero) out.values().removeIf(points -> points.stream().allMatch(p -> p[1] == 0));
+    return out;
+  }
+
+  private List<Map.Entry<String, JsonNode>> vms() {
+    List<Map.Entry<String, JsonNode>> out = new ArrayList<>();
+    Iterator<Map.Entry<String, JsonNode>> it = run.summary().path("vms").fields();
+    it.forEachRemaining(out::add);
+    return out;
+  }
+
+  private static List<Double> pick(JsonNode node, List<String> keys) {
+    List<Double> out = new ArrayList<>();
+    for (String k : keys) out.add(number(node.get(k)));
+    return out;
+  }
+
+  static Double number(JsonNode n) {
+    return n != null && n.isNumber() ? n.asDouble() : null;
+  }
+
+  private static int parseOr(String s) {
+    try {
+      return Integer.parseInt(s);
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  static String fmt(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) return String.valueOf((long) v);
+    return String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.1f" : "%.4g", v).replaceAll("(\\.\\d*?)0+$", "$1")
+        .replaceAll("\\.$", "");
+  }
+}

@@ -1,0 +1,138 @@
+package org.gpuemu.emulator.report.html;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * Opens generated reports in Debian's headless Chromium through Debian's chromedriver (no browser download), from
+ * file:// URLs as a reader would: every panel gets an ECharts instance that painted its canvas, nothing is loaded
+ * from anywhere, no script error or console error; a screenshot of each page goes to
+ * {@code target/report-screenshots/}. Skipped where /usr/bin/chromium or /usr/bin/chromedriver is missing
+ * ({@code .ci/run} installs both).
+ */
+class ReportBrowserTest {
+  static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
+  static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
+  static final Path SCREENSHOTS = Paths.get("target", "report-screenshots");
+
+  /** Held so the setting lasts: Selenium warns that it has no CDP classes for this Chromium; the test needs none. */
+  private static final Logger CDP_LOG = quiet("org.openqa.selenium.devtools.CdpVersionFinder");
+
+  private static ChromeDriver driver;
+  private static Path profile;
+
+  @TempDir static Path dir;
+
+  @BeforeAll
+  static void startChromium() throws Exception {
+    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "browser test skipped: no " + CHROMIUM + " or " + CHROMEDRIVER
+            + " (apt-get install chromium chromium-driver; .ci/run does)");
+    profile = Files.createTempDirectory("report-chromium-");
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    // the closed network refuses Chromium's background connections; these flags keep it from trying
+    options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--user-data-dir=" + profile, "--window-size=1400,1000");
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    options.setCapability("goog:loggingPrefs", logs);
+    ChromeDriverService service = new ChromeDriverService.Builder()
+        .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+    driver = new ChromeDriver(service, options);
+    Files.createDirectories(SCREENSHOTS);
+  }
+
+  private static Logger quiet(String name) {
+    Logger log = Logger.getLogger(name);
+    log.setLevel(Level.SEVERE);
+    return log;
+  }
+
+  @AfterAll
+  static void stopChromium() throws Exception {
+    if (driver != null) driver.quit();
+    if (profile != null) {
+      try (java.util.stream.Stream<Path> files = Files.walk(profile)) {
+        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"hybrid", "combo", "gballoon", "compare"})
+  void report_drawsEveryPanel_fetchesNothing_andLogsNoError(String fixture) throws Exception {
+    Path page = ReportPage.write(Fixtures.copy(fixture, dir));
+    int panels = Fixtures.panels(Files.readString(page)).size();
+    assertTrue(panels > 0, "the fixture has panels");
+    driver.manage().window().setSize(new Dimension(1400, 1000));
+    driver.get(page.toUri().toString());
+    JavascriptExecutor js = driver;
+    new WebDriverWait(driver, Duration.ofSeconds(20))
+        .until(d -> js.executeScript("return document.body.getAttribute('data-charts')") != null);
+    assertEquals(String.valueOf(panels), js.executeScript("return document.body.getAttribute('data-charts')"),
+        "one chart per panel section");
+    // each panel: an ECharts instance, a series with data, and a canvas with painted (non-transparent) pixels
+    String check = """
+        var out = [];
+        document.querySelectorAll('.chart').forEach(function (el) {
+          var chart = echarts.getInstanceByDom(el);
+          var canvas = el.querySelector('canvas');
+          var points = chart ? chart.getOption().series.reduce(function (n, s) { return n + s.data.length; }, 0) : 0;
+          var painted = false;
+          if (canvas && canvas.width > 0) {
+            var px = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+            for (var i = 3; i < px.length && !painted; i += 4) painted = px[i] > 0;
+          }
+          if (!chart || !canvas || points === 0 || !painted) {
+            out.push(el.id + ': instance ' + !!chart + ', canvas ' + !!canvas + ', points ' + points
+                + ', painted ' + painted);
+          }
+        });
+        return out;""";
+    new WebDriverWait(driver, Duration.ofSeconds(10))
+        .until(d -> ((List<?>) js.executeScript(check)).isEmpty());
+    assertEquals(List.of(), js.executeScript("return window.reportErrors"), "errors caught by the page");
+    assertEquals(List.of(), js.executeScript(
+        "return performance.getEntriesByType('resource').map(function (e) { return e.name; })"),
+        "the page loads no resource at all");
+    List<String> severe = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+        .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue()).map(LogEntry::toString)
+        .collect(Collectors.toList());
+    assertEquals(List.of(), severe, "Chromium's console");
+    long height = (Long) js.executeScript("return document.documentElement.scrollHeight");
+    driver.manage().window().setSize(new Dimension(1400, (int) Math.min(height + 40, 8000)));
+    Path shot = driver.getScreenshotAs(OutputType.FILE).toPath();
+    Files.copy(shot, SCREENSHOTS.resolve(fixture + ".png"), StandardCopyOption.REPLACE_EXISTING);
+  }
+
+}
