@@ -239,7 +239,7 @@ public record Expectations(String paper, List<String> policies, long durationNan
       }
       if (atLeast != null) target = new Bound(atLeast, true);
       if (atMost != null) target = new Bound(atMost, false);
-      if (targets == 0 && direction == null) {
+      if (targets == 0 && !row.containsKey("greater-than") && !row.containsKey("less-than")) {
         p.accept(path, "set what the paper reports: paper (with a tolerance), at-least, at-most, greater-than or "
             + "less-than");
       }

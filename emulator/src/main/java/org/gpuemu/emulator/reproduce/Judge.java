@@ -3,6 +3,7 @@ package org.gpuemu.emulator.reproduce;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import org.gpuemu.emulator.config.Expectations;
 
 /**
@@ -32,10 +33,10 @@ public final class Judge {
    */
   public static Judged judge(Expectations.Target target, Expectations.Direction direction, boolean ratio,
       List<Double> values, List<Double> baseline, boolean faithful) {
-    if (values.isEmpty() || values.contains(null)) {
+    if (values.isEmpty() || values.stream().anyMatch(Objects::isNull)) {
       return new Judged(null, null, null, Verdict.NOT_RUN, "no value in a run's summary");
     }
-    if (direction != null && (baseline.isEmpty() || baseline.contains(null))) {
+    if (direction != null && (baseline.isEmpty() || baseline.stream().anyMatch(Objects::isNull))) {
       return new Judged(null, null, null, Verdict.NOT_RUN, "no value for " + direction.policy());
     }
     double median = median(values);

@@ -140,7 +140,7 @@ public final class Reproduction {
       for (Map.Entry<String, List<Settings.Scenario>> e : f.runs().entrySet()) {
         List<Summary> seeded = new ArrayList<>();
         for (Settings.Scenario s : e.getValue()) {
-          Path dir = o.out().resolve(f.paper()).resolve(f.name().replace('/', '-')).resolve(e.getKey())
+          Path dir = o.out().resolve(f.name()).resolve(e.getKey())
               .resolve("seed-" + s.seed());
           Files.createDirectories(dir);
           try {
@@ -170,8 +170,8 @@ public final class Reproduction {
       rows.addAll(judged);
       Map<String, Integer> counts = new LinkedHashMap<>();
       for (Report.Row r : judged) counts.merge(r.judged().verdict().label(), 1, Integer::sum);
-      progress.printf(Locale.ROOT, "[%d/%d] %s %s (%s): %s x %d seed%s, %.1f s wall: %s%s%n", n, figures.size(),
-          f.paper(), f.name(), String.join(", ", f.expect().rows().stream().map(Expectations.Row::figure).distinct()
+      progress.printf(Locale.ROOT, "[%d/%d] %s (%s): %s x %d seed%s, %.1f s wall: %s%s%n", n, figures.size(),
+          f.name(), String.join(", ", f.expect().rows().stream().map(Expectations.Row::figure).distinct()
               .toList()), String.join(", ", f.runs().keySet()), o.seeds(), o.seeds() == 1 ? "" : "s",
           (System.nanoTime() - start) / 1e9, counts, failures.isEmpty() ? "" : " -- " + String.join("; ", failures));
       progress.flush();
