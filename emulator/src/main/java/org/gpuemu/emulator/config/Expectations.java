@@ -186,8 +186,9 @@ public record Expectations(String paper, List<String> policies, long durationNan
     }
     String figure = text(row, "figure", path, true, p);
     String metric = text(row, "metric", path, true, p);
-    if (metric != null && !metric.matches("[A-Za-z0-9_\\-]+(\\.[A-Za-z0-9_\\-]+)*")) {
-      p.accept(path + ".metric", "expected a dotted path into summary.json, e.g. fairness.mmr or vms.vm1.fps, got '"
+    if (metric != null && !metric.matches("[A-Za-z0-9_\\-*]+(\\.[A-Za-z0-9_\\-*]+)*")) {
+      p.accept(path + ".metric", "expected a dotted path into summary.json, e.g. fairness.mmr, vms.vm1.fps or "
+          + "vms.*.fps (a sum over the VMs), got '"
           + metric + "'");
     }
     String source = text(row, "source", path, true, p);

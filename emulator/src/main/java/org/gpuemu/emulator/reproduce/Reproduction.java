@@ -256,16 +256,40 @@ public final class Reproduction {
 
   /**
    * The value at a dotted path of a summary document: empty when the path names nothing; a present null is
-   * {@code Optional.of(NULL)}.
+   * {@code Optional.of(NULL)}. A number segment indexes a list (past its end: a present null, e.g. a policy
+   * switch that did not happen); a {@code *} segment sums the rest of the path over every key there (e.g.
+   * {@code vms.*.fps}, the VMs' FPS sum; a VM without the key adds nothing).
    */
   @SuppressWarnings("unchecked")
-  static Optional<Object> at(Map<String, Object> doc, String dotted) {
+  static Optional<Object> at(Object doc, String dotted) {
     Object cur = doc;
-    for (String part : dotted.split("\\.")) {
+    String[] parts = dotted.split("\\.");
+    for (int i = 0; i < parts.length; i++) {
+      String part = parts[i];
+      if (part.equals("*") && cur instanceof Map<?, ?> m) {
+        String rest = String.join(".", java.util.Arrays.copyOfRange(parts, i + 1, parts.length));
+        double sum = 0;
+        boolean any = false;
+        for (Object child : m.values()) {
+          Optional<Object> v = rest.isEmpty() ? Optional.of(child) : at(child, rest);
+          if (v.isPresent() && v.get() instanceof Number n) {
+            sum += n.doubleValue();
+            any = true;
+          }
+        }
+        return any ? Optional.of(sum) : Optional.empty();
+      }
+      if (cur instanceof List<?> list && part.matches("\\d+")) {
+        int index = Integer.parseInt(part);
+        if (index >= list.size()) return Optional.of(NULL);
+        cur = list.get(index);
+        continue;
+      }
       if (!(cur instanceof Map<?, ?> m) || !m.containsKey(part)) return Optional.empty();
       cur = ((Map<String, Object>) m).get(part);
+      if (cur == null) return Optional.of(NULL);
     }
-    return Optional.of(cur == null ? NULL : cur);
+    return Optional.of(cur);
   }
 
   /** A present JSON null. */
