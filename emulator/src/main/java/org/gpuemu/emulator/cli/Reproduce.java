@@ -48,11 +48,25 @@ final class Reproduce implements Callable<Integer> {
       + "each paper's first run warms the JVM up (default: on)")
   boolean warmUp;
 
+  @Option(names = "--render", paramLabel = "JSON", description = "only print the Markdown tables of this "
+      + "reproduction.json (what goes into the README) and exit")
+  Path render;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter stdout = spec.commandLine().getOut();
+    if (render != null) {
+      try {
+        stdout.print(Report.markdown(Report.read(render)));
+        stdout.flush();
+        return Main.OK;
+      } catch (java.io.IOException | RuntimeException e) {
+        err.println(render + ": not a reproduction.json: " + e.getMessage());
+        return Main.BAD_INPUT;
+      }
+    }
     List<String> chosen = new ArrayList<>();
     for (String p : papers.isEmpty() ? List.of("all") : papers) {
       if (p.equals("all")) {

@@ -139,7 +139,7 @@ public final class Report {
             .append(" | `").append(r.get("metric")).append('`')
             .append(" | ").append(cell(r.get("claim")))
             .append(" | ").append(emulator(r, seeds))
-            .append(" | ").append(r.get("verdict"))
+            .append(" | ").append(verdict(r))
             .append(" | ").append(Boolean.TRUE.equals(r.get("faithful")) ? "yes" : "no")
             .append(" |\n");
       }
@@ -156,6 +156,15 @@ public final class Report {
       v += " (" + number(range.get(0).doubleValue()) + "–" + number(range.get(1).doubleValue()) + ")";
     }
     return v;
+  }
+
+  /** The verdict; an unfaithful row says what it would have been ("unfaithful (would be reproduced)"). */
+  private static String verdict(Map<String, Object> r) {
+    Object note = r.get("note");
+    if (Verdict.UNFAITHFUL.label().equals(r.get("verdict")) && note instanceof String n && n.startsWith("would be ")) {
+      return "unfaithful (" + n.substring(0, n.indexOf(';') < 0 ? n.length() : n.indexOf(';')) + ")";
+    }
+    return String.valueOf(r.get("verdict"));
   }
 
   private static String cell(Object o) {
