@@ -144,6 +144,8 @@ public final class ScenarioLoader {
       switch (key) {
         case "vms" -> checkVms(e.getValue(), path);
         case "workloads" -> { } // keys per workload kind: ScenarioWorkloads, once the GPU's SMs are known
+        case "expect" -> Expectations.check(e.getValue(), path, reference.getConfig("expect-row"), policies,
+            (where, message) -> problems.add(at(where, message)));
         case "scheduler" -> checkScheduler(e.getValue(), path);
         case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));
         case "vm-defaults" -> problems.add(at(path, "unknown key; set VMs under scenario.vms.<name>"));

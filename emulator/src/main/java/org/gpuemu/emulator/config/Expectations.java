@@ -1,0 +1,326 @@
+package org.gpuemu.emulator.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigUtil;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyKind;
+
+/**
+ * A scenario's {@code expect} block: the paper's numbers its figure reports, which {@code reproduce} checks
+ * (README "Reproduce"). Keys and defaults are in reference.conf ({@code scenario-defaults.expect} and
+ * {@code expect-row}); every problem is reported with its key path, e.g. {@code scenario.expect.rows[2].tolerance}.
+ *
+ * @param paper the paper whose figure this is; null: the name of the scenario file's folder
+ * @param policies the policies the figure compares; the file is run under each (as {@code compare}); empty: the
+ *                 file's own policy only
+ * @param durationNanos emulated length of a reproduce run; 0: the file's duration
+ * @param quickDurationNanos the same under {@code --quick}; 0: the duration cut to {@link #QUICK_WALL_NANOS} of
+ *                           wall time at the file's time scale
+ */
+public record Expectations(String paper, List<String> policies, long durationNanos, long quickDurationNanos,
+    List<Row> rows) {
+  /** Under --quick a run lasts at most this much wall time unless the file sets {@code quick-duration}. */
+  public static final long QUICK_WALL_NANOS = 2_000_000_000L;
+
+  public Expectations {
+    policies = List.copyOf(policies);
+    rows = List.copyOf(rows);
+  }
+
+  /** No block: nothing to reproduce. */
+  public static Expectations none() {
+    return new Expectations(null, List.of(), 0, 0, List.of());
+  }
+
+  public boolean isEmpty() {
+    return rows.isEmpty();
+  }
+
+  /**
+   * One claim of the paper about one metric.
+   *
+   * @param metric dotted path into {@code summary.json}, e.g. {@code fairness.mmr} or {@code vms.vm1.fps}
+   * @param policy the run it reads: a name of {@link #policies}, or null for the first (the file's own policy when
+   *               there are none)
+   * @param over null, or a policy whose value of the same metric divides this one's (a ratio: 1.14 = 14 % more)
+   * @param target what the paper reports
+   * @param direction null, or the ordering the paper reports against another policy's value of the metric
+   * @param source where the paper's number is and why the tolerance is what it is
+   */
+  public record Row(String figure, String metric, String policy, String over, Target target, Direction direction,
+      String source) {}
+
+  /** What the paper reports for a row's value. */
+  public sealed interface Target {}
+
+  /**
+   * A value, or a range {@code [low, high]}, within an absolute tolerance; {@code relative} is the fraction the
+   * file gave it as (NaN: given as absolute).
+   */
+  public record Value(double low, double high, double tolerance, double relative) implements Target {}
+
+  /** A bound: at least (or at most) this, as the paper states it, with no tolerance. */
+  public record Bound(double bound, boolean atLeast) implements Target {}
+
+  /** No number: the paper reports only the ordering ({@link Row#direction}). */
+  public enum OrderingOnly implements Target { INSTANCE }
+
+  /** The row's policy's value is greater (or less) than {@code policy}'s. */
+  public record Direction(boolean greater, String policy) {}
+
+  private static final Set<String> BLOCK_KEYS = Set.of("paper", "policies", "duration", "quick-duration", "rows");
+
+  /**
+   * Checks the block at {@code path} (a scenario's {@code scenario.expect}); {@code problem} gets (key path,
+   * message) for each problem. Returns what it could read.
+   */
+  static Expectations check(ConfigValue value, String path, Config rowTemplate, PolicyCatalog catalog,
+      BiConsumer<String, String> problem) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problem.accept(path, "expected an object with keys " + new TreeSet<>(BLOCK_KEYS));
+      return none();
+    }
+    ConfigObject block = (ConfigObject) value;
+    for (String key : block.keySet()) {
+      if (!BLOCK_KEYS.contains(key)) {
+        problem.accept(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of "
+            + new TreeSet<>(BLOCK_KEYS));
+      }
+    }
+    List<String> policies = new ArrayList<>();
+    ConfigValue p = block.get("policies");
+    if (p != null) {
+      if (p.valueType() != ConfigValueType.LIST) {
+        problem.accept(path + ".policies", "expected a list of policy names, e.g. [fairgv, credit-poll]");
+      } else {
+        int i = 0;
+        for (ConfigValue item : (ConfigList) p) {
+          String at = path + ".policies[" + i++ + "]";
+          if (item.valueType() != ConfigValueType.STRING) {
+            problem.accept(at, "expected a policy name, got " + item.render());
+          } else if (!runnable(catalog, (String) item.unwrapped())) {
+            problem.accept(at, "unknown policy '" + item.unwrapped() + "'; valid: " + runnableNames(catalog));
+          } else if (policies.contains((String) item.unwrapped())) {
+            problem.accept(at, "policy '" + item.unwrapped() + "' is named twice");
+          } else {
+            policies.add((String) item.unwrapped());
+          }
+        }
+      }
+    }
+    String paper = null;
+    ConfigValue named = block.get("paper");
+    if (named != null) {
+      if (named.valueType() == ConfigValueType.STRING && ((String) named.unwrapped()).matches("[a-z0-9-]+")) {
+        paper = (String) named.unwrapped();
+      } else {
+        problem.accept(path + ".paper", "expected a paper's name in lower case, e.g. vgris, got " + named.render());
+      }
+    }
+    long duration = duration(block.get("duration"), path + ".duration", problem);
+    long quick = duration(block.get("quick-duration"), path + ".quick-duration", problem);
+    List<Row> rows = new ArrayList<>();
+    ConfigValue r = block.get("rows");
+    if (r == null || r.valueType() != ConfigValueType.LIST || ((ConfigList) r).isEmpty()) {
+      problem.accept(path + ".rows", "expected a list of at least one row, e.g. [{ figure = \"Figure 8\", "
+          + "metric = fairness.mmr, paper = 0.99, tolerance = 0.03, source = \"...\" }]");
+    } else {
+      int i = 0;
+      for (ConfigValue item : (ConfigList) r) {
+        row(item, path + ".rows[" + i++ + "]", rowTemplate.root(), policies, problem).ifPresent(rows::add);
+      }
+    }
+    return new Expectations(paper, policies, duration, quick, rows);
+  }
+
+  /** Reads the {@code scenario.expect} block of a scenario file (none when it has none); bad input as problems. */
+  public static Expectations read(Path file, PolicyCatalog catalog) throws ConfigProblems {
+    Config user;
+    try {
+      user = ConfigFactory.parseFile(file.toFile(),
+          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)).resolve();
+    } catch (ConfigException e) {
+      throw ConfigProblems.of(file + ": not valid HOCON: " + e.getMessage());
+    }
+    if (!user.hasPath("scenario.expect")) return none();
+    List<String> problems = new ArrayList<>();
+    Expectations result = check(user.getValue("scenario.expect"), "scenario.expect",
+        ConfigFactory.defaultReference().getConfig("gpuemu.expect-row"), catalog,
+        (key, message) -> problems.add(file + ": " + key + ": " + message));
+    if (!problems.isEmpty()) throw new ConfigProblems(problems);
+    return result;
+  }
+
+  private static Optional<Row> row(ConfigValue value, String path, ConfigObject template, List<String> policies,
+      BiConsumer<String, String> problem) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problem.accept(path, "expected an object with keys " + new TreeSet<>(template.keySet()));
+      return Optional.empty();
+    }
+    ConfigObject row = (ConfigObject) value;
+    int[] count = {0};
+    BiConsumer<String, String> p = (k, m) -> {
+      count[0]++;
+      problem.accept(k, m);
+    };
+    for (String key : row.keySet()) {
+      if (!template.containsKey(key)) {
+        p.accept(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of " + new TreeSet<>(template.keySet()));
+      }
+    }
+    String figure = text(row, "figure", path, true, p);
+    String metric = text(row, "metric", path, true, p);
+    if (metric != null && !metric.matches("[A-Za-z0-9_\\-*]+(\\.[A-Za-z0-9_\\-*]+)*")) {
+      p.accept(path + ".metric", "expected a dotted path into summary.json, e.g. fairness.mmr, vms.vm1.fps or "
+          + "vms.*.fps (a sum over the VMs), got '"
+          + metric + "'");
+    }
+    String source = text(row, "source", path, true, p);
+    String policy = policyRef(row, "policy", path, policies, p);
+    String over = policyRef(row, "over", path, policies, p);
+    String greater = policyRef(row, "greater-than", path, policies, p);
+    String less = policyRef(row, "less-than", path, policies, p);
+    Direction direction = null;
+    if (over != null && (greater != null || less != null)) {
+      p.accept(path + ".over", "a ratio (over) already orders the two runs against 1; drop greater-than/less-than");
+    } else if (greater != null && less != null) {
+      p.accept(path + ".less-than", "set greater-than or less-than, not both");
+    } else if (greater != null || less != null) {
+      direction = new Direction(greater != null, greater != null ? greater : less);
+    }
+    String self = policy != null ? policy : policies.isEmpty() ? null : policies.get(0);
+    for (String k : new String[] {"over", "greater-than", "less-than"}) {
+      ConfigValue v = row.get(k);
+      if (v != null && self != null && self.equals(v.unwrapped())) {
+        p.accept(path + "." + k, "compares the run of policy '" + self + "' with itself");
+      }
+    }
+    Double tolerance = number(row, "tolerance", path, p);
+    Double relative = number(row, "relative-tolerance", path, p);
+    Double atLeast = number(row, "at-least", path, p);
+    Double atMost = number(row, "at-most", path, p);
+    ConfigValue paper = row.get("paper");
+    int targets = (paper != null ? 1 : 0) + (atLeast != null ? 1 : 0) + (atMost != null ? 1 : 0);
+    Target target = OrderingOnly.INSTANCE;
+    if (targets > 1) {
+      p.accept(path, "set one of paper, at-least, at-most");
+    } else if (paper != null) {
+      double[] range = paperValue(paper, path + ".paper", p);
+      if (tolerance != null && relative != null) {
+        p.accept(path + ".relative-tolerance", "set tolerance (absolute) or relative-tolerance, not both");
+      } else if (tolerance == null && relative == null) {
+        p.accept(path, "a paper value needs tolerance (absolute) or relative-tolerance (a fraction of it), with its "
+            + "reason in source");
+      } else if (range != null) {
+        double tol = tolerance != null ? tolerance : relative * Math.max(Math.abs(range[0]), Math.abs(range[1]));
+        String key = tolerance != null ? "tolerance" : "relative-tolerance";
+        if (!(tol >= 0)) p.accept(path + "." + key, "expected a number >= 0");
+        target = new Value(range[0], range[1], tol, tolerance != null ? Double.NaN : relative);
+      }
+    } else {
+      if (tolerance != null || relative != null) {
+        p.accept(path + "." + (tolerance != null ? "tolerance" : "relative-tolerance"),
+            "a tolerance goes with a paper value; a bound (at-least, at-most) is the paper's own");
+      }
+      if (atLeast != null) target = new Bound(atLeast, true);
+      if (atMost != null) target = new Bound(atMost, false);
+      if (targets == 0 && !row.containsKey("greater-than") && !row.containsKey("less-than")) {
+        p.accept(path, "set what the paper reports: paper (with a tolerance), at-least, at-most, greater-than or "
+            + "less-than");
+      }
+    }
+    if (count[0] > 0) return Optional.empty();
+    return Optional.of(new Row(figure, metric, policy, over, target, direction, source));
+  }
+
+  private static double[] paperValue(ConfigValue v, String path, BiConsumer<String, String> p) {
+    if (v.unwrapped() instanceof Number n) return new double[] {n.doubleValue(), n.doubleValue()};
+    if (v.valueType() == ConfigValueType.LIST && ((ConfigList) v).size() == 2
+        && ((ConfigList) v).get(0).unwrapped() instanceof Number lo
+        && ((ConfigList) v).get(1).unwrapped() instanceof Number hi && lo.doubleValue() <= hi.doubleValue()) {
+      return new double[] {lo.doubleValue(), hi.doubleValue()};
+    }
+    p.accept(path, "expected a number or a range [low, high], got " + v.render().replace('\n', ' '));
+    return null;
+  }
+
+  private static String text(ConfigObject row, String key, String path, boolean required,
+      BiConsumer<String, String> p) {
+    ConfigValue v = row.get(key);
+    if (v == null) {
+      if (required) p.accept(path + "." + key, "required; expected a string");
+      return null;
+    }
+    if (v.valueType() != ConfigValueType.STRING || ((String) v.unwrapped()).isBlank()) {
+      p.accept(path + "." + key, "expected a non-empty string, got " + v.render().replace('\n', ' '));
+      return null;
+    }
+    return (String) v.unwrapped();
+  }
+
+  private static Double number(ConfigObject row, String key, String path, BiConsumer<String, String> p) {
+    ConfigValue v = row.get(key);
+    if (v == null) return null;
+    if (!(v.unwrapped() instanceof Number n) || !Double.isFinite(n.doubleValue())) {
+      p.accept(path + "." + key, "expected a number, got " + v.render().replace('\n', ' '));
+      return null;
+    }
+    return n.doubleValue();
+  }
+
+  /** A policy a row names: it must be one the block's {@code policies} runs. */
+  private static String policyRef(ConfigObject row, String key, String path, List<String> policies,
+      BiConsumer<String, String> p) {
+    String name = text(row, key, path, false, p);
+    if (name == null) return null;
+    if (!policies.contains(name)) {
+      p.accept(path + "." + key, "policy '" + name + "' is not run: name it in scenario.expect.policies "
+          + (policies.isEmpty() ? "(empty: only the file's own policy runs)" : policies.toString()));
+      return null;
+    }
+    return name;
+  }
+
+  private static long duration(ConfigValue v, String path, BiConsumer<String, String> p) {
+    if (v == null) return 0;
+    try {
+      if (v.valueType() != ConfigValueType.STRING) throw new ConfigException.Generic("not a string");
+      long n = ConfigFactory.empty().withValue("v", v).getDuration("v").toNanos();
+      if (n < 0) throw new ConfigException.Generic("negative");
+      return n;
+    } catch (ConfigException e) {
+      p.accept(path, "expected a duration >= 0 with a unit, e.g. 2s (0s: the default), got "
+          + v.render().replace('\n', ' '));
+      return 0;
+    }
+  }
+
+  /** Whether reproduce can run a scenario under this policy: a GPU, space or memory policy. */
+  public static boolean runnable(PolicyCatalog catalog, String name) {
+    return catalog.find(name).filter(e -> RUNNABLE.contains(e.spec().kind())).isPresent();
+  }
+
+  private static final Set<PolicyKind<?>> RUNNABLE = Set.of(PolicyKind.GPU, PolicyKind.SPACE, PolicyKind.MEMORY);
+
+  private static String runnableNames(PolicyCatalog catalog) {
+    Set<String> names = new LinkedHashSet<>();
+    for (PolicyKind<?> k : PolicyKind.ALL) if (RUNNABLE.contains(k)) names.addAll(catalog.names(k));
+    return String.join(", ", names);
+  }
+}

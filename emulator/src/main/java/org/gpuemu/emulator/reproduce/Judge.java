@@ -1,0 +1,75 @@
+package org.gpuemu.emulator.reproduce;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import org.gpuemu.emulator.config.Expectations;
+
+/**
+ * The verdict of one row, from the row's value in each seed's run: pure, no I/O. The median of the seeds decides
+ * (a per-VM outcome can differ between seeds as it does between testbed runs); the range is reported beside it.
+ */
+public final class Judge {
+  private Judge() {}
+
+  /**
+   * A judged row.
+   *
+   * @param median the median of the seeds' values (null when a value is missing)
+   * @param min the smallest seed's value
+   * @param max the largest
+   */
+  public record Judged(Double median, Double min, Double max, Verdict verdict, String note) {}
+
+  /**
+   * Judges a row.
+   *
+   * @param values the row's value in each seed's run (the ratio when the row has {@code over}); a null entry is a
+   *               missing value
+   * @param baseline for a row with {@code greater-than}/{@code less-than}, the compared policy's value in each seed
+   * @param ratio whether the value is a ratio of two runs: then 1 is the neutral point for "same direction"
+   * @param faithful whether every run the row reads was faithful
+   */
+  public static Judged judge(Expectations.Target target, Expectations.Direction direction, boolean ratio,
+      List<Double> values, List<Double> baseline, boolean faithful) {
+    if (values.isEmpty() || values.stream().anyMatch(Objects::isNull)) {
+      return new Judged(null, null, null, Verdict.NOT_RUN, "no value in a run's summary");
+    }
+    if (direction != null && (baseline.isEmpty() || baseline.stream().anyMatch(Objects::isNull))) {
+      return new Judged(null, null, null, Verdict.NOT_RUN, "no value for " + direction.policy());
+    }
+    double median = median(values);
+    double min = Collections.min(values);
+    double max = Collections.max(values);
+    Boolean ordered = direction == null ? null
+        : direction.greater() ? median > median(baseline) : median < median(baseline);
+    Verdict verdict;
+    if (target instanceof Expectations.Value v) {
+      double mid = (v.low() + v.high()) / 2;
+      boolean same = ordered != null ? ordered : ratio && mid != 1 && (median - 1) * (mid - 1) > 0;
+      verdict = median >= v.low() - v.tolerance() && median <= v.high() + v.tolerance() ? Verdict.REPRODUCED
+          : same ? Verdict.SAME_DIRECTION : Verdict.CONTRADICTS;
+    } else if (target instanceof Expectations.Bound b) {
+      boolean holds = b.atLeast() ? median >= b.bound() : median <= b.bound();
+      verdict = holds ? Verdict.REPRODUCED : Boolean.TRUE.equals(ordered) ? Verdict.SAME_DIRECTION
+          : Verdict.CONTRADICTS;
+    } else {
+      verdict = Boolean.TRUE.equals(ordered) ? Verdict.REPRODUCED : Verdict.CONTRADICTS;
+    }
+    String note = "";
+    if (!faithful && (verdict == Verdict.REPRODUCED || verdict == Verdict.SAME_DIRECTION)) {
+      note = "would be " + verdict.label() + "; a run it reads is unfaithful";
+      verdict = Verdict.UNFAITHFUL;
+    }
+    return new Judged(median, min, max, verdict, note);
+  }
+
+  /** The median: the middle value, or the mean of the two middle ones. */
+  public static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+}

@@ -1,0 +1,30 @@
+package org.gpuemu.emulator.reproduce;
+
+/** What a row of the reproduction says about the paper's claim. */
+public enum Verdict {
+  /** The median of the seeds is within the paper's value and tolerance, satisfies its bound or its ordering. */
+  REPRODUCED("reproduced"),
+  /** Outside the tolerance, but on the paper's side of the policy it compares against (or of 1 for a ratio). */
+  SAME_DIRECTION("same direction"),
+  /** Neither. */
+  CONTRADICTS("contradicts"),
+  /**
+   * A run the row reads was not faithful (its timing cannot be trusted), and the row would otherwise have been
+   * reproduced or same direction: an unfaithful run never supports a claim. A contradiction stays one, flagged
+   * {@code faithful: false}.
+   */
+  UNFAITHFUL("unfaithful"),
+  /** A run failed, or its summary has no number at the metric (null: e.g. a run time before the program ended). */
+  NOT_RUN("not run");
+
+  private final String label;
+
+  Verdict(String label) {
+    this.label = label;
+  }
+
+  /** The name in reproduction.json and the table. */
+  public String label() {
+    return label;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * {@code reproduce}: runs every scenario file that declares its paper's numbers ({@code scenario.expect}) under the
+ * policies its figure compares, several seeds each, and judges each claim against the runs' summaries — reproduced,
+ * same direction, contradicts, unfaithful, not run — into {@code reproduction.json} and a Markdown table rendered
+ * from it (README "Reproduce"). The judging ({@link org.gpuemu.emulator.reproduce.Judge}) is pure.
+ */
+package org.gpuemu.emulator.reproduce;

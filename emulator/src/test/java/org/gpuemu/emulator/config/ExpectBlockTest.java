@@ -1,0 +1,114 @@
+package org.gpuemu.emulator.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.gpuemu.emulator.config.ScenarioLoader.Overrides;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code scenario.expect} block: accepted and typed when good, one line per problem with its key path. */
+class ExpectBlockTest {
+  @TempDir Path dir;
+
+  private Path file(String expect) throws IOException {
+    return Files.writeString(dir.resolve("f.conf"), "scenario {\n  vms { a { workload = dirt3 } }\n  expect "
+        + expect + "\n}\n");
+  }
+
+  private List<String> problems(String expect) throws IOException {
+    Path f = file(expect);
+    ConfigProblems e = assertThrows(ConfigProblems.class, () -> ScenarioLoader.load(f, Overrides.none()));
+    // reproduce reads the block itself too: it must report the same problems
+    ConfigProblems again = assertThrows(ConfigProblems.class, () -> Expectations.read(f, PolicyCatalog.builtIn()));
+    assertEquals(e.problems(), again.problems());
+    return e.problems();
+  }
+
+  private void onlyProblem(String expect, String path, String says) throws IOException {
+    List<String> p = problems(expect);
+    assertEquals(1, p.size(), "one problem expected: " + p);
+    assertTrue(p.get(0).startsWith(dir.resolve("f.conf") + ": " + path + ": "), p.get(0));
+    assertTrue(p.get(0).contains(says), p.get(0));
+  }
+
+  @Test
+  void goodBlock_isAccepted_andTyped() throws Exception {
+    Path f = file("""
+        {
+          policies = [fairgv, credit-poll]
+          quick-duration = 200ms
+          rows = [
+            { figure = "Figure 8", metric = fairness.mmr, paper = 0.99, tolerance = 0.03, source = "s" }
+            { figure = "Figure 8", policy = credit-poll, metric = fairness.mmr, less-than = fairgv, source = "s" }
+            { figure = "Fig. 13", policy = credit-poll, over = fairgv, metric = gpu.utilization, paper = [1.0, 1.2],
+              relative-tolerance = 0.1, source = "s" }
+            { figure = "Table 2", metric = vms.a.fps, at-least = 30, source = "s" }
+          ]
+        }""");
+    ScenarioLoader.load(f, Overrides.none());
+    Expectations e = Expectations.read(f, PolicyCatalog.builtIn());
+    assertEquals(List.of("fairgv", "credit-poll"), e.policies());
+    assertEquals(200_000_000L, e.quickDurationNanos());
+    assertEquals(new Expectations.Value(0.99, 0.99, 0.03, Double.NaN), e.rows().get(0).target());
+    assertEquals(new Expectations.Direction(false, "fairgv"), e.rows().get(1).direction());
+    // relative tolerance is of the paper's larger end: 10 % of 1.2
+    assertEquals(0.12, ((Expectations.Value) e.rows().get(2).target()).tolerance(), 1e-12);
+    assertEquals(new Expectations.Bound(30, true), e.rows().get(3).target());
+    assertInstanceOf(Expectations.OrderingOnly.class, e.rows().get(1).target());
+  }
+
+  @Test
+  void noBlock_readsAsNothingToReproduce() throws Exception {
+    Path f = Files.writeString(dir.resolve("g.conf"), "scenario { vms { a { workload = dirt3 } } }");
+    assertTrue(Expectations.read(f, PolicyCatalog.builtIn()).isEmpty());
+  }
+
+  @Test
+  void unknownKeys_areNamedWithTheirPath() throws IOException {
+    onlyProblem("{ polices = [], rows = [{ figure = F, metric = m, at-least = 1, source = s }] }",
+        "scenario.expect.polices", "unknown key");
+    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1, source = s, tolerence = 1 }] }",
+        "scenario.expect.rows[0].tolerence", "unknown key");
+  }
+
+  @Test
+  void badValues_areNamedWithTheirPath() throws IOException {
+    onlyProblem("{ rows = [{ figure = F, metric = m, paper = high, tolerance = 1, source = s }] }",
+        "scenario.expect.rows[0].paper", "a number or a range");
+    onlyProblem("{ rows = [{ figure = F, metric = m, paper = 1, tolerance = -1, source = s }] }",
+        "scenario.expect.rows[0].tolerance", ">= 0");
+    onlyProblem("{ quick-duration = 5, rows = [{ figure = F, metric = m, at-least = 1, source = s }] }",
+        "scenario.expect.quick-duration", "duration");
+    onlyProblem("{ policies = [nonesuch], rows = [{ figure = F, metric = m, at-least = 1, source = s }] }",
+        "scenario.expect.policies[0]", "unknown policy 'nonesuch'");
+    onlyProblem("{ rows = [{ figure = F, metric = \"vms..fps\", at-least = 1, source = s }] }",
+        "scenario.expect.rows[0].metric", "dotted path");
+    onlyProblem("{ rows = [] }", "scenario.expect.rows", "at least one row");
+  }
+
+  @Test
+  void aPaperValue_needsExactlyOneTolerance_andEveryRowASource() throws IOException {
+    onlyProblem("{ rows = [{ figure = F, metric = m, paper = 1, source = s }] }", "scenario.expect.rows[0]",
+        "needs tolerance");
+    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1, tolerance = 0.1, source = s }] }",
+        "scenario.expect.rows[0].tolerance", "a bound");
+    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1 }] }", "scenario.expect.rows[1 - 1].source".replace(
+        "1 - 1", "0"), "required");
+  }
+
+  @Test
+  void aRow_mayNameOnlyPoliciesTheBlockRuns() throws IOException {
+    onlyProblem("{ policies = [fairgv], rows = [{ figure = F, metric = m, greater-than = credit-poll, source = s }] }",
+        "scenario.expect.rows[0].greater-than", "not run");
+    onlyProblem("{ rows = [{ figure = F, metric = m, policy = fairgv, at-least = 1, source = s }] }",
+        "scenario.expect.rows[0].policy", "only the file's own policy");
+  }
+}

@@ -1,0 +1,90 @@
+package org.gpuemu.emulator.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Arrays;
+import java.util.List;
+import org.gpuemu.emulator.config.Expectations;
+import org.gpuemu.emulator.config.Expectations.Bound;
+import org.gpuemu.emulator.config.Expectations.Direction;
+import org.gpuemu.emulator.config.Expectations.OrderingOnly;
+import org.gpuemu.emulator.config.Expectations.Value;
+import org.junit.jupiter.api.Test;
+
+/** The verdict of a row from its seeds' values: pure. */
+class JudgeTest {
+  private static final Value MMR = new Value(0.99, 0.99, 0.03, Double.NaN);
+
+  private static Verdict verdict(Expectations.Target t, Direction d, boolean ratio, List<Double> v, List<Double> b,
+      boolean faithful) {
+    return Judge.judge(t, d, ratio, v, b, faithful).verdict();
+  }
+
+  @Test
+  void withinTolerance_isReproduced_atItsEdgeToo() {
+    assertEquals(Verdict.REPRODUCED, verdict(MMR, null, false, List.of(0.97), List.of(), true));
+    assertEquals(Verdict.REPRODUCED, verdict(MMR, null, false, List.of(0.96), List.of(), true)); // 0.99 - 0.03
+  }
+
+  @Test
+  void outsideTolerance_withoutAnOrdering_contradicts() {
+    assertEquals(Verdict.CONTRADICTS, verdict(MMR, null, false, List.of(0.95), List.of(), true));
+  }
+
+  @Test
+  void outsideTolerance_butOrderedAsThePaper_isSameDirection() {
+    Direction aboveCredit = new Direction(true, "credit-poll");
+    assertEquals(Verdict.SAME_DIRECTION, verdict(MMR, aboveCredit, false, List.of(0.9), List.of(0.5), true));
+    assertEquals(Verdict.CONTRADICTS, verdict(MMR, aboveCredit, false, List.of(0.9), List.of(0.95), true));
+  }
+
+  @Test
+  void aRatio_onThePapersSideOfOne_isSameDirection() {
+    Value gain = new Value(1.14, 1.14, 0.05, Double.NaN); // COMBO +14 % over PilotFish
+    assertEquals(Verdict.SAME_DIRECTION, verdict(gain, null, true, List.of(1.5), List.of(), true));
+    assertEquals(Verdict.CONTRADICTS, verdict(gain, null, true, List.of(0.9), List.of(), true));
+    assertEquals(Verdict.REPRODUCED, verdict(gain, null, true, List.of(1.1), List.of(), true));
+  }
+
+  @Test
+  void aRange_isReproducedAnywhereInsideItPlusTolerance() {
+    Value range = new Value(81, 122, 5, Double.NaN);
+    assertEquals(Verdict.REPRODUCED, verdict(range, null, false, List.of(126.0), List.of(), true));
+    assertEquals(Verdict.CONTRADICTS, verdict(range, null, false, List.of(75.0), List.of(), true));
+  }
+
+  @Test
+  void boundsAndOrderings() {
+    assertEquals(Verdict.REPRODUCED, verdict(new Bound(0.9, true), null, false, List.of(0.9), List.of(), true));
+    assertEquals(Verdict.CONTRADICTS, verdict(new Bound(1.02, false), null, false, List.of(1.03), List.of(), true));
+    Direction below = new Direction(false, "gvirt");
+    assertEquals(Verdict.REPRODUCED, verdict(OrderingOnly.INSTANCE, below, false, List.of(0.1), List.of(0.5), true));
+    assertEquals(Verdict.CONTRADICTS, verdict(OrderingOnly.INSTANCE, below, false, List.of(0.5), List.of(0.5), true));
+  }
+
+  @Test
+  void anUnfaithfulRun_isNeverReproduced_butAContradictionStays() {
+    Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.99), List.of(), false);
+    assertEquals(Verdict.UNFAITHFUL, j.verdict());
+    assertEquals("would be reproduced; a run it reads is unfaithful", j.note());
+    assertEquals(Verdict.UNFAITHFUL, verdict(MMR, new Direction(true, "x"), false, List.of(0.5), List.of(0.1), false));
+    assertEquals(Verdict.CONTRADICTS, verdict(MMR, null, false, List.of(0.5), List.of(), false));
+  }
+
+  @Test
+  void theMedianOfTheSeedsDecides_andTheRangeIsReported() {
+    // one seed far off does not move the median: 0.97 is within 0.99 +- 0.03
+    Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.97, 0.5, 0.98), List.of(), true);
+    assertEquals(Verdict.REPRODUCED, j.verdict());
+    assertEquals(0.97, j.median());
+    assertEquals(0.5, j.min());
+    assertEquals(0.98, j.max());
+    assertEquals(0.75, Judge.median(List.of(0.5, 1.0)));
+  }
+
+  @Test
+  void aMissingValue_isNotRun() {
+    assertEquals(Verdict.NOT_RUN, verdict(MMR, null, false, Arrays.asList(0.99, null), List.of(), true));
+    assertEquals(Verdict.NOT_RUN, verdict(MMR, null, false, List.of(), List.of(), true));
+  }
+}
