@@ -13,7 +13,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.gballoon.GttMemoryPolicy;
 import org.gpuemu.policies.gballoon.Profile;
 import org.gpuemu.policies.gballoon.SlotChange;

@@ -5,8 +5,8 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.host.CpuScheduler;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.policies.memory.MemoryPolicy;
 

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Verdict;

@@ -9,7 +9,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.memory.MemoryPolicies;
 import org.gpuemu.policies.PolicyParams;

@@ -16,10 +16,11 @@ import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.FluidModel;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.cpu.CpuPolicies;
@@ -77,17 +78,19 @@ class RequestPathTest {
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = tmp.resolve("timeline-" + (rigs++) + ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
-      ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
-          GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics));
+      ActorRef<Scheduling.Command> scheduler = kit.spawn(GpuScheduler.create(
+          GpuPolicies.create("fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), run, metrics, List.of(core),
+          Map.of())).narrow();
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
-          slicer, false, run, scheduler, group, metrics));
+          slicer, false, run, scheduler, null, group, metrics));
       agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));
     }
 
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
-      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VCpu.Reports.NONE));
+      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VCpu.Reports.NONE,
+          null));
     }
 
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */
