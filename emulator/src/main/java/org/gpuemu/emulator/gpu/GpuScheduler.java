@@ -4,8 +4,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -217,14 +215,14 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    List<AlgorithmSwitch> switches = controller == null ? List.of() : List.copyOf(needs.presentGate().switches());
-    SortedMap<Integer, Double> shares = controller == null ? new TreeMap<>() : needs.presentGate().shares();
+    List<AlgorithmSwitch> switches = controller == null ? List.of() : controller.switches();
+    Map<Integer, Double> shares = controller == null ? Map.of() : controller.shares();
     Map<String, Object> figures = new LinkedHashMap<>();
     if (router != null) router.figures(figures);
     if (cpuCentric != null) cpuCentric.figures(figures);
     if (meter != null) meter.figures(figures);
     msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, policy.checkInvariants(), switches,
-        Map.copyOf(shares), figures));
+        shares, figures));
     return this;
   }
 

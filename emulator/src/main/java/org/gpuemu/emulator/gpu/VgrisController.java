@@ -21,6 +21,7 @@ import org.gpuemu.emulator.gpu.Scheduling.PresentAllowed;
 import org.gpuemu.emulator.gpu.Scheduling.SetMode;
 import org.gpuemu.emulator.gpu.Scheduling.ToAgent;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.policies.vgris.AlgorithmSwitch;
 import org.gpuemu.policies.vgris.PresentDecision;
 import org.gpuemu.policies.vgris.PresentGate;
 import org.gpuemu.policies.vgris.SecondReport;
@@ -153,6 +154,16 @@ public final class VgrisController implements PresentControl {
     if (msg.running()) reports.add(new SecondReport(msg.vgpu(), msg.frames(), (double) busy / SECOND_NANOS));
     if (awaitingReports.isEmpty()) evaluateSecond();
     return Behaviors.same();
+  }
+
+  /** Every algorithm switch so far, for the report. */
+  List<AlgorithmSwitch> switches() {
+    return List.copyOf(gate.switches());
+  }
+
+  /** Each VM's final proportional share by vGPU, for the report. */
+  Map<Integer, Double> shares() {
+    return Map.copyOf(gate.shares());
   }
 
   /** Algorithm 1's step for the second just collected; new modes go to every agent when the algorithm changed. */
