@@ -9,7 +9,7 @@ import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Runner;
 

@@ -13,7 +13,7 @@ import org.gpuemu.emulator.clock.OsFloor;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.clock.TimerProbe;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.Runner;
 
 /**

@@ -5,8 +5,9 @@
  * org.gpuemu.emulator.clock.HighResScheduler} that replaces Pekko's millisecond-tick scheduler so that {@code
  * Behaviors.withTimers}, still the one timer API, fires within microseconds; the lateness record every run reports
  * beside its fidelity verdict, and the {@link org.gpuemu.emulator.clock.FidelityMeter} that reads it period by period
- * for the progress line (real-time factor, current p99); the run's causal order ({@link
- * org.gpuemu.emulator.clock.Causality}): a {@link org.gpuemu.emulator.clock.CausalMailbox} that stamps every message
+ * for the progress line (real-time factor, current p99); what every actor of a run shares, the {@link
+ * org.gpuemu.emulator.clock.RunContext} (clock, causal order, lateness and skew records); the run's causal order
+ * ({@link org.gpuemu.emulator.clock.Causality}): a {@link org.gpuemu.emulator.clock.CausalMailbox} that stamps every message
  * with the event its sender was handling and a {@link org.gpuemu.emulator.clock.CausalInbox} on every actor that
  * hands events over in model-time order and counts the ones too late for it; and {@link
  * org.gpuemu.emulator.clock.TimerProbe} and {@link

@@ -13,7 +13,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.gballoon.GttMemoryPolicy;
 import org.gpuemu.policies.gballoon.Profile;
 import org.gpuemu.policies.gballoon.SlotChange;
@@ -76,21 +76,19 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   private long grants;
   private long rejections;
 
-  public static Behavior<Command> create(MemoryPolicy policy, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new GpuMemory(ctx, policy, run, timers))));
+  /** {@code copiesGtt}: the policy declared PolicyInput.GTT_COPIES (so it is a {@link GttMemoryPolicy}). */
+  public static Behavior<Command> create(MemoryPolicy policy, boolean copiesGtt, RunContext run) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        run.causal(new GpuMemory(ctx, policy, copiesGtt ? (GttMemoryPolicy) policy : null, run, timers))));
   }
 
-  private GpuMemory(ActorContext<Command> ctx, MemoryPolicy policy, RunContext run, TimerScheduler<Command> timers) {
+  private GpuMemory(ActorContext<Command> ctx, MemoryPolicy policy, GttMemoryPolicy gtt, RunContext run,
+      TimerScheduler<Command> timers) {
     super(ctx);
     this.policy = policy;
-    this.gtt = GttMemoryPolicy.of(policy).orElse(null);
+    this.gtt = gtt;
     this.run = run;
     this.timers = timers;
-  }
-
-  /** Whether the policy owns a GTT, so that context switches must ask this actor what to copy. */
-  public static boolean copiesGtt(MemoryPolicy policy) {
-    return GttMemoryPolicy.of(policy).isPresent();
   }
 
   @Override public Receive<Command> createReceive() {

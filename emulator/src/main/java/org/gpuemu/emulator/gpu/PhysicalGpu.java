@@ -5,8 +5,8 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.host.CpuScheduler;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.policies.memory.MemoryPolicy;
 
@@ -56,16 +56,10 @@ public final class PhysicalGpu {
    * {@code copyCores} run the GTT copies of a slot memory policy, in turn (Dom0's vCPUs, one on each host core: see
    * {@link SmGroup}).
    */
-  public static Behavior<Command> create(Settings.Gpu gpu, MemoryPolicy memoryPolicy,
-      List<ActorRef<CpuScheduler.Command>> copyCores, RunContext run, ActorRef<Ready> replyTo) {
-    return create(gpu, false, memoryPolicy, copyCores, run, replyTo);
-  }
-
-  /** As above; {@code spaceShared}: a render group and a BE group instead of one group. */
   public static Behavior<Command> create(Settings.Gpu gpu, boolean spaceShared, MemoryPolicy memoryPolicy,
-      List<ActorRef<CpuScheduler.Command>> copyCores, RunContext run, ActorRef<Ready> replyTo) {
+      boolean copiesGtt, List<ActorRef<CpuScheduler.Command>> copyCores, RunContext run, ActorRef<Ready> replyTo) {
     return Behaviors.setup(ctx -> {
-      ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memoryPolicy, run), "memory");
+      ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memoryPolicy, copiesGtt, run), "memory");
       if (spaceShared) {
         FluidModel model = FluidModel.of(ColocationTable.combo());
         ActorRef<SmGroup.Command> render = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), SPACE_SHARED_CONCURRENCY,
@@ -92,7 +86,7 @@ public final class PhysicalGpu {
             })
             .build());
       }
-      SmGroup.GttCopies copies = GpuMemory.copiesGtt(memoryPolicy)
+      SmGroup.GttCopies copies = copiesGtt
           ? new SmGroup.GttCopies(memory, copyCores) : SmGroup.GttCopies.NONE;
       ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), gpu.maxConcurrentKernels(),
           gpu.contextSwitchNanos(), FluidModel.sharedEqually(), copies, run), "sm-group-0");

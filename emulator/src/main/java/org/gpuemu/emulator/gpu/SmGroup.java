@@ -9,8 +9,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.Timed;
-import org.gpuemu.emulator.host.CpuScheduler;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.workloads.KernelSpec;
 
 /**

@@ -1,17 +1,9 @@
 package org.gpuemu.emulator.gpu;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import org.HdrHistogram.Histogram;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -19,11 +11,21 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.gpuemu.emulator.gpu.GpuScheduler.Command;
+import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.clock.Timed;
+import org.gpuemu.emulator.gpu.RenderFrame.Held;
+import org.gpuemu.emulator.gpu.Scheduling.AgentJoin;
+import org.gpuemu.emulator.gpu.Scheduling.Completed;
+import org.gpuemu.emulator.gpu.Scheduling.Dispatch;
+import org.gpuemu.emulator.gpu.Scheduling.End;
+import org.gpuemu.emulator.gpu.Scheduling.Join;
+import org.gpuemu.emulator.gpu.Scheduling.MayPresent;
+import org.gpuemu.emulator.gpu.Scheduling.Presented;
+import org.gpuemu.emulator.gpu.Scheduling.Queued;
+import org.gpuemu.emulator.gpu.Scheduling.Report;
+import org.gpuemu.emulator.gpu.Scheduling.SchedulerReport;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
 import org.gpuemu.policies.combo.BeKernel;
-import org.gpuemu.policies.combo.BeThroughput;
 import org.gpuemu.policies.combo.Binding;
 import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.policies.combo.FramePlan;
@@ -34,16 +36,14 @@ import org.gpuemu.policies.combo.SmLayout;
 import org.gpuemu.policies.combo.SpaceDecision;
 import org.gpuemu.policies.combo.SpacePolicy;
 import org.gpuemu.policies.combo.SpaceSetup;
-import org.gpuemu.policies.gpu.GpuWork;
-import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.workloads.ComboGame;
-import org.gpuemu.workloads.KernelSpec;
 import org.gpuemu.workloads.KernelType;
 
 /**
  * The GPU scheduler of a space-shared GPU (combo.txt §5): a thin adapter that drives a {@link SpacePolicy} exactly
  * as its javadoc's protocol says, with the {@link PhysicalGpu}'s render and BE groups as executors. It speaks the
- * {@link GpuScheduler} protocol, so vGPUs and guest agents do not know which of the two they talk to.
+ * shared {@link Scheduling} protocol, so vGPUs and guest agents do not know which scheduler they talk to, and its
+ * own messages beside it; the guest agents pass Present through ({@link PassThroughAgents}).
  *
  * <ul>
  *   <li>The game's requests (one VM, a {@link ComboGame}) are its render kernels, tagged with their frame by the
@@ -62,62 +62,34 @@ import org.gpuemu.workloads.KernelType;
  * otherwise idle, so it starts at once unless an SM-bound kernel waits for SMs, Figure 11b); the layout is applied
  * when the frame's first kernel is dispatched, which is its plan's start or, if the previous frame is late, the end
  * of that frame. Once the run has ended the BE kernels still queued are handed to the render group unplanned, so
- * that the GPU drains; none of them counts.
- *
- * <p>Measured from the game's first frame to the end of the run (what runs before the game starts, the BE jobs
- * alone, is no co-location): BE throughput per Eq. 6 (solo durations of the BE kernels completed, per type, per
- * emulated second: ms/s, 1,000 being a whole GPU's worth of solo work), frames rendered, QoS violations (frames rendered after their
- * plan's deadline, the next frame's nominal start) and the frame times behind the average and 99th-percentile FPS:
- * a frame takes its 1/fps period, or longer when it rendered later than a period after its nominal start (the
- * paper gives no definition of its "99%-ile FPS"; this one is 120 for a game that misses no frame).
+ * that the GPU drains; none of them counts. Its figures ({@link SpaceFigures}) count from the game's first frame on.
  */
-public final class SpaceScheduler extends AbstractBehavior<Command> {
+public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Command> {
+
+  /** The space scheduler's protocol: the shared one and its own. */
+  public sealed interface Command permits Scheduling.Command, Groups, FrameDue {}
+
+  /** The physical GPU and its render and BE groups (before any vGPU joins). */
+  public record Groups(ActorRef<PhysicalGpu.Command> gpu, ActorRef<SmGroup.Command> render,
+      ActorRef<SmGroup.Command> be) implements Command {}
+
+  /** A held frame may start at emulated time {@code due}. */
+  private record FrameDue(long token, long due) implements Command, Timed {}
+
   private static final Object FRAME_DUE = "frame-due";
-
-  private record Held(GpuWork work, KernelSpec kernel, long atNanos) {}
-
-  private static final class FrameState {
-    final long index;
-    final FramePlan plan;
-    final ArrayDeque<Held> kernels = new ArrayDeque<>();
-    boolean started;
-    boolean cdStarted;
-    boolean rtStarted;
-    int completed;
-    int expected = -1;
-    long lastFinish;
-    /** The layout that suspended the BE group for this frame, or -1. */
-    long suspendedBy = -1;
-
-    FrameState(long index, FramePlan plan) {
-      this.index = index;
-      this.plan = plan;
-    }
-  }
 
   private final SpacePolicy policy;
   private final int totalSms;
   private final int gameVgpu;
   private final ComboGame.SceneTrace scenes;
-  private final long periodNanos;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
-  private final Map<Integer, ActorRef<GpuScheduler.Dispatch>> vgpus = new HashMap<>();
-  private final TreeMap<Long, FrameState> frames = new TreeMap<>();
-  /** Kernel counts of Presents that came before their frame's first kernel. */
-  private final Map<Long, Integer> presented = new HashMap<>();
-  private final Map<Long, FrameState> renderOf = new HashMap<>();
-  private final Map<Long, BeKernel> beQueued = new HashMap<>();
-  private final Map<Long, Held> beHeld = new HashMap<>();
-  private final Set<Long> drained = new HashSet<>();
-  /** BE kernels the policy launched and that have not completed. */
-  private final Set<Long> launched = new HashSet<>();
-  private final BeThroughput throughput = new BeThroughput();
-  private final Histogram frameTimes = new Histogram(3);
-  /** QoS headrooms in µs: the render stream's idle gap between a frame's end and the next frame's start. */
-  private final Histogram headrooms = new Histogram(3);
-  private final Map<Scheme, Long> framesByScheme = new EnumMap<>(Scheme.class);
+  private final Map<Integer, ActorRef<Dispatch>> vgpus = new HashMap<>();
+  private final PresentControl agents = new PassThroughAgents(vgpus.keySet());
+  private final SpaceFigures figures;
+  private final RenderFrames frames = new RenderFrames();
+  private final BeKernels beKernels = new BeKernels();
   private ActorRef<PhysicalGpu.Command> gpu;
   private ActorRef<SmGroup.Command> render;
   private ActorRef<SmGroup.Command> be;
@@ -133,9 +105,6 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   private long token;
   private long endNanos = Long.MAX_VALUE;
   private long dispatched;
-  private long framesRendered;
-  private long violations;
-  private long merged;
   /** When the game's first frame was ready (-1: not yet): BE throughput is measured from then on. */
   private long origin = -1;
 
@@ -145,8 +114,8 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
    */
   public static Behavior<Command> create(SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,
       long gameSeed, RunContext run, ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new SpaceScheduler(ctx, policy, totalSms, gameVgpu,
-        game, gameSeed, run, metrics, timers))));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new SpaceScheduler(ctx, policy, totalSms,
+        gameVgpu, game, gameSeed, run, metrics, timers))));
   }
 
   private SpaceScheduler(ActorContext<Command> ctx, SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,
@@ -156,11 +125,11 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     this.totalSms = totalSms;
     this.gameVgpu = gameVgpu;
     this.scenes = game.scenes(gameSeed);
-    this.periodNanos = Math.round(1e9 / game.fps());
     this.run = run;
     this.metrics = metrics;
     this.timers = timers;
     this.layout = new SmLayout.Whole(totalSms);
+    this.figures = new SpaceFigures(Math.round(1e9 / game.fps()));
     policy.attach(new SpaceSetup(totalSms, game.fps(), RenderTimePredictor.fit(game.profile()),
         ColocationTable.combo()));
     shownScheme = policy.scheme();
@@ -169,38 +138,33 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
 
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(GpuScheduler.Groups.class, m -> {
-          gpu = m.gpu();
-          render = m.render();
-          be = m.be();
-          return this;
-        })
-        .onMessage(GpuScheduler.Join.class, m -> {
-          vgpus.put(m.params().vgpu(), m.vgpu());
-          return this;
-        })
-        .onMessage(GpuScheduler.Queued.class, this::onQueued)
-        .onMessage(GpuScheduler.Presented.class, this::onPresented)
-        .onMessage(GpuScheduler.Completed.class, this::onCompleted)
-        .onMessage(GpuScheduler.FrameDue.class, this::onFrameDue)
-        .onMessage(GpuScheduler.End.class, this::onEnd)
-        .onMessage(GpuScheduler.Report.class, this::onReport)
-        .onMessage(GpuScheduler.AgentJoin.class, m -> {
-          m.agent().tell(new GpuScheduler.SetMode(new PresentMode.PassThrough()));
-          return this;
-        })
-        .onMessage(GpuScheduler.MayPresent.class, m -> {
-          m.replyTo().tell(GpuScheduler.PresentAllowed.INSTANCE);
-          return this;
-        })
-        // what time-sharing policies need and space sharing does not
-        .onMessage(GpuScheduler.Placement.class, m -> this)
-        .onMessage(GpuScheduler.Leave.class, m -> this)
-        .onMessage(GpuScheduler.CpuTime.class, m -> this)
-        .onMessage(GpuScheduler.MemoryShare.class, m -> this)
-        .onMessage(GpuScheduler.AgentReport.class, m -> this)
-        .onMessage(GpuScheduler.Begin.class, m -> this)
+        .onMessage(Groups.class, this::onGroups)
+        .onMessage(Join.class, this::onJoin)
+        .onMessage(Queued.class, this::onQueued)
+        .onMessage(Presented.class, this::onPresented)
+        .onMessage(Completed.class, this::onCompleted)
+        .onMessage(FrameDue.class, this::onFrameDue)
+        .onMessage(End.class, this::onEnd)
+        .onMessage(Report.class, this::onReport)
+        .onMessage(AgentJoin.class, agents::onAgentJoin)
+        .onMessage(MayPresent.class, agents::onMayPresent)
+        // nothing here works per second, and a vGPU that left has nothing held here
+        .onMessage(Scheduling.Begin.class, m -> this)
+        .onMessage(Scheduling.Leave.class, m -> this)
         .build();
+  }
+
+  private Behavior<Command> onGroups(Groups msg) {
+    gpu = msg.gpu();
+    render = msg.render();
+    be = msg.be();
+    return this;
+  }
+
+  private Behavior<Command> onJoin(Join msg) {
+    vgpus.put(msg.params().vgpu(), msg.vgpu());
+    agents.vgpuJoined(msg.params().vgpu());
+    return this;
   }
 
   /** The model time of an event, never before the scheduler's latest (DESIGN.md §4). */
@@ -209,23 +173,19 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     return clock;
   }
 
-  private Behavior<Command> onQueued(GpuScheduler.Queued msg) {
+  private Behavior<Command> onQueued(Queued msg) {
     long now = at(msg.atNanos());
     Held held = new Held(msg.work(), msg.kernel(), msg.atNanos());
     if (msg.work().vgpu() == gameVgpu) {
-      FrameState f = frames.get(msg.frame());
+      RenderFrame f = frames.get(msg.frame());
       // planned at the model time its first kernel reached the driver, which the scheduler's clock may have passed
       // while it handled a later-stamped message (the frame's start must not inherit that jitter)
       if (f == null) f = ready(msg.frame(), msg.atNanos());
-      f.kernels.add(held);
-      renderOf.put(msg.work().id(), f);
+      frames.hold(f, held);
     } else if (endNanos != Long.MAX_VALUE) {
       drain(held, now);
     } else {
-      BeKernel k = new BeKernel(msg.work().id(), msg.work().vgpu(), msg.kernel().type(), msg.kernel().soloNanos());
-      beQueued.put(k.id(), k);
-      beHeld.put(k.id(), held);
-      policy.beQueued(k, now);
+      policy.beQueued(beKernels.queued(held), now);
     }
     pumpRender(now);
     decide(now);
@@ -233,14 +193,12 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   }
 
   /** Frame {@code index}'s first kernel arrived: the policy plans it. */
-  private FrameState ready(long index, long now) {
+  private RenderFrame ready(long index, long now) {
     FramePlan plan = policy.frameReady(index, scenes.scene(index), now);
-    FrameState f = new FrameState(index, plan);
+    RenderFrame f = new RenderFrame(index, plan);
     if (origin < 0) origin = plan.nominalStart();
-    frames.put(index, f);
-    Integer kernels = presented.remove(index);
-    if (kernels != null) f.expected = kernels;
-    if (plan.merged()) merged++;
+    frames.add(f);
+    if (plan.merged()) figures.merged();
     if (plan.scheme() != shownScheme) {
       shownScheme = plan.scheme();
       metrics.tell(new MetricsHub.Mode(shownScheme.label()));
@@ -248,14 +206,10 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     return f;
   }
 
-  private Behavior<Command> onPresented(GpuScheduler.Presented msg) {
+  private Behavior<Command> onPresented(Presented msg) {
     if (msg.vgpu() != gameVgpu || msg.kernels() == 0) return this;
-    FrameState f = frames.get(msg.frame());
-    if (f == null) {
-      presented.put(msg.frame(), msg.kernels());
-      return this;
-    }
-    f.expected = msg.kernels();
+    RenderFrame f = frames.presented(msg.frame(), msg.kernels());
+    if (f == null) return this;
     // the frame's own latest completion, not a message stamp: no message skew to record
     clock = Math.max(clock, f.lastFinish);
     long now = clock;
@@ -266,23 +220,21 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     return this;
   }
 
-  private Behavior<Command> onCompleted(GpuScheduler.Completed msg) {
+  private Behavior<Command> onCompleted(Completed msg) {
     long now = at(msg.finishedNanos());
     long id = msg.work().id();
-    FrameState f = renderOf.remove(id);
+    RenderFrame f = frames.completed(id);
+    BeKernel k = f == null ? beKernels.completed(id) : null;
     if (f != null) {
       renderBusy = false;
       renderFreeAt = Math.max(renderFreeAt, msg.finishedNanos());
       f.completed++;
       f.lastFinish = msg.finishedNanos();
       rendered(f, now);
-    } else if (!drained.remove(id)) {
-      BeKernel k = beQueued.remove(id);
-      beHeld.remove(id);
-      launched.remove(id);
+    } else if (k != null) {
       policy.beFinished(k, now);
       if (origin >= 0 && msg.finishedNanos() >= origin && msg.finishedNanos() <= endNanos) {
-        throughput.completed(k.type(), k.soloNanos());
+        figures.beCompleted(k.type(), k.soloNanos());
       }
     }
     pumpRender(now);
@@ -290,7 +242,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
     return this;
   }
 
-  private Behavior<Command> onFrameDue(GpuScheduler.FrameDue msg) {
+  private Behavior<Command> onFrameDue(FrameDue msg) {
     if (msg.token() != token) return this;
     long now = at(run.fired(msg.due()));
     pumpRender(now);
@@ -299,35 +251,23 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   }
 
   /** The frame has rendered when its Present was seen and all its kernels completed; true if it just did. */
-  private boolean rendered(FrameState f, long now) {
+  private boolean rendered(RenderFrame f, long now) {
     if (f.expected < 0 || f.completed < f.expected || !f.kernels.isEmpty()) return false;
-    frames.remove(f.index);
+    frames.rendered(f);
     policy.frameRendered(f.index, now);
     long end = f.lastFinish;
     if (f.suspendedBy >= 0) gpu.tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
-    if (end <= endNanos) {
-      framesRendered++;
-      if (end > f.plan.deadline()) violations++;
-      framesByScheme.merge(f.plan.scheme(), 1L, Long::sum);
-      long frameTime = Math.max(periodNanos, end - f.plan.nominalStart());
-      frameTimes.recordValue(Math.max(1, frameTime / 1_000));
-    }
+    if (end <= endNanos) figures.rendered(f.plan, end);
     return true;
   }
 
   /** Dispatches the render stream's next kernel if none runs and its frame may start. */
   private void pumpRender(long now) {
     if (renderBusy || render == null) return;
-    FrameState f = null;
-    for (FrameState candidate : frames.values()) {
-      if (!candidate.kernels.isEmpty()) {
-        f = candidate;
-        break;
-      }
-    }
+    RenderFrame f = frames.next();
     if (f == null) return;
     if (f.plan.startAt() > now) {
-      run.arm(timers, FRAME_DUE, new GpuScheduler.FrameDue(++token, f.plan.startAt()), f.plan.startAt());
+      run.arm(timers, FRAME_DUE, new FrameDue(++token, f.plan.startAt()), f.plan.startAt());
       return;
     }
     Held h = f.kernels.poll();
@@ -338,7 +278,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
       f.started = true;
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
       if (lastStarted == f.index - 1 && startAt <= endNanos) {
-        headrooms.recordValue(Math.max(0, startAt - renderFreeAt) / 1_000);
+        figures.headroom(startAt - renderFreeAt);
       }
       lastStarted = f.index;
       if (!f.plan.layout().equals(layout)) {
@@ -370,8 +310,7 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
   private void decide(long now) {
     if (endNanos != Long.MAX_VALUE || render == null) return;
     while (policy.next(now) instanceof SpaceDecision.Launch launch) {
-      Held h = beHeld.get(launch.kernel().id());
-      launched.add(launch.kernel().id());
+      Held h = beKernels.launched(launch.kernel().id());
       if (launch.placement() == Placement.WHOLE_GPU) {
         send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
       } else {
@@ -382,89 +321,30 @@ public final class SpaceScheduler extends AbstractBehavior<Command> {
 
   private void send(Held h, long now, ActorRef<SmGroup.Command> group, SmGroup.Bind bind) {
     dispatched++;
-    vgpus.get(h.work().vgpu()).tell(new GpuScheduler.Dispatch(h.work(), now, group, bind));
+    vgpus.get(h.work().vgpu()).tell(new Dispatch(h.work(), now, group, bind));
   }
 
   /** After the end: BE kernels go to the render group as they come, so that the GPU drains; none counts. */
   private void drain(Held h, long now) {
-    drained.add(h.work().id());
+    beKernels.drained(h.work().id());
     send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
   }
 
-  private Behavior<Command> onEnd(GpuScheduler.End msg) {
+  private Behavior<Command> onEnd(End msg) {
     long now = at(msg.atNanos());
     endNanos = msg.atNanos();
     // a frame that does not render after the end must not leave BE kernels suspended: the GPU drains
     if (gpu != null) gpu.tell(new PhysicalGpu.ResumeBe(epoch, now));
-    List<Long> unlaunched = new ArrayList<>();
-    for (Long id : beHeld.keySet()) {
-      if (!launched.contains(id)) unlaunched.add(id);
-    }
-    unlaunched.sort(Long::compare);
-    for (Long id : unlaunched) {
-      Held h = beHeld.remove(id);
-      beQueued.remove(id);
-      drain(h, now);
-    }
+    for (Held h : beKernels.takeUnlaunched()) drain(h, now);
     return this;
   }
 
-  private Behavior<Command> onReport(GpuScheduler.Report msg) {
+  private Behavior<Command> onReport(Report msg) {
     List<String> problems = new ArrayList<>(policy.checkInvariants());
     double seconds = endNanos == Long.MAX_VALUE || origin < 0 || endNanos <= origin ? Double.NaN
         : (endNanos - origin) / 1e9;
-    Map<String, Object> figures = new LinkedHashMap<>();
-    Map<String, Object> be = new LinkedHashMap<>();
-    for (KernelType t : List.of(KernelType.CD, KernelType.TC)) {
-      be.put(t.name().toLowerCase(Locale.ROOT), round(throughput.nanos(t) / 1e6 / seconds, 3));
-    }
-    be.put("total", round(throughput.total() / 1e6 / seconds, 3));
-    figures.put("be_throughput", be);
-    figures.put("game_vm", gameVgpu);
-    figures.put("frames_rendered", framesRendered);
-    figures.put("qos_violations", violations);
-    boolean any = frameTimes.getTotalCount() > 0;
-    figures.put("fps_avg", round(framesRendered / seconds, 2));
-    figures.put("fps_p99", any ? round(1e6 / frameTimes.getValueAtPercentile(99), 2) : null);
-    figures.put("merged_frames", merged);
-    figures.put("headroom_ms", headroomDistribution());
-    Map<String, Object> schemes = new LinkedHashMap<>();
-    for (Scheme s : Scheme.values()) schemes.put(s.label(), framesByScheme.getOrDefault(s, 0L));
-    figures.put("frames_by_scheme", schemes);
-    figures.put("scheme_switches", policy.switches().size());
-    msg.replyTo().tell(new GpuScheduler.SchedulerReport(policy.name(), dispatched, problems, List.of(), Map.of(),
-        figures));
+    msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, problems, List.of(), Map.of(),
+        figures.figures(seconds, gameVgpu, policy.switches().size())));
     return this;
-  }
-
-  /**
-   * Figure 15's QoS headroom distribution: percentiles of the gaps between adjacent frames and a histogram in
-   * 1 ms bins (a bin's key is its lower edge in ms; the last bin takes every longer gap).
-   */
-  private Map<String, Object> headroomDistribution() {
-    Map<String, Object> d = new LinkedHashMap<>();
-    long n = headrooms.getTotalCount();
-    d.put("count", n);
-    d.put("mean", n == 0 ? 0 : round(headrooms.getMean() / 1e3, 3));
-    for (double p : new double[] {10, 50, 90, 99}) {
-      d.put("p" + (int) p, n == 0 ? 0 : round(headrooms.getValueAtPercentile(p) / 1e3, 3));
-    }
-    d.put("max", round(headrooms.getMaxValue() / 1e3, 3));
-    int bins = (int) Math.max(1, Math.ceil(2.0 * periodNanos / 1e6));
-    long[] counts = new long[bins];
-    for (var v : headrooms.recordedValues()) {
-      int bin = (int) Math.min(bins - 1, v.getValueIteratedTo() / 1_000);
-      counts[bin] += v.getCountAtValueIteratedTo();
-    }
-    Map<String, Long> histogram = new LinkedHashMap<>();
-    for (int i = 0; i < bins; i++) histogram.put(Integer.toString(i), counts[i]);
-    d.put("histogram_1ms", histogram);
-    return d;
-  }
-
-  private static double round(double v, int digits) {
-    if (Double.isNaN(v) || Double.isInfinite(v)) return 0;
-    double f = Math.pow(10, digits);
-    return Math.round(v * f) / f;
   }
 }

@@ -12,16 +12,19 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.gpu.PhysicalGpu;
+import org.gpuemu.emulator.gpu.PolicyParts;
+import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
+import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
-import org.gpuemu.policies.fairgv.SlicesKernels;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.memory.MemoryPolicy;
 import org.gpuemu.policies.spi.PolicyInput;
@@ -42,7 +45,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private record VmReady(Vm.Ready ready) implements Command {}
 
   /** Every reference a run needs for control and reports. */
-  public record Refs(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<GpuScheduler.Command> scheduler,
+  public record Refs(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
       List<ActorRef<SmGroup.Command>> smGroups, ActorRef<GpuMemory.Command> memory, List<Vm.Ready> vms) {}
 
   private final Settings.Scenario scenario;
@@ -50,13 +53,16 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<Refs> replyTo;
   private final List<ActorRef<CpuScheduler.Command>> cores = new ArrayList<>();
-  private final ActorRef<GpuScheduler.Command> scheduler;
+  private final ActorRef<Scheduling.Command> scheduler;
+  /** The time-sharing scheduler (null: space sharing) and the parts its policy switches on. */
+  private final ActorRef<GpuScheduler.Command> timeSharing;
+  private final PolicyParts parts;
+  /** The space-sharing scheduler (null: time sharing). */
+  private final ActorRef<SpaceScheduler.Command> spaceSharing;
   private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
   private PhysicalGpu.Ready gpu;
   private final VCpu.Reports reports;
   private final VGpu.Slicer slicer;
-  /** The GPU policy is Pegasus's: every core tells the GPU scheduler which VM's vCPU it switched to. */
-  private final boolean cpuCentric;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
       ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
@@ -80,20 +86,23 @@ public final class Host extends AbstractBehavior<Host.Command> {
     boolean copiesGtt = m.needs(PolicyInput.GTT_COPIES);
     if (scenario.spaceShared()) {
       Settings.Vm game = gameVm(scenario);
-      scheduler = ctx.spawn(SpaceScheduler.create(g.create(PolicyKind.SPACE), scenario.gpu().sms(),
-          game.index(), (ComboGame) scenario.workload(game.workload()), Vm.programSeed(scenario.seed(),
-          game.index()), run, metrics), "gpu-scheduler");
-      reports = new VCpu.Reports(false, copiesGtt);
-      slicer = VGpu.Slicer.NONE;
-      cpuCentric = false;
+      spaceSharing = ctx.spawn(SpaceScheduler.create(g.create(PolicyKind.SPACE),
+          scenario.gpu().sms(), game.index(), (ComboGame) scenario.workload(game.workload()),
+          Vm.programSeed(scenario.seed(), game.index()), run, metrics), "gpu-scheduler");
+      scheduler = spaceSharing.narrow();
+      timeSharing = null;
+      parts = PolicyParts.NONE;
     } else {
       GpuPolicy gpuPolicy = g.create(PolicyKind.GPU);
-      scheduler = ctx.spawn(GpuScheduler.create(gpuPolicy, g.spec().inputs(), run, metrics), "gpu-scheduler");
-      reports = new VCpu.Reports(g.needs(PolicyInput.CPU_TIME), copiesGtt);
-      slicer = g.needs(PolicyInput.KERNEL_SLICING) ? ((SlicesKernels) gpuPolicy).slicing()::slice : VGpu.Slicer.NONE;
-      cpuCentric = g.needs(PolicyInput.CPU_COSCHEDULING);
+      parts = PolicyParts.of(gpuPolicy, g.spec().inputs());
+      timeSharing = ctx.spawn(GpuScheduler.create(gpuPolicy, parts, run, metrics, List.copyOf(cores),
+          vgpuOfVcpu(scenario)), "gpu-scheduler");
+      scheduler = timeSharing.narrow();
+      spaceSharing = null;
     }
-    ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, List.copyOf(cores), run,
+    reports = new VCpu.Reports(parts.cpuTime(), copiesGtt);
+    slicer = parts.slicing() != null ? parts.slicing().slicing()::slice : VGpu.Slicer.NONE;
+    ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }
 
@@ -101,6 +110,17 @@ public final class Host extends AbstractBehavior<Host.Command> {
   public static Settings.Vm gameVm(Settings.Scenario scenario) {
     return scenario.vms().stream().filter(vm -> scenario.workload(vm.workload()) instanceof ComboGame)
         .findFirst().orElseThrow(() -> new IllegalStateException("a space-shared scenario needs a game VM"));
+  }
+
+  /** Every vCPU's VM (its vGPU) by the vCPU's global index: each VM's vCPUs are numbered on from the previous one's. */
+  private static Map<Integer, Integer> vgpuOfVcpu(Settings.Scenario scenario) {
+    Map<Integer, Integer> vgpus = new HashMap<>();
+    int first = 0;
+    for (Settings.Vm vm : scenario.vms()) {
+      for (int i = 0; i < vm.vcpus(); i++) vgpus.put(first + i, vm.index());
+      first += vm.vcpus();
+    }
+    return Map.copyOf(vgpus);
   }
 
   @Override public Receive<Command> createReceive() {
@@ -113,16 +133,20 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private Behavior<Command> onGpuReady(GpuReady msg) {
     gpu = msg.ready();
     boolean space = scenario.spaceShared();
-    if (space) scheduler.tell(new GpuScheduler.Groups(gpu.gpu(), gpu.smGroups().get(0), gpu.smGroups().get(1)));
-    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, gpu.smGroups().get(0), gpu.memory(), metrics, reports,
+    if (space) spaceSharing.tell(new SpaceScheduler.Groups(gpu.gpu(), gpu.smGroups().get(0), gpu.smGroups().get(1)));
+    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, parts.cpuTime() ? timeSharing.narrow() : null,
+        parts.gpuCoscheduled() ? timeSharing.narrow() : null, gpu.smGroups().get(0), gpu.memory(), metrics, reports,
         slicer, space);
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {
-      getContext().spawn(Vm.create(vm, scenario.workload(vm.workload()), firstVcpu, scenario.seed(), scenario.durationNanos(), run, wiring,
+      getContext().spawn(Vm.create(vm, scenario.workload(vm.workload()), firstVcpu, scenario.seed(),
+          scenario.durationNanos(), run, wiring,
           vmReady), "vm-" + vm.index());
-      scheduler.tell(new GpuScheduler.MemoryShare(vm.index(),
-          Math.min(1.0, (double) vm.memoryCapBytes() / scenario.gpu().memoryBytes())));
+      if (parts.busAndMemory()) {
+        timeSharing.tell(new VmcgMeter.MemoryShare(vm.index(),
+            Math.min(1.0, (double) vm.memoryCapBytes() / scenario.gpu().memoryBytes())));
+      }
       firstVcpu += vm.vcpus();
     }
     return this;
@@ -131,25 +155,6 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private Behavior<Command> onVmReady(VmReady msg) {
     vms.put(msg.ready().vm(), msg.ready());
     if (vms.size() == scenario.vms().size()) {
-      Map<Integer, ActorRef<VCpu.Command>> vcpus = new HashMap<>();
-      Map<Integer, Integer> main = new HashMap<>();
-      int first = 0;
-      for (Settings.Vm vm : scenario.vms()) {
-        List<ActorRef<VCpu.Command>> refs = vms.get(vm.index()).vcpus();
-        for (int i = 0; i < refs.size(); i++) vcpus.put(first + i, refs.get(i));
-        main.put(vm.index(), first);
-        first += vm.vcpus();
-      }
-      scheduler.tell(new GpuScheduler.Placement(Map.copyOf(vcpus), Map.copyOf(main)));
-      if (cpuCentric) {
-        Map<Integer, Integer> vgpuOfVcpu = new HashMap<>();
-        for (Settings.Vm vm : scenario.vms()) {
-          for (int i = 0; i < vm.vcpus(); i++) vgpuOfVcpu.put(main.get(vm.index()) + i, vm.index());
-        }
-        for (ActorRef<CpuScheduler.Command> core : cores) {
-          core.tell(new CpuScheduler.CoscheduleGpu(scheduler, Map.copyOf(vgpuOfVcpu)));
-        }
-      }
       replyTo.tell(new Refs(List.copyOf(cores), scheduler, gpu.smGroups(), gpu.memory(), List.copyOf(vms.values())));
     }
     return this;

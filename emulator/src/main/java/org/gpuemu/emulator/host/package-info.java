@@ -1,2 +1,4 @@
-/** The host: its physical cores, each a CpuScheduler wrapping a CPU policy, and the Host actor that wires a run. */
+/**
+ * The host: the Host actor that spawns the physical cores, the GPU scheduler, the physical GPU and the VMs of a run.
+ */
 package org.gpuemu.emulator.host;

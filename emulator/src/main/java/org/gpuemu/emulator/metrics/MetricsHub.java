@@ -26,7 +26,7 @@ import org.apache.pekko.stream.javadsl.FileIO;
 import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.vmcg.Fairness;
 
 /**

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -15,7 +16,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.gpu.GpuMemory;
-import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.host.Host;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
@@ -126,7 +127,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private Behavior<Command> onBegan(Began msg) {
     run.fired(msg.due());
     metrics.tell(MetricsHub.Begin.INSTANCE);
-    refs.scheduler().tell(GpuScheduler.Begin.INSTANCE);
+    refs.scheduler().tell(Scheduling.Begin.INSTANCE);
     refs.memory().tell(new GpuMemory.Begin(scenario.host().cores(), metrics));
     for (Settings.Vm vm : scenario.vms()) {
       if (vm.startDelayNanos() == 0) {
@@ -175,14 +176,14 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   private Behavior<Command> onLeftVgpuDrained(LeftVgpuDrained msg) {
-    refs.scheduler().tell(new GpuScheduler.Leave(msg.drained().vgpu()));
+    refs.scheduler().tell(new Scheduling.Leave(msg.drained().vgpu()));
     return this;
   }
 
   private Behavior<Command> onEndRun(EndRun msg) {
     endedAt = run.fired(msg.due());
     timers.cancelAll();
-    refs.scheduler().tell(new GpuScheduler.End(endedAt));
+    refs.scheduler().tell(new Scheduling.End(endedAt));
     ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class, VcpuStopped::new);
     for (Vm.Ready vm : refs.vms()) {
       for (ActorRef<VCpu.Command> vcpu : vm.vcpus()) {

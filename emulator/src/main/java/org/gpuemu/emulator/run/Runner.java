@@ -18,6 +18,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.CausalMailbox;
 import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.FidelityMeter;
@@ -27,9 +28,9 @@ import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.clock.TimerProbe;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.GpuMemory;
-import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
@@ -177,7 +178,7 @@ public final class Runner {
     for (ActorRef<CpuScheduler.Command> c : end.refs().cores()) cores.add(await(ask(system, c, CpuScheduler.Report::new)));
     List<SmGroup.GroupReport> groups = new ArrayList<>();
     for (ActorRef<SmGroup.Command> g : end.refs().smGroups()) groups.add(await(ask(system, g, SmGroup.Report::new)));
-    GpuScheduler.SchedulerReport scheduler = await(ask(system, end.refs().scheduler(), GpuScheduler.Report::new));
+    Scheduling.SchedulerReport scheduler = await(ask(system, end.refs().scheduler(), Scheduling.Report::new));
     GpuMemory.MemoryReport memory = await(ask(system, end.refs().memory(), GpuMemory.Report::new));
     MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,

@@ -9,16 +9,18 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.gpu.GpuScheduler;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.gpu.Scheduling;
+import org.gpuemu.emulator.gpu.VgrisController;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SlaPacer;
 import org.gpuemu.workloads.KernelSpec;
 
 /**
  * The per-VM agent of VGRIS (vgris.txt §3.1): it intercepts the guest's {@code Present} and applies the mode the
- * scheduling controller (the {@link GpuScheduler}) gives it, and it reports the frames of every second to the
- * controller. Under the baseline policies the mode is pass-through and Present goes straight to the vGPU.
+ * scheduling controller (the GPU scheduler's {@link VgrisController}) gives it, and it reports the frames of every
+ * second to the controller. Under the baseline policies the mode is pass-through and Present goes straight to the
+ * vGPU.
  *
  * <ul>
  *   <li>SLA-aware (§3.2, Figure 5): {@code Flush}, then sleep target − (time since the previous Present returned,
@@ -46,7 +48,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     }
   }
 
-  private record FromController(GpuScheduler.ToAgent message) implements Command {}
+  private record FromController(Scheduling.ToAgent message) implements Command {}
 
   private record FromVgpu(VCpu.Command answer) implements Command {}
 
@@ -59,11 +61,11 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private final int vgpuIndex;
   private final Settings.Vm vm;
   private final ActorRef<VGpu.Command> vgpu;
-  private final ActorRef<GpuScheduler.Command> controller;
+  private final ActorRef<Scheduling.Command> controller;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final ActorRef<VCpu.Command> vgpuAnswers;
-  private final ActorRef<GpuScheduler.ToAgent> controllerMessages;
+  private final ActorRef<Scheduling.ToAgent> controllerMessages;
   private PresentMode mode = new PresentMode.PassThrough();
   private SlaPacer pacer;
   private int pacerHistory = DEFAULT_HISTORY;
@@ -75,13 +77,13 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private int framesSinceReport;
 
   public static Behavior<Command> create(Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<GpuScheduler.Command> controller, RunContext run) {
+      ActorRef<Scheduling.Command> controller, RunContext run) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
         run.causal(new GuestAgent(ctx, vm, vgpu, controller, run, timers))));
   }
 
   private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<GpuScheduler.Command> controller, RunContext run, TimerScheduler<Command> timers) {
+      ActorRef<Scheduling.Command> controller, RunContext run, TimerScheduler<Command> timers) {
     super(ctx);
     this.vgpuIndex = vm.index();
     this.vm = vm;
@@ -91,8 +93,8 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     this.timers = timers;
     this.pacer = new SlaPacer(SlaPacer.targetLatencyNanos(vm.slaFps()), DEFAULT_HISTORY);
     this.vgpuAnswers = ctx.messageAdapter(VCpu.Command.class, FromVgpu::new);
-    this.controllerMessages = ctx.messageAdapter(GpuScheduler.ToAgent.class, FromController::new);
-    controller.tell(new GpuScheduler.AgentJoin(vgpuIndex, controllerMessages));
+    this.controllerMessages = ctx.messageAdapter(Scheduling.ToAgent.class, FromController::new);
+    controller.tell(new Scheduling.AgentJoin(vgpuIndex, controllerMessages));
   }
 
   @Override public Receive<Command> createReceive() {
@@ -113,7 +115,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       tail = null;
       vgpu.tell(new VGpu.Flush(vgpuAnswers));
     } else if (mode instanceof PresentMode.ProportionalShare) {
-      controller.tell(new GpuScheduler.MayPresent(vgpuIndex, controllerMessages));
+      controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
     } else {
       long sleep = vm.presentSleep().at(run.now() - vm.startDelayNanos());
       if (sleep > 0) {
@@ -147,20 +149,20 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   }
 
   private Behavior<Command> onController(FromController msg) {
-    GpuScheduler.ToAgent m = msg.message();
-    if (m instanceof GpuScheduler.SetMode set) {
+    Scheduling.ToAgent m = msg.message();
+    if (m instanceof Scheduling.SetMode set) {
       mode = set.mode();
       if (mode instanceof PresentMode.SlaAware sla
           && (sla.targetLatencyNanos() != pacer.targetLatencyNanos() || sla.presentHistory() != pacerHistory)) {
         pacer = new SlaPacer(sla.targetLatencyNanos(), sla.presentHistory());
         pacerHistory = sla.presentHistory();
       }
-    } else if (m instanceof GpuScheduler.PresentAllowed) {
+    } else if (m instanceof Scheduling.PresentAllowed) {
       issuePresent();
-    } else if (m instanceof GpuScheduler.Collect collect) {
+    } else if (m instanceof Scheduling.Collect collect) {
       // a second counts only when the guest was already presenting when it began
       boolean running = firstReturned >= 0 && firstReturned <= collect.secondStart();
-      controller.tell(new GpuScheduler.AgentReport(vgpuIndex, collect.seq(), framesSinceReport, running));
+      collect.replyTo().tell(new VgrisController.AgentReport(vgpuIndex, collect.seq(), framesSinceReport, running));
       framesSinceReport = 0;
     }
     return this;

@@ -1,6 +1,5 @@
 package org.gpuemu.emulator.vm;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -11,11 +10,11 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.gpu.CoscheduleRouter;
 import org.gpuemu.emulator.gpu.GpuMemory;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
-import org.gpuemu.policies.memory.MemoryDecision;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.workloads.MemoryAware;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
@@ -58,7 +57,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
    * The GPU scheduler switched to this VM's vGPU and needs this vCPU running (FairGV's GPU-centric coscheduling,
    * Algorithm 4): a vCPU blocked after hybrid spinning is woken to spin again, and its core runs it now.
    */
-  public record Coschedule(long atNanos) implements Command {}
+  private record Coscheduled(CoscheduleRouter.Coschedule coschedule) implements Command {}
 
   private record CpuDone(CpuScheduler.Done done) implements Command {}
 
@@ -73,43 +72,23 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   /**
    * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
    * refusals a memory-aware guest handled (they are among the completed, not the failed: see
-   * {@link #onMemoryAnswered}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
+   * {@link MemoryCalls}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
    * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended).
    */
   public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
       long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
-      long memoryRefused, long objectReturns, long programNanos) {
-    /** A report without memory refusals, object returns or a program end. */
-    public VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted, long memoryCompleted,
-        long memoryFailed, List<String> failures, long maxStallNanos, long steps) {
-      this(vm, vcpu, ranNanos, stealNanos, memorySubmitted, memoryCompleted, memoryFailed, failures, maxStallNanos,
-          steps, 0, 0, -1);
-    }
-  }
+      long memoryRefused, long objectReturns, long programNanos) {}
 
-  /** CPU time a blocked vCPU needs on its core to notice its answer and go on. */
-  static final long WAKE_NANOS = 1_000;
   private static final int ASYNC_BATCH = 64;
-  private static final int MAX_REASONS = 10;
   private static final Object SLEEP = "sleep";
 
   private enum Wait { NONE, CPU, SYNC_SPIN, SYNC_BLOCKED, SYNC_WAKING, PRESENT, FLUSH, MEMORY, SLEEP }
 
-  private final int vm;
   private final int vcpu;
-  private final Settings.Vm settings;
   private final Program program;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final ActorRef<CpuScheduler.Command> core;
-  private final ActorRef<VGpu.Command> vgpu;
-  private final ActorRef<GuestAgent.Command> agent;
-  private final ActorRef<GpuMemory.Command> memory;
-  private final ActorRef<MetricsHub.Command> metrics;
-  private final Reports reports;
-  private final ActorRef<CpuScheduler.Done> cpuAdapter;
-  private final ActorRef<GpuMemory.Answer> memoryAdapter;
-  private final List<String> failures = new ArrayList<>();
+  private final VcpuCalls calls;
   private Wait wait = Wait.NONE;
   private boolean answered;
   /** Present is blocked and the vCPU spins on its core for it ({@code present-wait = poll}). */
@@ -126,21 +105,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private long clock;
   private long ran;
   private long steal;
-  private long memSubmitted;
-  private long memCompleted;
-  private long memFailed;
-  private long memRefused;
   private long programStarted = -1;
   private long programEnded = -1;
   private long maxStall;
   private long steps;
-  private long memorySeq;
 
-  /** A vCPU; {@code program} is null for a vCPU with nothing to run (the VM's other vCPUs). */
   /**
-   * Which of its CPU figures a vCPU reports as it goes, after every CPU slice: its CPU time to the GPU scheduler
-   * (VMCG's slices) and its steal time to the GPU memory (gBalloon's W). Only the policies that use them ask: they
-   * would be two messages per CPU burst on the hot path otherwise.
+   * Which CPU figures a vCPU reports after every CPU slice: its CPU time to the GPU scheduler (VMCG's slices), its
+   * steal time to the GPU memory (gBalloon's W); only for the policies that use them (two messages per burst).
    */
   public record Reports(boolean cpuTime, boolean steal) {
     public static final Reports NONE = new Reports(false, false);
@@ -148,30 +120,29 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   public static Behavior<Command> create(int vcpu, Settings.Vm settings, Program program, RunContext run,
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
-      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        run.causal(new VCpu(ctx, vcpu, settings, program, run, timers, core, vgpu, agent, memory, metrics, reports))));
+      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports,
+      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new VCpu(ctx, vcpu, settings, program,
+        run, timers, core, vgpu, agent, memory, metrics, reports, coscheduler))));
   }
 
   private VCpu(ActorContext<Command> ctx, int vcpu, Settings.Vm settings, Program program, RunContext run,
       TimerScheduler<Command> timers, ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu,
       ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      Reports reports) {
+      Reports reports, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
     super(ctx);
-    this.reports = reports;
-    this.vm = settings.index();
     this.vcpu = vcpu;
-    this.settings = settings;
     this.program = program;
     this.run = run;
     this.timers = timers;
-    this.core = core;
-    this.vgpu = vgpu;
-    this.agent = agent;
-    this.memory = memory;
-    this.metrics = metrics;
-    this.cpuAdapter = ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new);
-    this.memoryAdapter = ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new);
+    this.calls = new VcpuCalls(vcpu, settings, ctx.getSelf(), core,
+        ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new), vgpu, agent, memory,
+        ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new), metrics, reports,
+        program instanceof MemoryAware, ctx.getLog());
+    if (coscheduler != null) {
+      coscheduler.tell(new CoscheduleRouter.VcpuJoin(vcpu, settings.index(),
+          ctx.messageAdapter(CoscheduleRouter.Coschedule.class, Coscheduled::new)));
+    }
   }
 
   @Override public Receive<Command> createReceive() {
@@ -182,14 +153,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(CpuDone.class, this::onCpuDone)
         .onMessage(SyncReturned.class, this::onSyncReturned)
         .onMessage(PresentReturned.class, this::onPresentReturned)
-        .onMessage(FlushReturned.class, m -> {
-          clock = Math.max(clock, run.now());
-          return resume();
-        })
+        .onMessage(FlushReturned.class, m -> onAnswered())
         .onMessage(MemoryAnswered.class, this::onMemoryAnswered)
         .onMessage(SleepEnded.class, this::onSleepEnded)
         .onMessage(Report.class, this::onReport)
-        .onMessage(Coschedule.class, this::onCoschedule)
+        .onMessage(Coscheduled.class, this::onCoschedule)
         .build();
   }
 
@@ -213,10 +181,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     ran += msg.done().ranNanos();
     steal += msg.done().stealNanos();
     clock = Math.max(clock, msg.done().endNanos());
-    if (reports.cpuTime() && msg.done().ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(msg.done().ranNanos()));
-    if (reports.steal() && msg.done().stealNanos() > 0) {
-      memory.tell(new GpuMemory.Steal(vm, vcpu, msg.done().stealNanos()));
-    }
+    calls.sliceEnded(msg.done());
     switch (wait) {
       case CPU, SYNC_WAKING -> {
         return resume();
@@ -241,28 +206,26 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     answered = true;
     clock = Math.max(clock, msg.atNanos());
     if (wait == Wait.SYNC_SPIN) {
-      core.tell(new CpuScheduler.Finish(vcpu, clock));
+      calls.finish(clock);
     } else if (wait == Wait.SYNC_BLOCKED) {
       wait = Wait.SYNC_WAKING;
-      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), WAKE_NANOS, cpuAdapter, clock));
+      calls.wake(clock);
     }
     return this;
   }
 
   /** The GPU scheduler switched to this vCPU's vGPU at the model time the message carries (Algorithm 4). */
-  private Behavior<Command> onCoschedule(Coschedule msg) {
+  private Behavior<Command> onCoschedule(Coscheduled msg) {
     // the core acts at the switch's time; the vCPU's own clock moves only with what it runs (its next CpuDone)
-    long at = Math.max(clock, msg.atNanos());
+    long at = Math.max(clock, msg.coschedule().atNanos());
     switch (wait) {
       case SYNC_BLOCKED -> {
         // wakeup_vcpu: spin again, holding the core, until the answer or the spin limit
         wait = Wait.SYNC_SPIN;
-        boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
-        core.tell(new CpuScheduler.Run(vcpu, settings.weight(), poll ? Long.MAX_VALUE : settings.spinLimitNanos(),
-            cpuAdapter, at));
-        core.tell(new CpuScheduler.Boost(vcpu, at));
+        calls.spin(at);
+        calls.boost(at);
       }
-      case CPU, SYNC_SPIN, SYNC_WAKING -> core.tell(new CpuScheduler.Boost(vcpu, at));
+      case CPU, SYNC_SPIN, SYNC_WAKING -> calls.boost(at);
       default -> { }
     }
     return this;
@@ -273,7 +236,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     clock = Math.max(clock, now);
     if (presentSpinning) {
       answered = true;
-      core.tell(new CpuScheduler.Finish(vcpu, clock)); // goes on once the spin is on the core and sees it
+      calls.finish(clock); // goes on once the spin is on the core and sees it
       return this;
     }
     return presentDone(now);
@@ -281,28 +244,20 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   /** Present has returned to the guest at {@code now}: a frame. */
   private Behavior<Command> presentDone(long now) {
-    if (lastPresent >= 0) metrics.tell(new MetricsHub.Frame(vm, now - lastPresent));
+    if (lastPresent >= 0) calls.frame(now - lastPresent);
     lastPresent = now;
     return resume();
   }
 
   private Behavior<Command> onMemoryAnswered(MemoryAnswered msg) {
-    if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected && program instanceof MemoryAware) {
-      // Not a failure: the guest driver handles the refusal by returning memory objects and runs on, slower
-      // (gballoon.txt §3.1: the returns are what it reports, and what gBalloon expands on). It is an answer.
-      memCompleted++;
-      memRefused++;
-      getContext().getLog().debug("vm {} memory request refused: {}", settings.name(), rejected.reason());
-    } else if (msg.answer().decision() instanceof MemoryDecision.Rejected rejected) {
-      memFailed++;
-      if (failures.size() < MAX_REASONS) failures.add(rejected.reason());
-      getContext().getLog().info("vm {} memory request failed: {}", settings.name(), rejected.reason());
-    } else {
-      memCompleted++;
-    }
-    metrics.tell(new MetricsHub.MemoryHeld(vm, msg.answer().heldBytes()));
+    calls.memoryAnswered(msg.answer());
     // a memory-aware guest (gBalloon's 3D apps) slows with what it lacks
     if (program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
+    return onAnswered();
+  }
+
+  /** An unstamped answer (a flush, a memory call): the guest goes on at the model time it arrived. */
+  private Behavior<Command> onAnswered() {
     clock = Math.max(clock, run.now());
     return resume();
   }
@@ -316,8 +271,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onReport(Report msg) {
     long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
     long programNanos = programEnded >= 0 ? programEnded - programStarted : -1;
-    msg.replyTo().tell(new VcpuReport(vm, vcpu, ran, steal, memSubmitted, memCompleted, memFailed,
-        List.copyOf(failures), maxStall, steps, memRefused, returns, programNanos));
+    msg.replyTo().tell(calls.report(ran, steal, maxStall, steps, returns, programNanos));
     return this;
   }
 
@@ -358,52 +312,39 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private boolean execute(Step s, long now) {
     if (s instanceof Step.CpuBurst b) {
       wait = Wait.CPU;
-      core.tell(new CpuScheduler.Run(vcpu, settings.weight(), b.nanos(), cpuAdapter, now));
-      return false;
+      calls.cpu(b.nanos(), now);
     } else if (s instanceof Step.LaunchKernel l) {
-      vgpu.tell(new VGpu.Launch(l.kernel(), vcpu, now));
+      calls.launch(l.kernel(), now);
       return true;
     } else if (s instanceof Step.SyncCall c) {
-      vgpu.tell(new VGpu.Sync(c.kernel(), vcpu, getContext().getSelf(), now));
+      calls.sync(c.kernel(), now);
       answered = false;
-      boolean poll = settings.syncWait() == Settings.SyncWait.POLL;
-      if (!poll && settings.spinLimitNanos() == 0) {
-        wait = Wait.SYNC_BLOCKED;
-      } else {
-        wait = Wait.SYNC_SPIN;
-        core.tell(new CpuScheduler.Run(vcpu, settings.weight(), poll ? Long.MAX_VALUE : settings.spinLimitNanos(),
-            cpuAdapter, now));
-      }
-      return false;
+      wait = calls.syncSpins() ? Wait.SYNC_SPIN : Wait.SYNC_BLOCKED;
+      if (wait == Wait.SYNC_SPIN) calls.spin(now);
     } else if (s instanceof Step.Present p) {
       wait = Wait.PRESENT;
-      agent.tell(new GuestAgent.Present(getContext().getSelf(), p.tail(), clock));
-      if (settings.presentWait() == Settings.PresentWait.POLL) {
+      calls.present(p.tail(), clock);
+      if (calls.presentSpins()) {
         presentSpinning = true;
         answered = false;
-        core.tell(new CpuScheduler.Run(vcpu, settings.weight(), Long.MAX_VALUE, cpuAdapter, now));
+        calls.spinUntilFinished(now);
       }
-      return false;
     } else if (s instanceof Step.Flush) {
       wait = Wait.FLUSH;
-      vgpu.tell(new VGpu.Flush(getContext().getSelf()));
-      return false;
+      calls.flush();
     } else if (s instanceof Step.Malloc m) {
       wait = Wait.MEMORY;
-      memSubmitted++;
-      memory.tell(new GpuMemory.Allocate(vm, memorySeq++, m.bytes(), memoryAdapter));
-      return false;
+      calls.allocate(m.bytes());
     } else if (s instanceof Step.Free f) {
-      memSubmitted++;
-      memCompleted++;
-      memory.tell(new GpuMemory.Free(vm, f.bytes()));
+      calls.free(f.bytes());
       return true;
     } else if (s instanceof Step.Sleep z) {
       wait = Wait.SLEEP;
       long due = now + z.nanos();
       run.arm(timers, SLEEP, new SleepEnded(due), due);
-      return false;
+    } else {
+      throw new IllegalStateException("unknown step " + s);
     }
-    throw new IllegalStateException("unknown step " + s);
+    return false;
   }
 }

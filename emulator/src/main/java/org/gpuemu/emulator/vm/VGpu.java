@@ -11,10 +11,11 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.Scheduling;
+import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.KernelSpec;
@@ -70,7 +71,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
 
-  private record Dispatched(GpuScheduler.Dispatch dispatch) implements Command {}
+  private record Dispatched(Scheduling.Dispatch dispatch) implements Command {}
 
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
@@ -106,7 +107,9 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private final int commandBuffer;
   private final int driverQueue;
   private final RunContext run;
-  private final ActorRef<GpuScheduler.Command> scheduler;
+  private final ActorRef<Scheduling.Command> scheduler;
+  /** Where the vCPUs' CPU time goes (VMCG), or null when the policy does not use it. */
+  private final ActorRef<VmcgMeter.CpuTime> cpuTimes;
   private final ActorRef<SmGroup.Command> smGroup;
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<SmGroup.Finished> finishedAdapter;
@@ -136,18 +139,19 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   /**
    * {@code measuredUntil}: when the VM's program stops (its figures count GPU work up to then, not the drain);
-   * {@code reportFrames}: tell the scheduler of each Present ({@link GpuScheduler.Presented}, space sharing).
+   * {@code reportFrames}: tell the scheduler of each Present ({@link Scheduling.Presented}, space sharing);
+   * {@code cpuTimes}: where the vCPUs' CPU time goes (null: nowhere, the policy does not use it).
    */
   public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
-      Slicer slicer, boolean reportFrames, RunContext run, ActorRef<GpuScheduler.Command> scheduler,
-      ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
+      Slicer slicer, boolean reportFrames, RunContext run, ActorRef<Scheduling.Command> scheduler,
+      ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
     return Behaviors.setup(ctx -> run.causal(new VGpu(ctx, params, commandBuffer, driverQueue, measuredUntil, slicer,
-        reportFrames, run, scheduler, smGroup, metrics)));
+        reportFrames, run, scheduler, cpuTimes, smGroup, metrics)));
   }
 
   private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
-      Slicer slicer, boolean reportFrames, RunContext run, ActorRef<GpuScheduler.Command> scheduler,
-      ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
+      Slicer slicer, boolean reportFrames, RunContext run, ActorRef<Scheduling.Command> scheduler,
+      ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
     super(ctx);
     this.measuredUntil = measuredUntil;
     this.slicer = slicer;
@@ -157,10 +161,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.driverQueue = driverQueue;
     this.run = run;
     this.scheduler = scheduler;
+    this.cpuTimes = cpuTimes;
     this.smGroup = smGroup;
     this.metrics = metrics;
     this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
-    scheduler.tell(new GpuScheduler.Join(params, ctx.messageAdapter(GpuScheduler.Dispatch.class, Dispatched::new)));
+    scheduler.tell(new Scheduling.Join(params, ctx.messageAdapter(Scheduling.Dispatch.class, Dispatched::new)));
   }
 
   @Override public Receive<Command> createReceive() {
@@ -173,10 +178,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .onMessage(KernelFinished.class, this::onKernelFinished)
         .onMessage(Drain.class, this::onDrain)
         .onMessage(Report.class, this::onReport)
-        .onMessage(CpuTime.class, m -> {
-          scheduler.tell(new GpuScheduler.CpuTime(vgpu, m.cpuNanos()));
-          return this;
-        })
+        .onMessage(CpuTime.class, this::onCpuTime)
         .build();
   }
 
@@ -211,7 +213,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     while (!runtime.isEmpty() && inDriver < driverQueue) {
       inDriver++;
       Pending p = pending.get(runtime.poll());
-      scheduler.tell(new GpuScheduler.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(),
+      scheduler.tell(new Scheduling.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(),
           p.frame()));
     }
     releaseFlushes();
@@ -220,7 +222,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onPresent(Present msg) {
     if (msg.tail() != null) queue(msg.tail(), -1, null, -1);
-    if (reportFrames) scheduler.tell(new GpuScheduler.Presented(vgpu, frame, frameRequests));
+    if (reportFrames) scheduler.tell(new Scheduling.Presented(vgpu, frame, frameRequests));
     frame++;
     frameRequests = 0;
     submitted++;
@@ -255,7 +257,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private Behavior<Command> onDispatched(Dispatched msg) {
-    GpuScheduler.Dispatch d = msg.dispatch();
+    Scheduling.Dispatch d = msg.dispatch();
     Pending p = pending.get(d.work().id());
     ActorRef<SmGroup.Command> group = d.group() != null ? d.group() : smGroup;
     group.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, d.atNanos(), d.bind()));
@@ -277,7 +279,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     } else {
       busyInRun += Math.max(0, f.gpuNanos() - (f.finishedNanos() - measuredUntil));
     }
-    scheduler.tell(new GpuScheduler.Completed(p.work(), f.gpuNanos(), f.finishedNanos()));
+    scheduler.tell(new Scheduling.Completed(p.work(), f.gpuNanos(), f.finishedNanos()));
     metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
     if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
     inDriver--;
@@ -285,6 +287,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     if (outstanding.isEmpty()) {
       while (!drains.isEmpty()) drains.poll().tell(new Drained(vgpu));
     }
+    return this;
+  }
+
+  private Behavior<Command> onCpuTime(CpuTime msg) {
+    cpuTimes.tell(new VmcgMeter.CpuTime(vgpu, msg.cpuNanos()));
     return this;
   }
 

@@ -7,11 +7,13 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.GpuMemory;
-import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.CoscheduleRouter;
+import org.gpuemu.emulator.gpu.Scheduling;
+import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.Workload;
 
@@ -32,8 +34,12 @@ public final class Vm {
 
   private Vm() {}
 
-  /** Wiring the VM needs from the host. */
-  public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<GpuScheduler.Command> scheduler,
+  /**
+   * Wiring the VM needs from the host; {@code cpuTimes} and {@code coscheduler} are the GPU scheduler's parts that
+   * take the vCPUs' CPU time and their coscheduling join, null when the policy does not use them.
+   */
+  public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
+      ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
       VCpu.Reports reports, VGpu.Slicer slicer, boolean reportFrames) {}
 
@@ -48,7 +54,8 @@ public final class Vm {
     return Behaviors.setup(ctx -> {
       VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
       ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
-          vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames(), run, w.scheduler(), w.smGroup(), w.metrics()),
+          vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames(), run, w.scheduler(), w.cpuTimes(), w.smGroup(),
+          w.metrics()),
           "vgpu");
       ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run), "agent");
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
@@ -56,7 +63,7 @@ public final class Vm {
       for (int i = 0; i < vm.vcpus(); i++) {
         var program = i < workload.threads() ? workload.start(programSeed(seed, vm.index()) + 104_729L * i) : null;
         vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
-            agent, w.memory(), w.metrics(), w.reports()), "vcpu-" + i));
+            agent, w.memory(), w.metrics(), w.reports(), w.coscheduler()), "vcpu-" + i));
       }
       Ready ready = new Ready(vm.index(), vgpu, List.copyOf(vcpus));
       replyTo.tell(ready);

@@ -11,7 +11,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.workloads.KernelSpec;
@@ -52,7 +52,7 @@ class SmGroupResizeTest {
     RunContext run = new RunContext(clock, new TimerLateness(clock));
     TestProbe<PhysicalGpu.Ready> ready = kit.createTestProbe();
     kit.spawn(PhysicalGpu.create(new Settings.Gpu(SMS, 1L << 32, 0, 1), true,
-        PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.of(java.util.Map.of())), null, run, ready.getRef()));
+        PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.of(java.util.Map.of())), false, null, run, ready.getRef()));
     PhysicalGpu.Ready r = ready.receiveMessage();
     assertEquals(2, r.smGroups().size(), "a render group and a BE group");
     return new Gpu(r.gpu(), r.smGroups().get(0), r.smGroups().get(1));

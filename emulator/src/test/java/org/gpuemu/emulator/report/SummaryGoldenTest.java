@@ -16,8 +16,9 @@ import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.vm.VCpu;
@@ -80,7 +81,7 @@ class SummaryGoldenTest {
         vcpus, List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),
             new CpuScheduler.CoreReport(1, 2 * S, 10, List.of("runnable vCPU left waiting"))),
         List.of(new SmGroup.GroupReport(82, 5_020 * MS, 30 * MS, 120, 640, 2_500_000, 10_400 * MS)),
-        new GpuScheduler.SchedulerReport("vgris-hybrid", 640, List.of("share over 1"), List.of(
+        new Scheduling.SchedulerReport("vgris-hybrid", 640, List.of("share over 1"), List.of(
             new AlgorithmSwitch(3 * S, Algorithm.PROPORTIONAL_SHARE, Algorithm.SLA_AWARE),
             new AlgorithmSwitch(7_250 * MS, Algorithm.SLA_AWARE, Algorithm.PROPORTIONAL_SHARE)),
             Map.of(0, 1.0 / 3), figures),
@@ -102,9 +103,9 @@ class SummaryGoldenTest {
         new VGpu.VgpuReport(1, 5_000, 5_000, 0, 0, 5_000, 3 * S, 4_900, 2_950 * MS),
         new VGpu.VgpuReport(2, 2_000, 2_000, 0, 0, 2_000, 3_600 * MS, 1_950, 3_500 * MS));
     List<List<VCpu.VcpuReport>> vcpus = List.of(
-        List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000)),
-        List.of(new VCpu.VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000)),
-        List.of(new VCpu.VcpuReport(2, 0, 3 * S, 0, 0, 0, 0, List.of(), MS, 2_000)));
+        List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000, 0, 0, -1)),
+        List.of(new VCpu.VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000, 0, 0, -1)),
+        List.of(new VCpu.VcpuReport(2, 0, 3 * S, 0, 0, 0, 0, List.of(), MS, 2_000, 0, 0, -1)));
     MetricsHub.VmMetrics none = new MetricsHub.VmMetrics(0, 0, 0, 0, 0, 0, 0);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
         new MetricsHub.VmMetrics(1_100, 3, 8_300, 9_000, 12_000, 890 * MS, 0), none, none), 0, 10, 0, null);
@@ -132,7 +133,7 @@ class SummaryGoldenTest {
             new CpuScheduler.CoreReport(1, 0, 0, List.of())),
         List.of(new SmGroup.GroupReport(41, 3_000 * MS, 0, 0, 5_000, 0, 10 * S, 82, 1.5e11),
             new SmGroup.GroupReport(41, 4_290 * MS, 0, 0, 3_000, 1_800_000, 10_200 * MS, 82, 1.2e11)),
-        new GpuScheduler.SchedulerReport("combo", 8_000, List.of(), List.of(), Map.of(), figures),
+        new Scheduling.SchedulerReport("combo", 8_000, List.of(), List.of(), Map.of(), figures),
         new GpuMemory.MemoryReport("fcfs", 0, 0, List.of(), Map.of(), Map.of()), metrics,
         new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0), order());
   }

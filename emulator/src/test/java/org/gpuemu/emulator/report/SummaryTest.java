@@ -11,9 +11,9 @@ import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.GpuMemory;
-import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Verdict;
@@ -56,7 +56,7 @@ class SummaryTest {
     return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,
         List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
         List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S)),
-        new GpuScheduler.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
+        new Scheduling.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
         new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()), metrics,
         new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0),
         order(p99Us, 1, 0)));

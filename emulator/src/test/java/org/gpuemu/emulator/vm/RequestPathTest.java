@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -19,10 +18,12 @@ import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.FluidModel;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
+import org.gpuemu.emulator.gpu.PolicyParts;
+import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.host.CpuScheduler;
+import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.VgpuParams;
@@ -73,22 +74,23 @@ class RequestPathTest {
       core = kit.spawn(CpuScheduler.create(0, PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L, "wakeup-granularity", MS))), run));
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
-      memory = kit.spawn(GpuMemory.create(PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.empty()), run));
+      memory = kit.spawn(GpuMemory.create(PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.empty()), false, run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = tmp.resolve("timeline-" + (rigs++) + ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
-      ActorRef<GpuScheduler.Command> scheduler = kit.spawn(GpuScheduler.create(
-          PolicyCatalog.builtIn().create(PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), Set.of(), run,
-          metrics));
+      ActorRef<Scheduling.Command> scheduler = kit.spawn(GpuScheduler.create(
+          PolicyCatalog.builtIn().create(PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), PolicyParts.NONE, run, metrics, List.of(core),
+          Map.of())).narrow();
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
-          slicer, false, run, scheduler, group, metrics));
+          slicer, false, run, scheduler, null, group, metrics));
       agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));
     }
 
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
-      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VCpu.Reports.NONE));
+      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VCpu.Reports.NONE,
+          null));
     }
 
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */

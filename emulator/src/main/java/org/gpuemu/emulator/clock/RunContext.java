@@ -1,4 +1,4 @@
-package org.gpuemu.emulator.run;
+package org.gpuemu.emulator.clock;
 
 import java.time.Duration;
 import org.apache.pekko.actor.typed.Behavior;

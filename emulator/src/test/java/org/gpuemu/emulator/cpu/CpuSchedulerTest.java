@@ -1,4 +1,4 @@
-package org.gpuemu.emulator.host;
+package org.gpuemu.emulator.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -13,8 +13,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
-import org.gpuemu.emulator.gpu.GpuScheduler;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
 import org.junit.jupiter.api.AfterAll;
@@ -99,7 +98,7 @@ class CpuSchedulerTest {
   void strictCoscheduling_everySwitchToAVcpuWithAVgpu_asksTheGpuSchedulerForItsVgpu() {
     RunContext run = realTime();
     ActorRef<CpuScheduler.Command> core = core(run, 6 * MS, 3 * MS);
-    TestProbe<GpuScheduler.Command> gpu = kit.createTestProbe();
+    TestProbe<CpuScheduler.SwitchedTo> gpu = kit.createTestProbe();
     TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
     core.tell(new CpuScheduler.CoscheduleGpu(gpu.getRef(), Map.of(0, 5, 1, 6)));
     long start = run.now();
@@ -114,7 +113,7 @@ class CpuSchedulerTest {
     List<String> picked = new ArrayList<>();
     while (true) {
       try {
-        GpuScheduler.CpuPicked p = (GpuScheduler.CpuPicked) gpu.receiveMessage(Duration.ofMillis(300));
+        CpuScheduler.SwitchedTo p = gpu.receiveMessage(Duration.ofMillis(300));
         picked.add(p.vgpu() + " at " + (p.atNanos() - start) / MS + " ms");
       } catch (AssertionError noMore) {
         break;

@@ -1,9 +1,7 @@
-package org.gpuemu.emulator.run;
+package org.gpuemu.emulator.clock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import org.gpuemu.emulator.clock.ManualClock;
-import org.gpuemu.emulator.clock.TimerLateness;
 import org.junit.jupiter.api.Test;
 
 class RunContextTest {

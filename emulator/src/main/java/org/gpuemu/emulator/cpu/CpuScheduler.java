@@ -1,4 +1,4 @@
-package org.gpuemu.emulator.host;
+package org.gpuemu.emulator.cpu;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -12,8 +12,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.gpuemu.emulator.gpu.GpuScheduler;
-import org.gpuemu.emulator.run.RunContext;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
 
@@ -51,11 +50,13 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   /**
    * Pegasus's strict coscheduling, CPU side (fairgv.txt Algorithm 1): from now on, whenever this core switches to a
-   * vCPU of a VM with a vGPU, it asks {@code gpu} to switch to that vGPU ({@link GpuScheduler.CpuPicked}).
+   * vCPU of a VM with a vGPU, it tells {@code gpu} ({@link SwitchedTo}), which may switch the GPU to that vGPU.
    * {@code vgpuOfVcpu} maps every vCPU to its VM's vGPU.
    */
-  public record CoscheduleGpu(ActorRef<GpuScheduler.Command> gpu, Map<Integer, Integer> vgpuOfVcpu)
-      implements Command {}
+  public record CoscheduleGpu(ActorRef<SwitchedTo> gpu, Map<Integer, Integer> vgpuOfVcpu) implements Command {}
+
+  /** To a coscheduling GPU scheduler: the core switched to a vCPU of vGPU {@code vgpu}'s VM at {@code atNanos}. */
+  public record SwitchedTo(int vgpu, long atNanos) {}
 
   /**
    * Run host work of {@code nanos} CPU time, asked at emulated time {@code atNanos} (-1: on arrival), before any
@@ -271,7 +272,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
       if (pick.vcpu() != lastVcpu) {
         switches++;
         Integer vgpu = coscheduleGpu == null ? null : coscheduleGpu.vgpuOfVcpu().get(pick.vcpu());
-        if (vgpu != null) coscheduleGpu.gpu().tell(new GpuScheduler.CpuPicked(vgpu, now));
+        if (vgpu != null) coscheduleGpu.gpu().tell(new SwitchedTo(vgpu, now));
       }
       lastVcpu = pick.vcpu();
       current = r;

@@ -1,0 +1,136 @@
+package org.gpuemu.emulator.vm;
+
+import org.apache.pekko.actor.typed.ActorRef;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.gpu.GpuMemory;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.workloads.KernelSpec;
+import org.slf4j.Logger;
+
+/**
+ * What a {@link VCpu} tells the actors around it: its core (CPU time, spinning, a wake-up, a boost), its vGPU and
+ * guest agent (the guest's GPU calls), the GPU memory and the metrics hub. One call per message, so the vCPU's own
+ * code reads as its state machine; every call carries the model time the vCPU acts at.
+ */
+final class VcpuCalls {
+  /** CPU time a blocked vCPU needs on its core to notice its answer and go on. */
+  static final long WAKE_NANOS = 1_000;
+
+  private final int vm;
+  private final int vcpu;
+  private final Settings.Vm settings;
+  private final ActorRef<VCpu.Command> self;
+  private final ActorRef<CpuScheduler.Command> core;
+  private final ActorRef<CpuScheduler.Done> cpuDone;
+  private final ActorRef<VGpu.Command> vgpu;
+  private final ActorRef<GuestAgent.Command> agent;
+  private final ActorRef<GpuMemory.Command> memory;
+  private final ActorRef<GpuMemory.Answer> memoryAnswer;
+  private final ActorRef<MetricsHub.Command> metrics;
+  private final VCpu.Reports reports;
+  private final MemoryCalls memoryCalls;
+
+  VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
+      ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
+      ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,
+      ActorRef<MetricsHub.Command> metrics, VCpu.Reports reports, boolean memoryAware, Logger log) {
+    this.vm = settings.index();
+    this.vcpu = vcpu;
+    this.settings = settings;
+    this.self = self;
+    this.core = core;
+    this.cpuDone = cpuDone;
+    this.vgpu = vgpu;
+    this.agent = agent;
+    this.memory = memory;
+    this.memoryAnswer = memoryAnswer;
+    this.metrics = metrics;
+    this.reports = reports;
+    this.memoryCalls = new MemoryCalls(vm, settings.name(), memoryAware, log);
+  }
+
+  /** Run on the core for {@code nanos} of CPU time from {@code at}. */
+  void cpu(long nanos, long at) {
+    core.tell(new CpuScheduler.Run(vcpu, settings.weight(), nanos, cpuDone, at));
+  }
+
+  /** Whether a synchronous call spins on the core at all (poll, or hybrid with a spin limit). */
+  boolean syncSpins() {
+    return settings.syncWait() == Settings.SyncWait.POLL || settings.spinLimitNanos() != 0;
+  }
+
+  /** Spin on the core for a synchronous answer, from {@code at}: until it comes (poll) or up to the spin limit. */
+  void spin(long at) {
+    cpu(settings.syncWait() == Settings.SyncWait.POLL ? Long.MAX_VALUE : settings.spinLimitNanos(), at);
+  }
+
+  /** Whether a blocked Present keeps the vCPU spinning on its core ({@code present-wait = poll}). */
+  boolean presentSpins() {
+    return settings.presentWait() == Settings.PresentWait.POLL;
+  }
+
+  /** Spin until told to stop ({@link #finish}). */
+  void spinUntilFinished(long at) {
+    cpu(Long.MAX_VALUE, at);
+  }
+
+  /** A blocked vCPU's answer came: it needs the core briefly to notice it. */
+  void wake(long at) {
+    cpu(WAKE_NANOS, at);
+  }
+
+  void finish(long at) {
+    core.tell(new CpuScheduler.Finish(vcpu, at));
+  }
+
+  void boost(long at) {
+    core.tell(new CpuScheduler.Boost(vcpu, at));
+  }
+
+  /** A slice on the core ended: its CPU time and steal time go where the policies use them. */
+  void sliceEnded(CpuScheduler.Done done) {
+    if (reports.cpuTime() && done.ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(done.ranNanos()));
+    if (reports.steal() && done.stealNanos() > 0) memory.tell(new GpuMemory.Steal(vm, vcpu, done.stealNanos()));
+  }
+
+  void launch(KernelSpec kernel, long at) {
+    vgpu.tell(new VGpu.Launch(kernel, vcpu, at));
+  }
+
+  void sync(KernelSpec kernel, long at) {
+    vgpu.tell(new VGpu.Sync(kernel, vcpu, self, at));
+  }
+
+  void present(KernelSpec tail, long at) {
+    agent.tell(new GuestAgent.Present(self, tail, at));
+  }
+
+  void flush() {
+    vgpu.tell(new VGpu.Flush(self));
+  }
+
+  void allocate(long bytes) {
+    memory.tell(memoryCalls.allocate(bytes, memoryAnswer));
+  }
+
+  void free(long bytes) {
+    memory.tell(memoryCalls.free(bytes));
+  }
+
+  /** The GPU memory answered an allocation: counted, and what the VM holds now goes to the metrics. */
+  void memoryAnswered(GpuMemory.Answer answer) {
+    memoryCalls.answered(answer.decision());
+    metrics.tell(new MetricsHub.MemoryHeld(vm, answer.heldBytes()));
+  }
+
+  /** The vCPU's report, with its memory calls. */
+  VCpu.VcpuReport report(long ran, long steal, long maxStall, long steps, long objectReturns, long programNanos) {
+    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, objectReturns, programNanos);
+  }
+
+  void frame(long latencyNanos) {
+    metrics.tell(new MetricsHub.Frame(vm, latencyNanos));
+  }
+
+}
