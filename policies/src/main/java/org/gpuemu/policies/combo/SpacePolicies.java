@@ -6,7 +6,8 @@ import org.gpuemu.policies.spi.PolicyProvider;
 import org.gpuemu.policies.spi.PolicySpec;
 
 /**
- * The built-in space-sharing policies (COMBO and its PilotFish baseline, combo.txt §5), registered through the
+ * The built-in space-sharing policies (COMBO, combo.txt §5, and its PilotFish baseline, as published and as COMBO
+ * describes it), registered through the
  * plugin interface. The policy learns the GPU's SMs, the game's FPS, its Eq. 4 predictor and the co-location table
  * from the run, not from its parameters.
  *
@@ -32,9 +33,13 @@ public final class SpacePolicies implements PolicyProvider {
 
   @Override public List<PolicySpec<?>> policies() {
     return List.of(
-        PolicySpec.space(SpaceSharingPolicy.PILOTFISH,
-            "PilotFish temporal sharing: a BE kernel after a frame only if it fits before the next (combo §1, §2.2)",
-            SpaceSharingPolicy::pilotfish)
+        PolicySpec.space(PilotfishPolicy.NAME,
+            "PilotFish as published (Zhang et al., ATC 2022): a BE kernel only if its profiled duration fits the idle "
+                + "budget, 1/fps - the last frame's render time - outstanding kernels",
+            params -> PilotfishPolicy.create()),
+        PolicySpec.space(SpaceSharingPolicy.PILOTFISH_COMBO,
+            "PilotFish as COMBO describes it: a BE kernel after a frame only if it fits before the next (combo §1, §2.2)",
+            SpaceSharingPolicy::pilotfishCombo)
             .param(GUARD),
         PolicySpec.space(SpaceSharingPolicy.EXACT,
             "COMBO exact integrated SM sharing: Eq. 5 render group by the Eq. 4 estimate, CD+TC in the BE group (§5.1.1)",

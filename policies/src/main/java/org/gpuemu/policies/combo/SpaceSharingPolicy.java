@@ -13,8 +13,9 @@ import org.gpuemu.workloads.KernelType;
 import org.gpuemu.workloads.RenderScene;
 
 /**
- * PilotFish and COMBO's sharing schemes (combo.txt §1, §5) behind {@link SpacePolicy}: {@code pilotfish} (temporal
- * only), {@code combo-exact} (exact integrated SM sharing), {@code combo-relaxed} (relaxed intra-SM sharing with
+ * PilotFish as COMBO describes it and COMBO's sharing schemes (combo.txt §1, §5) behind {@link SpacePolicy}: {@code
+ * pilotfish-combo} (temporal only, from combo.txt's one-paragraph description; PilotFish as its authors published it
+ * is {@link PilotfishPolicy}, {@code pilotfish}), {@code combo-exact} (exact integrated SM sharing), {@code combo-relaxed} (relaxed intra-SM sharing with
  * headroom merging), {@code combo} (switching between the two by Eq. 2-3) and {@code combo-nm} (COMBO without
  * headroom merging, §6.5's COMBO-NM).
  *
@@ -84,8 +85,8 @@ import org.gpuemu.workloads.RenderScene;
  * and {@code state-threshold} (Eq. 3's 10 %, a real &gt; 0).
  */
 public final class SpaceSharingPolicy implements SpacePolicy {
-  /** Registry name of PilotFish's temporal sharing. */
-  public static final String PILOTFISH = "pilotfish";
+  /** Registry name of PilotFish's temporal sharing as combo.txt §1/§2.2 describes it. */
+  public static final String PILOTFISH_COMBO = "pilotfish-combo";
   /** Registry name of exact integrated SM sharing only. */
   public static final String EXACT = "combo-exact";
   /** Registry name of relaxed intra-SM sharing only (Figure 17's "relaxed intra-SM sharing only"). */
@@ -139,9 +140,9 @@ public final class SpaceSharingPolicy implements SpacePolicy {
     this.merge = merge;
   }
 
-  /** {@code pilotfish}: temporal sharing only. */
-  public static SpaceSharingPolicy pilotfish(PolicyParams params) {
-    return new SpaceSharingPolicy(PILOTFISH, params, Scheme.TEMPORAL, Optional.empty(), false);
+  /** {@code pilotfish-combo}: temporal sharing only, as combo.txt describes PilotFish. */
+  public static SpaceSharingPolicy pilotfishCombo(PolicyParams params) {
+    return new SpaceSharingPolicy(PILOTFISH_COMBO, params, Scheme.TEMPORAL, Optional.empty(), false);
   }
 
   /** {@code combo-exact}: exact integrated SM sharing for the whole run. */

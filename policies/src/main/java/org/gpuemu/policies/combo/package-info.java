@@ -8,7 +8,8 @@
  * org.gpuemu.policies.combo.SchemeSelector}), Eq. 6's BE throughput ({@link org.gpuemu.policies.combo.BeThroughput}),
  * and the policies themselves behind {@link org.gpuemu.policies.combo.SpacePolicy}: frame and BE events in, frame
  * plans (start, SM layout, kernel version, scheme) and BE launches out, found by name in {@link
- * org.gpuemu.policies.combo.SpacePolicies} ({@code pilotfish}, {@code combo-exact}, {@code combo-relaxed}, {@code
+ * org.gpuemu.policies.combo.SpacePolicies} ({@code pilotfish}, PilotFish as its authors published it, {@link org.gpuemu.policies.combo.PilotfishPolicy};
+ * {@code pilotfish-combo}, PilotFish as combo.txt describes it; {@code combo-exact}, {@code combo-relaxed}, {@code
  * combo}, {@code combo-nm}).
  */
 package org.gpuemu.policies.combo;

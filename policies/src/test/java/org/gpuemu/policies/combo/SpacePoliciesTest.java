@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class SpacePoliciesTest {
   @Test
   void registry_holdsPilotfishAndComboSchemes_sorted() {
-    assertEquals(List.of("combo", "combo-exact", "combo-nm", "combo-relaxed", "pilotfish"),
+    assertEquals(List.of("combo", "combo-exact", "combo-nm", "combo-relaxed", "pilotfish", "pilotfish-combo"),
         List.copyOf(PolicyCatalog.builtIn().names(PolicyKind.SPACE)));
     for (String name : PolicyCatalog.builtIn().names(PolicyKind.SPACE)) {
       assertFalse(PolicyCatalog.builtIn().spec(PolicyKind.SPACE, name).description().isBlank(), name);
@@ -27,7 +27,7 @@ class SpacePoliciesTest {
 
   @Test
   void registry_unknownName_failsListingTheValidNames() {
-    assertEquals("unknown space policy 'x'; valid: combo, combo-exact, combo-nm, combo-relaxed, pilotfish",
+    assertEquals("unknown space policy 'x'; valid: combo, combo-exact, combo-nm, combo-relaxed, pilotfish, pilotfish-combo",
         assertThrows(IllegalArgumentException.class, () -> PolicyCatalog.builtIn().create(PolicyKind.SPACE, "x", PolicyParams.empty()))
             .getMessage());
   }

@@ -60,11 +60,11 @@ class SpaceSharingPolicyTest {
     assertInstanceOf(SpaceDecision.Idle.class, policy.next(now), "idle at " + now);
   }
 
-  // ------------------------------------------------------------------ PilotFish
+  // ------------------------------------------------------------------ PilotFish as COMBO describes it
 
   @Test
   void pilotfish_launchesOnlyAfterTheFrame_oneKernelAtATime_theOldestThatFitsTheSpare() {
-    SpacePolicy p = attached(SpaceSharingPolicy.pilotfish(params(1, false, 1)));
+    SpacePolicy p = attached(SpaceSharingPolicy.pilotfishCombo(params(1, false, 1)));
     FramePlan plan = p.frameReady(0, scene(4 * MS, 3 * MS), 0);
     assertEquals(new FramePlan(0, 0, 0, 10 * MS, new SmLayout.Whole(82), Binding.ORIGINAL, Scheme.TEMPORAL, false,
         false), plan);
@@ -93,13 +93,13 @@ class SpaceSharingPolicyTest {
   void pilotfish_spareIsQosTargetMinusRenderTime_lessTheGuard() {
     // render 7 ms of 10: a kernel of 3 ms − guard fits exactly, one nanosecond more does not
     for (long guard : new long[] {1, 100_000}) {
-      SpacePolicy fits = attached(SpaceSharingPolicy.pilotfish(params(guard, false, 1)));
+      SpacePolicy fits = attached(SpaceSharingPolicy.pilotfishCombo(params(guard, false, 1)));
       fits.frameReady(0, scene(4 * MS, 3 * MS), 0);
       BeKernel k = be(fits, 1, KernelType.CD, 3 * MS - guard, 0);
       fits.frameRendered(0, 7 * MS);
       assertEquals(k, launched(fits.next(7 * MS), Placement.WHOLE_GPU));
 
-      SpacePolicy tooLong = attached(SpaceSharingPolicy.pilotfish(params(guard, false, 1)));
+      SpacePolicy tooLong = attached(SpaceSharingPolicy.pilotfishCombo(params(guard, false, 1)));
       tooLong.frameReady(0, scene(4 * MS, 3 * MS), 0);
       be(tooLong, 1, KernelType.CD, 3 * MS - guard + 1, 0);
       tooLong.frameRendered(0, 7 * MS);
@@ -109,7 +109,7 @@ class SpaceSharingPolicyTest {
 
   @Test
   void beforeTheFirstFrame_beKernelsLaunchWithoutAFitCheck() {
-    SpacePolicy p = attached(SpaceSharingPolicy.pilotfish(params(1, false, 1)));
+    SpacePolicy p = attached(SpaceSharingPolicy.pilotfishCombo(params(1, false, 1)));
     BeKernel k = be(p, 1, KernelType.TC, 500 * MS, 0);
     assertEquals(k, launched(p.next(0), Placement.WHOLE_GPU));
   }
@@ -369,15 +369,15 @@ class SpaceSharingPolicyTest {
 
   @Test
   void protocolErrors_areRefusedWithTheirReason() {
-    SpacePolicy p = SpaceSharingPolicy.pilotfish(params(1, false, 1));
-    assertEquals("pilotfish: not attached to a GPU yet",
+    SpacePolicy p = SpaceSharingPolicy.pilotfishCombo(params(1, false, 1));
+    assertEquals("pilotfish-combo: not attached to a GPU yet",
         assertThrows(IllegalStateException.class, () -> p.next(0)).getMessage());
     p.attach(SETUP);
     assertThrows(IllegalStateException.class, () -> p.attach(SETUP));
     p.frameReady(5, scene(MS, MS), 0);
-    assertEquals("pilotfish: frame 7 ready after frame 5",
+    assertEquals("pilotfish-combo: frame 7 ready after frame 5",
         assertThrows(IllegalArgumentException.class, () -> p.frameReady(7, scene(MS, MS), 10 * MS)).getMessage());
-    assertEquals("pilotfish: frame 4 is not planned or already rendered",
+    assertEquals("pilotfish-combo: frame 4 is not planned or already rendered",
         assertThrows(IllegalArgumentException.class, () -> p.frameRendered(4, MS)).getMessage());
     BeKernel k = be(p, 1, KernelType.CD, MS, 0);
     assertThrows(IllegalArgumentException.class, () -> p.beQueued(k, 0));
