@@ -29,6 +29,7 @@ import org.gpuemu.emulator.bench.Bench;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.dashboard.DashboardOptions;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.RunResult;
@@ -145,6 +146,8 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--no-report", description = "do not write report.html")
     boolean noReport;
 
+    @CommandLine.Mixin DashboardOptions dashboard;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -154,6 +157,7 @@ public final class Main implements Callable<Integer> {
       try {
         scenario = options.opts.load();
         warmUp.nanos();
+        dashboard.open(scenario, stdout);
       } catch (ConfigProblems p) {
         p.problems().forEach(err::println);
         return BAD_INPUT;
@@ -167,7 +171,7 @@ public final class Main implements Callable<Integer> {
       warmUp.warmUp(scenario);
       RunResult result;
       try (Progress progress = new Progress(scenario, stdout)) {
-        result = Runner.run(scenario, dir, progress::update, 250);
+        result = dashboard.run(scenario, dir, progress::update, stdout);
       }
       Summary summary = new Summary(result);
       summary.write(dir.resolve("summary.json"));

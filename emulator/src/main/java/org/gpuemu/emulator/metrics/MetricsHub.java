@@ -66,6 +66,18 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private record SinkDone(ActorRef<FinalMetrics> replyTo, Throwable failure) implements Command {}
 
+  /**
+   * Sees each timeline row, as the JSON line written to timeline.jsonl, on the row stream's own thread (a wire tap
+   * on the file's stream: no message to any actor, and a slow tap never holds the file back). {@link #NONE} adds
+   * no stage at all, so a run without an observer is the run it always was.
+   */
+  @FunctionalInterface
+  public interface TimelineTap {
+    TimelineTap NONE = json -> { };
+
+    void row(String json);
+  }
+
   /** What the hub must know of a VM. */
   public record VmInfo(int index, String name, double slaFps, int weight) {}
 
@@ -126,11 +138,18 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private long dropped;
 
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(new MetricsHub(ctx, vms, periodNanos, timeline, run, t))));
+    return create(vms, periodNanos, timeline, run, TimelineTap.NONE);
+  }
+
+  /** As {@link #create(List, long, Path, RunContext)}, with {@code tap} seeing every timeline row. */
+  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
+      TimelineTap tap) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(
+        t -> run.observer(new MetricsHub(ctx, vms, periodNanos, timeline, run, t, tap))));
   }
 
   private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, long period, Path timeline, RunContext run,
-      TimerScheduler<Command> timers) {
+      TimerScheduler<Command> timers, TimelineTap tap) {
     super(ctx);
     this.vms = List.copyOf(vms);
     this.period = period;
@@ -149,7 +168,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     periodKernels = new long[n];
     liveFps = new double[n];
     liveShare = new double[n];
-    Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = Source.<String>queue(QUEUE_SIZE)
+    Source<String, BoundedSourceQueue<String>> rowSource = Source.queue(QUEUE_SIZE);
+    if (tap != TimelineTap.NONE) rowSource = rowSource.wireTap(tap::row);
+    Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = rowSource
         .map(line -> ByteString.fromString(line + "\n"))
         .toMat(FileIO.toPath(timeline), Keep.both())
         .mapMaterializedValue(p -> Pair.create(p.first(), p.second().thenApply(io -> Done.getInstance())))

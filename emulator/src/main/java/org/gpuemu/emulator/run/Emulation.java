@@ -78,12 +78,19 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended) {
+    return create(scenario, run, timeline, timeZero, ended, MetricsHub.TimelineTap.NONE);
+  }
+
+  /** As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture)}; {@code tap} sees the rows. */
+  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
+      Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> run.causal(new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers))));
+        timers -> run.causal(new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap))));
   }
 
   private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,
-      Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers) {
+      Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers,
+      MetricsHub.TimelineTap tap) {
     super(ctx);
     this.scenario = scenario;
     this.run = run;
@@ -93,7 +100,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     faults = ctx.spawn(FaultInjector.create(), "faults");
     List<MetricsHub.VmInfo> infos = new ArrayList<>();
     for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
-    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run), "metrics");
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
     ctx.spawn(Host.create(scenario, run, metrics, ctx.messageAdapter(Host.Refs.class, HostReady::new)), "host");
   }
 

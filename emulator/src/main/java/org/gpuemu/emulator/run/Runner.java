@@ -94,7 +94,16 @@ public final class Runner {
    */
   public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
       long liveEveryMillis, Consumer<RunContext> started) throws Exception {
-    Started run = start(scenario, outDir, started);
+    return run(scenario, outDir, live, liveEveryMillis, started, MetricsHub.TimelineTap.NONE);
+  }
+
+  /**
+   * As {@link #run(Settings.Scenario, Path, Consumer, long, Consumer)}; {@code tap} sees every timeline row as it is
+   * written (the live dashboard), without a message to any actor of the run.
+   */
+  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
+      long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap) throws Exception {
+    Started run = start(scenario, outDir, started, tap);
     try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
       while (!run.ended().isDone()) {
         try {
@@ -132,7 +141,7 @@ public final class Runner {
    */
   public static void runAsLoad(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
       CompletionStage<?> stop) throws Exception {
-    Started run = start(scenario, outDir, started);
+    Started run = start(scenario, outDir, started, MetricsHub.TimelineTap.NONE);
     try {
       CompletableFuture.anyOf(run.ended(), stop.toCompletableFuture()).get();
     } finally {
@@ -143,8 +152,8 @@ public final class Runner {
   private record Started(ActorSystem<Emulation.Command> system, RunContext context,
       CompletableFuture<Emulation.Ended> ended, long wallStart) {}
 
-  private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started)
-      throws java.io.IOException {
+  private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
+      MetricsHub.TimelineTap tap) throws java.io.IOException {
     Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     Settings.Fidelity f = scenario.fidelity();
@@ -154,7 +163,7 @@ public final class Runner {
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     long wallStart = System.nanoTime();
     ActorSystem<Emulation.Command> system = ActorSystem.create(
-        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), clock::start, ended),
+        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), clock::start, ended, tap),
         "emulation", pekkoConfig());
     return new Started(system, context, ended, wallStart);
   }

@@ -9,15 +9,15 @@ import java.util.Map;
 /**
  * ECharts options as Jackson trees: a line chart over emulated time and grouped bars. No JavaScript functions
  * (formatters are ECharts' string templates), so an option is plain JSON and the page only hands it to
- * {@code setOption}. Animation is off: the page is read, not watched, and a screenshot shows the final state.
+ * {@code setOption} (the live dashboard starts its time charts from the same options). Animation is off: the page is read, not watched, and a screenshot shows the final state.
  */
-final class Charts {
+public final class Charts {
   static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private Charts() {}
 
   /** One line per series over emulated seconds; points are {@code [t_s, value]}. */
-  static ObjectNode lines(String yName, Map<String, List<double[]>> series) {
+  public static ObjectNode lines(String yName, Map<String, List<double[]>> series) {
     ObjectNode option = base(true);
     ObjectNode x = option.putObject("xAxis");
     x.put("type", "value").put("name", "emulated s").put("nameLocation", "middle").put("nameGap", 26);

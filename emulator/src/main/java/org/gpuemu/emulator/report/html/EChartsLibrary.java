@@ -8,16 +8,16 @@ import java.util.Properties;
 
 /**
  * The ECharts bundle of the pinned webjar (org.webjars.npm:echarts, version from the parent pom), read once from
- * the class path to be inlined into every report.
+ * the class path to be inlined into every report (and served by the live dashboard).
  */
-final class EChartsLibrary {
+public final class EChartsLibrary {
   private static final String VERSION = readVersion();
   private static String script;
 
   private EChartsLibrary() {}
 
   /** The pinned ECharts version, e.g. 5.3.1. */
-  static String version() {
+  public static String version() {
     return VERSION;
   }
 
@@ -33,7 +33,7 @@ final class EChartsLibrary {
   }
 
   /** The minified bundle's text; it holds no {@code </script}, so it can sit inside a script element. */
-  static synchronized String script() {
+  public static synchronized String script() {
     if (script != null) return script;
     String path = "/META-INF/resources/webjars/echarts/" + version() + "/dist/echarts.min.js";
     try (InputStream in = EChartsLibrary.class.getResourceAsStream(path)) {

@@ -1,0 +1,105 @@
+package org.gpuemu.emulator.dashboard;
+
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.run.Runner;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code run}'s dashboard options (a picocli mixin) and the run with or without the dashboard: {@link #open} listens
+ * before the run (so a bad or busy port is bad input before anything runs), {@link #run} runs the scenario feeding
+ * the dashboard and stops it at the end, after {@code --dashboard-linger} of wall time serving the final state.
+ */
+public final class DashboardOptions {
+  static final int DEFAULT_PORT = 8080;
+  static final String LOOPBACK = "127.0.0.1";
+  /** How often the runner hands the live view on (the progress line's period). */
+  static final long LIVE_EVERY_MILLIS = 250;
+
+  @Option(names = "--dashboard", description = "serve a live dashboard of the run over HTTP (README: Live dashboard)")
+  boolean enabled;
+
+  @Option(names = "--port", description = "the dashboard's port (default: " + DEFAULT_PORT + "; 0: any free port)")
+  Integer port;
+
+  @Option(names = "--bind", paramLabel = "ADDRESS",
+      description = "the address the dashboard listens on (default: " + LOOPBACK + ", this machine only)")
+  String bind;
+
+  @Option(names = "--dashboard-linger", paramLabel = "WALL", description = "wall time the dashboard keeps serving "
+      + "the final state after the run ends, before the summary is written (default: 0s, it stops at the end)")
+  String linger;
+
+  private LiveDashboard dashboard;
+  private long lingerMillis;
+
+  /**
+   * With {@code --dashboard}, starts listening and prints the address on {@code out}; bad input (one line) when a
+   * dashboard option comes without {@code --dashboard}, the linger is not a duration, or the port cannot be had.
+   */
+  public void open(Settings.Scenario scenario, PrintWriter out) throws ConfigProblems {
+    if (!enabled) {
+      if (port != null || bind != null || linger != null) {
+        throw ConfigProblems.of("--port, --bind and --dashboard-linger go with --dashboard");
+      }
+      return;
+    }
+    lingerMillis = lingerMillis(linger == null ? "0s" : linger);
+    dashboard = LiveDashboard.start(bind == null ? LOOPBACK : bind, port == null ? DEFAULT_PORT : port, scenario);
+    out.println("dashboard: " + dashboard.url() + (lingerMillis == 0 ? " (live while the run goes; it stops when "
+        + "the run ends)" : " (live while the run goes; it stops " + linger + " after the run ends)"));
+    out.flush();
+  }
+
+  /** The dashboard's address; null when there is none. */
+  public java.net.URI url() {
+    return dashboard == null ? null : dashboard.url();
+  }
+
+  /**
+   * Runs the scenario as {@link Runner#run(Settings.Scenario, Path, Consumer, long)} does for the progress line;
+   * with a dashboard open, it also gets the timeline rows, the live views and the end, and is stopped before this
+   * returns.
+   */
+  public RunResult run(Settings.Scenario scenario, Path dir, Consumer<MetricsHub.LiveView> progress,
+      PrintWriter out) throws Exception {
+    if (dashboard == null) return Runner.run(scenario, dir, progress, LIVE_EVERY_MILLIS);
+    try (LiveDashboard live = dashboard) {
+      RunResult result = Runner.run(scenario, dir, view -> {
+        progress.accept(view);
+        live.live(view);
+      }, LIVE_EVERY_MILLIS, context -> { }, live.tap());
+      live.end(new Summary(result));
+      if (lingerMillis > 0) {
+        out.println("dashboard: the run has ended; serving its final state at " + live.url() + " for " + linger);
+        out.flush();
+        Thread.sleep(lingerMillis);
+      }
+      return result;
+    } finally {
+      dashboard = null;
+      out.println("dashboard: stopped");
+      out.flush();
+    }
+  }
+
+  private static long lingerMillis(String value) throws ConfigProblems {
+    try {
+      // a bare number would be read as milliseconds; like every duration option, it must name its unit
+      if (!value.trim().matches(".*[a-zA-Z]")) throw new ConfigException.Generic("no unit");
+      long millis = ConfigFactory.parseString("d = \"" + value.replace("\"", "") + "\"").getDuration("d").toMillis();
+      if (millis < 0) throw new ConfigException.Generic("negative");
+      return millis;
+    } catch (ConfigException e) {
+      throw ConfigProblems.of("--dashboard-linger " + value + ": expected a duration >= 0 with a unit, e.g. 30s");
+    }
+  }
+}

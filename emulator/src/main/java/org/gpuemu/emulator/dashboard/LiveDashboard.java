@@ -1,0 +1,169 @@
+package org.gpuemu.emulator.dashboard;
+
+import static org.apache.pekko.http.javadsl.server.Directives.complete;
+import static org.apache.pekko.http.javadsl.server.Directives.completeOK;
+import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.extractRequestContext;
+import static org.apache.pekko.http.javadsl.server.Directives.get;
+import static org.apache.pekko.http.javadsl.server.Directives.path;
+import static org.apache.pekko.http.javadsl.server.Directives.pathSingleSlash;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpCharsets;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
+import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.Materializer;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.report.html.EChartsLibrary;
+
+/**
+ * The dashboard's HTTP server: {@code /} the page, {@code /echarts.min.js} the report's pinned ECharts bundle,
+ * {@code /events} the Server-Sent Events of {@link LiveFeed}. It runs in an actor system of its own, so the run's
+ * system, scheduler and mailboxes are the same with and without it, and it is fed from outside: the metrics hub's
+ * timeline tap, the runner's live view and the final summary.
+ */
+public final class LiveDashboard implements AutoCloseable {
+  /** Two threads at most: the machine's cores belong to the run. */
+  private static final Config CONFIG = ConfigFactory.parseString("""
+      pekko.actor.default-dispatcher.fork-join-executor.parallelism-max = 2
+      pekko.http.server.idle-timeout = infinite
+      pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+      """).withFallback(ConfigFactory.load());
+  private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
+
+  private final ActorSystem<Void> system;
+  private final ServerBinding binding;
+  private final LiveFeed feed;
+  private final URI url;
+  private final ObjectMapper json = new ObjectMapper();
+
+  private LiveDashboard(ActorSystem<Void> system, ServerBinding binding, LiveFeed feed, URI url) {
+    this.system = system;
+    this.binding = binding;
+    this.feed = feed;
+    this.url = url;
+  }
+
+  /**
+   * Listens on {@code host:port} (port 0: any free one) for the dashboard of {@code scenario}; bad input, as one
+   * line, when the port is out of range or the address cannot be listened on (in use, not this machine's).
+   */
+  public static LiveDashboard start(String host, int port, Settings.Scenario scenario) throws ConfigProblems {
+    if (port < 0 || port > 65_535) {
+      throw ConfigProblems.of("--port " + port + ": expected a port number from 0 to 65535 (0: any free port)");
+    }
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "dashboard", CONFIG);
+    try {
+      LiveFeed feed = new LiveFeed(Materializer.matFromSystem(system));
+      ServerBinding binding = Http.get(system).newServerAt(host, port).bind(routes(feed, DashboardPage.html(scenario)))
+          .toCompletableFuture().get(BIND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      InetSocketAddress bound = binding.localAddress();
+      String shown = host.contains(":") ? "[" + host + "]" : host;
+      return new LiveDashboard(system, binding, feed, URI.create("http://" + shown + ":" + bound.getPort() + "/"));
+    } catch (ExecutionException | TimeoutException | InterruptedException e) {
+      terminate(system);
+      throw ConfigProblems.of("--port " + port + " --bind " + host + ": the dashboard cannot listen there ("
+          + rootMessage(e) + ")");
+    }
+  }
+
+  private static Route routes(LiveFeed feed, String page) {
+    return concat(
+        pathSingleSlash(() -> get(() -> complete(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, page)))),
+        path("echarts.min.js", () -> get(() -> complete(HttpEntities.create(
+            MediaTypes.APPLICATION_JAVASCRIPT.toContentType(HttpCharsets.UTF_8), EChartsLibrary.script())))),
+        // extracted per request: each browser gets its own subscription
+        path("events", () -> get(() -> extractRequestContext(request -> completeOK(
+            feed.subscribe().keepAlive(Duration.ofSeconds(5), ServerSentEvent::heartbeat),
+            EventStreamMarshalling.toEventStream())))));
+  }
+
+  /** The page's address, e.g. {@code http://127.0.0.1:8080/}. */
+  public URI url() {
+    return url;
+  }
+
+  /** What the metrics hub hands each timeline row to. */
+  public MetricsHub.TimelineTap tap() {
+    return feed::timeline;
+  }
+
+  /** The runner's live view: emulated time, real-time factor, p99 timer lateness, the verdict so far. */
+  public void live(MetricsHub.LiveView view) {
+    ObjectNode o = json.createObjectNode();
+    o.put("t_s", view.emulatedNanos() / 1e9);
+    if (Double.isFinite(view.realTimeFactor())) o.put("rtf", view.realTimeFactor());
+    if (view.latenessP99Us() >= 0) o.put("p99_us", view.latenessP99Us());
+    if (view.verdict() != null) o.put("verdict", view.verdict());
+    ArrayNode vms = o.putArray("vms");
+    for (int i = 0; i < view.names().size(); i++) {
+      vms.addObject().put("vm", view.names().get(i)).put("fps", view.fps()[i]).put("gpu_share", view.gpuShare()[i]);
+    }
+    feed.live(o.toString());
+  }
+
+  /** The run has ended: its verdict and summary.json's document; the event streams complete after it. */
+  public void end(Summary summary) {
+    ObjectNode o = json.createObjectNode();
+    o.put("faithful", summary.faithful());
+    o.put("reason", summary.reason());
+    ArrayNode broken = o.putArray("broken_invariants");
+    summary.brokenInvariants().forEach(broken::add);
+    o.set("summary", json.valueToTree(summary.document()));
+    try {
+      feed.end(json.writeValueAsString(o));
+    } catch (JsonProcessingException e) {
+      feed.end("{\"faithful\":" + summary.faithful() + "}");
+    }
+  }
+
+  /** Stops serving: open event streams end, the port is released. */
+  @Override public void close() {
+    feed.end("{}"); // no-op after end(); otherwise tells the browsers the run is gone
+    try {
+      binding.terminate(Duration.ofSeconds(2)).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      // the system's termination below closes what is left
+    }
+    terminate(system);
+  }
+
+  private static void terminate(ActorSystem<Void> system) {
+    system.terminate();
+    try {
+      system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // a system that does not stop in time holds daemon threads only; the command still ends
+    }
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+    return t instanceof TimeoutException ? "no answer in " + BIND_TIMEOUT.toSeconds() + " s" : String.valueOf(t.getMessage());
+  }
+}

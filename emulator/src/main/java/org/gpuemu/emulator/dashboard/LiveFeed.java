@@ -1,0 +1,92 @@
+package org.gpuemu.emulator.dashboard;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
+import org.apache.pekko.japi.Pair;
+import org.apache.pekko.stream.BoundedSourceQueue;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Source;
+
+/**
+ * The dashboard's events and who receives them. Timeline rows and the end are kept, so that a browser that connects
+ * late (or reloads) first gets the run so far, then the events that follow, with none lost or repeated: the replay
+ * and the registration happen under the same lock as publishing. The latest live view is replayed too; older ones
+ * are not (they are superseded). A client too slow to take its events loses the newest, never blocks the run.
+ */
+final class LiveFeed {
+  static final String TIMELINE = "timeline";
+  static final String LIVE = "live";
+  static final String END = "end";
+
+  /** Events a client may fall behind by, beyond the replayed history, before it loses some. */
+  private static final int SLACK = 4096;
+
+  private final Materializer materializer;
+  private final List<ServerSentEvent> history = new ArrayList<>();
+  private final List<BoundedSourceQueue<ServerSentEvent>> clients = new ArrayList<>();
+  private ServerSentEvent lastLive;
+  private ServerSentEvent end;
+
+  LiveFeed(Materializer materializer) {
+    this.materializer = materializer;
+  }
+
+  /** A timeline row as written to timeline.jsonl. */
+  synchronized void timeline(String json) {
+    if (end != null) return;
+    ServerSentEvent e = ServerSentEvent.create(json, TIMELINE);
+    history.add(e);
+    publish(e);
+  }
+
+  /** The run's live view (emulated time, real-time factor, verdict so far). */
+  synchronized void live(String json) {
+    if (end != null) return;
+    lastLive = ServerSentEvent.create(json, LIVE);
+    publish(lastLive);
+  }
+
+  /** The run's end with its final figures; every client's stream completes after it. */
+  synchronized void end(String json) {
+    if (end != null) return;
+    end = ServerSentEvent.create(json, END);
+    publish(end);
+    clients.forEach(BoundedSourceQueue::complete);
+    clients.clear();
+  }
+
+  /** A new client's stream: the run so far, then every event until the end. */
+  Source<ServerSentEvent, NotUsed> subscribe() {
+    BoundedSourceQueue<ServerSentEvent> queue;
+    Source<ServerSentEvent, NotUsed> source;
+    synchronized (this) {
+      Pair<BoundedSourceQueue<ServerSentEvent>, Source<ServerSentEvent, NotUsed>> p =
+          Source.<ServerSentEvent>queue(history.size() + SLACK + 2).preMaterialize(materializer);
+      queue = p.first();
+      source = p.second();
+      history.forEach(queue::offer);
+      if (lastLive != null) queue.offer(lastLive);
+      if (end != null) {
+        queue.offer(end);
+        queue.complete();
+      } else {
+        clients.add(queue);
+      }
+    }
+    BoundedSourceQueue<ServerSentEvent> registered = queue;
+    return source.watchTermination((mat, done) -> {
+      done.whenComplete((ok, failure) -> remove(registered));
+      return mat;
+    });
+  }
+
+  private synchronized void remove(BoundedSourceQueue<ServerSentEvent> queue) {
+    clients.remove(queue);
+  }
+
+  private void publish(ServerSentEvent e) {
+    for (BoundedSourceQueue<ServerSentEvent> q : clients) q.offer(e);
+  }
+}
