@@ -14,7 +14,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -52,6 +55,7 @@ public final class LiveDashboard implements AutoCloseable {
       pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
       """).withFallback(ConfigFactory.load());
   private static final Duration BIND_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration CLIENTS_GONE = Duration.ofSeconds(1);
 
   private final ActorSystem<Void> system;
   private final ServerBinding binding;
@@ -74,6 +78,13 @@ public final class LiveDashboard implements AutoCloseable {
     if (port < 0 || port > 65_535) {
       throw ConfigProblems.of("--port " + port + ": expected a port number from 0 to 65535 (0: any free port)");
     }
+    String cannot = "--port " + port + " --bind " + host + ": the dashboard cannot listen there (";
+    // tried with a plain socket first: Pekko's own failed bind logs a stack trace at ERROR, not one line
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.bind(new InetSocketAddress(InetAddress.getByName(host), port));
+    } catch (IOException | SecurityException e) {
+      throw ConfigProblems.of(cannot + e.getMessage() + ")");
+    }
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "dashboard", CONFIG);
     try {
       LiveFeed feed = new LiveFeed(Materializer.matFromSystem(system));
@@ -84,8 +95,7 @@ public final class LiveDashboard implements AutoCloseable {
       return new LiveDashboard(system, binding, feed, URI.create("http://" + shown + ":" + bound.getPort() + "/"));
     } catch (ExecutionException | TimeoutException | InterruptedException e) {
       terminate(system);
-      throw ConfigProblems.of("--port " + port + " --bind " + host + ": the dashboard cannot listen there ("
-          + rootMessage(e) + ")");
+      throw ConfigProblems.of(cannot + rootMessage(e) + ")");
     }
   }
 
@@ -96,7 +106,7 @@ public final class LiveDashboard implements AutoCloseable {
             MediaTypes.APPLICATION_JAVASCRIPT.toContentType(HttpCharsets.UTF_8), EChartsLibrary.script())))),
         // extracted per request: each browser gets its own subscription
         path("events", () -> get(() -> extractRequestContext(request -> completeOK(
-            feed.subscribe().keepAlive(Duration.ofSeconds(5), ServerSentEvent::heartbeat),
+            feed.subscribe().keepAlive(Duration.ofSeconds(1), ServerSentEvent::heartbeat),
             EventStreamMarshalling.toEventStream())))));
   }
 
@@ -139,9 +149,20 @@ public final class LiveDashboard implements AutoCloseable {
     }
   }
 
-  /** Stops serving: open event streams end, the port is released. */
+  /**
+   * Stops serving: gives the browsers up to {@link #CLIENTS_GONE} to take the end event and close their streams,
+   * ends the streams of the others (curl) gracefully, then releases the port.
+   */
   @Override public void close() {
     feed.end("{}"); // no-op after end(); otherwise tells the browsers the run is gone
+    try {
+      if (!feed.awaitClientsGone(CLIENTS_GONE.toMillis())) {
+        feed.completeAll();
+        feed.awaitClientsGone(CLIENTS_GONE.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     try {
       binding.terminate(Duration.ofSeconds(2)).toCompletableFuture().get(5, TimeUnit.SECONDS);
     } catch (Exception e) {

@@ -48,16 +48,34 @@ final class LiveFeed {
     publish(lastLive);
   }
 
-  /** The run's end with its final figures; every client's stream completes after it. */
+  /**
+   * The run's end with its final figures. The streams stay open: a browser closes its own on this event, which is
+   * how the server knows the event arrived before it stops ({@link #awaitClientsGone}); ending them from here would
+   * race the last bytes against the server's shutdown.
+   */
   synchronized void end(String json) {
     if (end != null) return;
     end = ServerSentEvent.create(json, END);
     publish(end);
-    clients.forEach(BoundedSourceQueue::complete);
-    clients.clear();
   }
 
-  /** A new client's stream: the run so far, then every event until the end. */
+  /** Ends every client's stream (after its queued events): the server is about to stop. */
+  synchronized void completeAll() {
+    clients.forEach(BoundedSourceQueue::complete);
+  }
+
+  /** Waits until every client has closed its stream, at most {@code millis}; true when all have. */
+  synchronized boolean awaitClientsGone(long millis) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    while (!clients.isEmpty()) {
+      long left = deadline - System.currentTimeMillis();
+      if (left <= 0) return false;
+      wait(left);
+    }
+    return true;
+  }
+
+  /** A new client's stream: the run so far, then every event until the client closes it or the server stops. */
   Source<ServerSentEvent, NotUsed> subscribe() {
     BoundedSourceQueue<ServerSentEvent> queue;
     Source<ServerSentEvent, NotUsed> source;
@@ -68,12 +86,8 @@ final class LiveFeed {
       source = p.second();
       history.forEach(queue::offer);
       if (lastLive != null) queue.offer(lastLive);
-      if (end != null) {
-        queue.offer(end);
-        queue.complete();
-      } else {
-        clients.add(queue);
-      }
+      if (end != null) queue.offer(end);
+      clients.add(queue);
     }
     BoundedSourceQueue<ServerSentEvent> registered = queue;
     return source.watchTermination((mat, done) -> {
@@ -84,6 +98,7 @@ final class LiveFeed {
 
   private synchronized void remove(BoundedSourceQueue<ServerSentEvent> queue) {
     clients.remove(queue);
+    notifyAll();
   }
 
   private void publish(ServerSentEvent e) {

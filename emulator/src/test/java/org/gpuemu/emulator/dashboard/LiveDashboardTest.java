@@ -1,0 +1,141 @@
+package org.gpuemu.emulator.dashboard;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.ScenarioLoader;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.run.RunResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The dashboard over real HTTP: a short run on a free port streams its timeline rows and its end as Server-Sent
+ * Events to a plain {@link HttpClient}, the port is released when the run ends, and a busy or impossible port is
+ * one line of bad input before anything runs.
+ */
+class LiveDashboardTest {
+  @TempDir Path dir;
+
+  /** One CUDA loop for 1 emulated s with 200 ms metrics periods: five timeline rows, about a wall second. */
+  static Settings.Scenario shortRun(Path dir, String workload, String duration, double scale) throws Exception {
+    Path file = Files.writeString(dir.resolve("live.conf"), """
+        scenario {
+          duration = %s
+          time-scale = %s
+          metrics.period = 100ms
+          vms { a { workload = %s } }
+        }
+        """.formatted(duration, scale, workload));
+    return ScenarioLoader.load(file, ScenarioLoader.Overrides.none());
+  }
+
+  record Event(String type, String data) {}
+
+  @Test
+  void runOnFreePort_streamsTimelineRowsAndTheEnd_thenReleasesThePort() throws Exception {
+    Settings.Scenario scenario = shortRun(dir, "cuda-loop", "1s", 1.0);
+    DashboardOptions options = new DashboardOptions();
+    options.enabled = true;
+    options.port = 0;
+    StringWriter printed = new StringWriter();
+    PrintWriter out = new PrintWriter(printed, true);
+    options.open(scenario, out);
+    URI url = options.url();
+    assertTrue(printed.toString().startsWith("dashboard: " + url), printed.toString());
+    assertTrue(url.getPort() > 0, "port 0 binds a free port and prints it: " + url);
+
+    HttpClient client = HttpClient.newHttpClient();
+    String page = client.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.ofString()).body();
+    assertTrue(page.contains("EventSource('events')"), "the page listens to the event stream");
+
+    // subscribe before the run starts: every event then arrives live, none from the replay
+    CompletableFuture<HttpResponse<Stream<String>>> stream = client.sendAsync(
+        HttpRequest.newBuilder(url.resolve("events")).build(), HttpResponse.BodyHandlers.ofLines());
+    HttpResponse<Stream<String>> response = stream.get();
+    assertEquals("text/event-stream", response.headers().firstValue("content-type").orElse(""));
+    CompletableFuture<List<Event>> events = CompletableFuture.supplyAsync(() -> read(response.body()));
+
+    RunResult result = options.run(scenario, dir.resolve("out"), view -> { }, out);
+    List<Event> received = events.get(); // read up to the end event, then closed as a browser does
+
+    ObjectMapper json = new ObjectMapper();
+    List<JsonNode> rows = new ArrayList<>();
+    for (Event e : received) if (e.type().equals("timeline")) rows.add(json.readTree(e.data()));
+    long fileRows = Files.readAllLines(dir.resolve("out/timeline.jsonl")).size();
+    // the dashboard observes the rows the file gets: the same number, the same first row
+    assertEquals(fileRows, rows.size(), "one timeline event per timeline.jsonl row");
+    assertTrue(rows.size() >= 5, "1 s in 100 ms periods: about ten rows, got " + rows.size());
+    assertEquals(json.readTree(Files.readAllLines(dir.resolve("out/timeline.jsonl")).get(0)), rows.get(0));
+    Event last = received.get(received.size() - 1);
+    assertEquals("end", last.type(), "the end is the last event");
+    JsonNode end = json.readTree(last.data());
+    assertEquals(result.scenario().name(), end.path("summary").path("scenario").asText());
+    assertTrue(end.has("faithful"));
+    assertTrue(printed.toString().contains("dashboard: stopped"), printed.toString());
+    assertNull(options.url(), "no dashboard after the run");
+    // the port is free again once the run has ended
+    try (ServerSocket again = new ServerSocket(url.getPort(), 1, InetAddress.getLoopbackAddress())) {
+      assertEquals(url.getPort(), again.getLocalPort());
+    }
+  }
+
+  @Test
+  void portInUse_isOneLineOfBadInput() throws Exception {
+    Settings.Scenario scenario = shortRun(dir, "cuda-loop", "1s", 1.0);
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      DashboardOptions options = new DashboardOptions();
+      options.enabled = true;
+      options.port = taken.getLocalPort();
+      ConfigProblems p = assertThrows(ConfigProblems.class,
+          () -> options.open(scenario, new PrintWriter(new StringWriter())));
+      assertEquals(1, p.problems().size());
+      assertTrue(p.problems().get(0).startsWith("--port " + taken.getLocalPort() + " --bind 127.0.0.1: the dashboard"
+          + " cannot listen there"), p.problems().get(0));
+    }
+  }
+
+  /** The events up to and including {@code end}; then the stream is closed, as the page closes its EventSource. */
+  private static List<Event> read(Stream<String> lines) {
+    List<Event> out = new ArrayList<>();
+    String type = null;
+    StringBuilder data = new StringBuilder();
+    try (lines) {
+      for (java.util.Iterator<String> it = lines.iterator(); it.hasNext(); ) {
+        String line = it.next();
+        if (line.startsWith("event:")) {
+          type = line.substring(6).trim();
+        } else if (line.startsWith("data:")) {
+          data.append(line.substring(5).trim());
+        } else if (line.isEmpty() && type != null) {
+          out.add(new Event(type, data.toString()));
+          if (type.equals("end")) break;
+          type = null;
+          data.setLength(0);
+        }
+      }
+    }
+    return out;
+  }
+
+}
