@@ -261,7 +261,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private Behavior<Command> onStall(Stall msg) {
     long now = at(msg.atNanos());
     stalled.put(msg.vcpu(), msg);
-    run.arm(timers, msg, new StallEnded(msg.vcpu(), now + msg.nanos()), now + msg.nanos());
+    long end = Math.max(now, msg.atNanos() + msg.nanos()); // the planned end, not shifted by the core's own clock
+    run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
     Request r = requests.get(msg.vcpu());
     if (r == null) return this;
     if (current == r) accountSoFar(now);
