@@ -27,6 +27,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.gpuemu.emulator.bench.Bench;
 import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.dashboard.DashboardOptions;
@@ -106,6 +107,19 @@ public final class Main implements Callable<Integer> {
         + "--set scheduler.gpu.policy=round-robin (repeatable)")
     Map<String, String> sets = new LinkedHashMap<>();
 
+    @Option(names = "--fault", paramLabel = "KIND@TIME[:TARGET[:DURATION]]", description = "inject a fault, e.g. "
+        + "gpu-hang@2s:vm2 or vcpu-stall@1s:vm1:500ms (kinds: gpu-hang, vgpu-crash, vcpu-stall; no target: the first "
+        + "VM; repeatable; README: Faults)")
+    List<String> faults = new ArrayList<>();
+
+    @Option(names = "--faults", paramLabel = "random", description = "also draw faults from the run's seed, "
+        + "at --fault-rate")
+    String faultsMode;
+
+    @Option(names = "--fault-rate", paramLabel = "N/DURATION", description = "how often --faults random injects one "
+        + "on average, e.g. 1/10s")
+    String faultRate;
+
     @Option(names = "--plugins", paramLabel = "DIR", description = "load policy plugins from the jars in this folder "
         + "(README: Bring your own policy)")
     Path plugins;
@@ -127,7 +141,8 @@ public final class Main implements Callable<Integer> {
       if (scale != null && (!(scale > 0) || scale.isInfinite())) {
         throw ConfigProblems.of("--scale " + scale + ": expected a number > 0");
       }
-      return ScenarioLoader.load(file, new ScenarioLoader.Overrides(scale, durationNanos, seed, sets), policies());
+      return ScenarioLoader.load(file, new ScenarioLoader.Overrides(scale, durationNanos, seed, sets,
+          new FaultPlan.Cli(faults, faultsMode, faultRate)), policies());
     }
   }
 

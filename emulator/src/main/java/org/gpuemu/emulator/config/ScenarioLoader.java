@@ -70,7 +70,12 @@ public final class ScenarioLoader {
   }
 
   /** Command-line choices that override the file. Null fields mean 'as the file says'. */
-  public record Overrides(Double timeScale, Long durationNanos, Long seed, Map<String, String> sets) {
+  public record Overrides(Double timeScale, Long durationNanos, Long seed, Map<String, String> sets,
+      FaultPlan.Cli faults) {
+    public Overrides(Double timeScale, Long durationNanos, Long seed, Map<String, String> sets) {
+      this(timeScale, durationNanos, seed, sets, FaultPlan.Cli.NONE);
+    }
+
     public static Overrides none() {
       return new Overrides(null, null, null, Map.of());
     }
@@ -149,6 +154,7 @@ public final class ScenarioLoader {
         case "scheduler" -> checkScheduler(e.getValue(), path);
         case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));
         case "vm-defaults" -> problems.add(at(path, "unknown key; set VMs under scenario.vms.<name>"));
+        case "faults" -> { } // each fault's keys and values: ScenarioFaults, once the VMs are known
         default -> {
           if (!defaults.root().containsKey(key)) {
             problems.add(at(path, "unknown key; expected one of " + keysWithVms(defaults.root())));
@@ -384,8 +390,11 @@ public final class ScenarioLoader {
     } else if (problems.isEmpty()) {
       vms = tryGpuPolicy(gpuPolicy, vms, user);
     }
+    FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
+        o.faults(), (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
-        new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads());
+        new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(),
+        faults);
   }
 
   /** The workload a VM names: the scenario's own, else the catalog's. */

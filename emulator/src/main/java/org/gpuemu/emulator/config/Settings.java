@@ -19,13 +19,22 @@ public final class Settings {
    *
    * @param workloads the workloads the scenario defines itself ({@code scenario.workloads}), by name; a VM's
    *                  workload name is looked up there first, then in the catalog ({@link #workload})
+   * @param faults    the faults the run injects (none: {@link FaultPlan#NONE})
    */
   public record Scenario(String name, String description, String file, double timeScale, long durationNanos,
       long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
-      Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads) {
+      Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads, FaultPlan faults) {
     public Scenario {
       vms = List.copyOf(vms);
       workloads = Map.copyOf(workloads);
+    }
+
+    /** A scenario without faults. */
+    public Scenario(String name, String description, String file, double timeScale, long durationNanos,
+        long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
+        Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads) {
+      this(name, description, file, timeScale, durationNanos, seed, host, gpu, gpuPolicy, cpuPolicy, memoryPolicy,
+          fidelity, metricsPeriodNanos, vms, workloads, FaultPlan.NONE);
     }
 
     /** A scenario whose VMs all run catalog workloads. */
@@ -39,7 +48,7 @@ public final class Settings {
     /** The same scenario, run for {@code nanos} of emulated time. */
     public Scenario withDuration(long nanos) {
       return new Scenario(name, description, file, timeScale, nanos, seed, host, gpu, gpuPolicy, cpuPolicy,
-          memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads);
+          memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads, faults);
     }
 
     /** The workload a VM names: the scenario's own of that name, else the catalog's. */

@@ -13,6 +13,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
 
@@ -72,8 +73,17 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private record SliceEnded(long token, long due) implements Command, Timed {}
 
-  /** Reply to {@link Run}: the request is done; it ran {@code ranNanos} and waited {@code stealNanos}. */
-  /** ... and it ended at emulated time {@code endNanos}. */
+  /**
+   * Fault {@code fault} ({@code vcpu-stall}): vCPU {@code vcpu} gets no core from {@code atNanos} for {@code nanos}:
+   * taken off the core or never picked, its request waits and the wait is steal time. Recovery: at the end it is
+   * runnable again as a waking vCPU (it may preempt) and goes on where it was; {@code outcomes} hears then.
+   */
+  public record Stall(int fault, int vcpu, long nanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
+      implements Command {}
+
+  private record StallEnded(int vcpu, long due) implements Command, Timed {}
+
+  /** Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos}. */
   public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {}
 
   /** A core's final figures. */
@@ -90,11 +100,13 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     final long requestedAt;
     /** Host work: runs before every vCPU, unknown to the policy. */
     final boolean host;
+    final int weight;
     long remaining;
     long ran;
 
-    Request(int vcpu, long nanos, ActorRef<Done> replyTo, long requestedAt, boolean host) {
+    Request(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long requestedAt, boolean host) {
       this.vcpu = vcpu;
+      this.weight = weight;
       this.host = host;
       this.remaining = nanos;
       this.replyTo = replyTo;
@@ -117,6 +129,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private long switches;
   private int lastVcpu = -1;
   private CoscheduleGpu coscheduleGpu;
+  /** Stalled vCPUs (faults): they get no core until their stall ends. */
+  private final Map<Integer, Stall> stalled = new HashMap<>();
 
   public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run, timers))));
@@ -143,6 +157,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         })
         .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Report.class, this::onReport)
+        .onMessage(Stall.class, this::onStall)
+        .onMessage(StallEnded.class, this::onStallEnded)
         .build();
   }
 
@@ -154,7 +170,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onRun(Run msg) {
     long now = at(msg.atNanos());
-    requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.nanos(), msg.replyTo(), now, false));
+    requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), now, false));
+    if (!stalled.isEmpty() && stalled.containsKey(msg.vcpu())) return this; // runnable once the stall ends
     policy.runnable(msg.vcpu(), msg.weight(), now);
     if (current == null) {
       dispatch(now);
@@ -168,7 +185,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
     long now = at(msg.atNanos());
-    hostWork.add(new Request(HOST, msg.nanos(), msg.replyTo(), now, true));
+    hostWork.add(new Request(HOST, 0, msg.nanos(), msg.replyTo(), now, true));
     if (current == null) {
       dispatch(now);
     } else if (!current.host) {
@@ -179,7 +196,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   }
 
   private Behavior<Command> onBoost(Boost msg) {
-    if (!requests.containsKey(msg.vcpu()) || (current != null && current.vcpu == msg.vcpu())) return this;
+    int v = msg.vcpu();
+    if (!requests.containsKey(v) || (current != null && current.vcpu == v) || stalled.containsKey(v)) return this;
     long now = at(msg.atNanos());
     policy.boost(msg.vcpu(), now);
     if (current != null && current.host) return this; // picked next, once the host work is done
@@ -237,6 +255,35 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
       complete(r, now);
     }
     dispatch(now);
+    return this;
+  }
+
+  private Behavior<Command> onStall(Stall msg) {
+    long now = at(msg.atNanos());
+    stalled.put(msg.vcpu(), msg);
+    long end = Math.max(now, msg.atNanos() + msg.nanos()); // the planned end, not shifted by the core's own clock
+    run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
+    Request r = requests.get(msg.vcpu());
+    if (r == null) return this;
+    if (current == r) accountSoFar(now);
+    if (current != r || r.remaining > 0) policy.blocked(r.vcpu, now);
+    if (current == r) preempt(now);
+    return this;
+  }
+
+  private Behavior<Command> onStallEnded(StallEnded msg) {
+    long now = at(run.fired(msg.due()));
+    Stall s = stalled.remove(msg.vcpu());
+    s.outcomes().tell(new FaultInjector.Healed(s.fault(), now));
+    Request r = requests.get(msg.vcpu());
+    if (r == null) return this;
+    policy.runnable(r.vcpu, r.weight, now);
+    if (current == null) {
+      dispatch(now);
+    } else if (!current.host) {
+      accountSoFar(now);
+      if (policy.preempts(r.vcpu, current.vcpu, now)) preempt(now);
+    }
     return this;
   }
 

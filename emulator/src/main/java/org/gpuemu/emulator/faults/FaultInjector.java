@@ -1,28 +1,124 @@
 package org.gpuemu.emulator.faults;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.clock.Timed;
+import org.gpuemu.emulator.config.FaultPlan;
 
 /**
- * Injects faults into a running emulation (a stalled vGPU, a slow core, a lost SM group). Wired into every run;
- * no fault kinds exist yet, so it only answers what it has injected: nothing.
+ * Injects the run's planned faults (issue 18, {@link FaultPlan}): from time zero it arms one timer per fault and, at
+ * each fault's model time, tells the run to strike it ({@link Strike}; the guardian routes it to the actor the kind
+ * hits, since this package sits below every actor it can hit). The hit actors answer when the fault healed and when
+ * the target VM completed a request again ({@link Outcome}); {@link Report} hands the record of every fault over at
+ * the end. With no fault planned it arms nothing and hears nothing: a run without faults carries no extra message.
  */
-public final class FaultInjector {
+public final class FaultInjector extends AbstractBehavior<FaultInjector.Command> {
 
   public sealed interface Command {}
 
-  /** Asks how many faults were injected so far. */
-  public record CountInjected(ActorRef<Integer> replyTo) implements Command {}
+  /** Emulated time zero: the faults' timers are armed from here. */
+  public enum Begin implements Command { INSTANCE }
 
-  private FaultInjector() {}
+  /** To the run: strike {@code fault} now, at {@code atNanos}; the hit actors tell {@code outcomes} how it went. */
+  public record Strike(FaultPlan.Fault fault, long atNanos, ActorRef<Outcome> outcomes) {}
 
-  public static Behavior<Command> create() {
-    return Behaviors.receive(Command.class)
-        .onMessage(CountInjected.class, m -> {
-          m.replyTo().tell(0);
-          return Behaviors.same();
-        })
+  /** What a hit actor tells of a fault. */
+  public sealed interface Outcome extends Command {}
+
+  /** Fault {@code fault}'s effect ended at {@code atNanos} (the watchdog's reset, the restart, the stall's end). */
+  public record Healed(int fault, long atNanos) implements Outcome {}
+
+  /** The target VM of fault {@code fault} completed a request at {@code atNanos}, its first since the heal. */
+  public record Recovered(int fault, long atNanos) implements Outcome {}
+
+  public record Report(ActorRef<List<Record>> replyTo) implements Command {}
+
+  /** What happened to one fault; times are emulated nanoseconds, -1 when it did not happen (yet). */
+  public record Record(FaultPlan.Fault fault, long injectedNanos, long healedNanos, long recoveredNanos) {}
+
+  private record Fire(int fault, long due) implements Command, Timed {}
+
+  private final FaultPlan plan;
+  private final RunContext run;
+  private final TimerScheduler<Command> timers;
+  private final ActorRef<Strike> strikes;
+  private final long[] injected;
+  private final long[] healed;
+  private final long[] recovered;
+
+  public static Behavior<Command> create(FaultPlan plan, RunContext run, ActorRef<Strike> strikes) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+        run.causal(new FaultInjector(ctx, plan, run, timers, strikes))));
+  }
+
+  private FaultInjector(ActorContext<Command> ctx, FaultPlan plan, RunContext run, TimerScheduler<Command> timers,
+      ActorRef<Strike> strikes) {
+    super(ctx);
+    this.plan = plan;
+    this.run = run;
+    this.timers = timers;
+    this.strikes = strikes;
+    int n = plan.faults().size();
+    injected = filled(n);
+    healed = filled(n);
+    recovered = filled(n);
+  }
+
+  private static long[] filled(int n) {
+    long[] a = new long[n];
+    java.util.Arrays.fill(a, -1);
+    return a;
+  }
+
+  @Override public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Begin.class, m -> onBegin())
+        .onMessage(Fire.class, this::onFire)
+        .onMessage(Healed.class, this::onHealed)
+        .onMessage(Recovered.class, this::onRecovered)
+        .onMessage(Report.class, this::onReport)
         .build();
+  }
+
+  private Behavior<Command> onBegin() {
+    for (FaultPlan.Fault f : plan.faults()) run.arm(timers, f.id(), new Fire(f.id(), f.atNanos()), f.atNanos());
+    return this;
+  }
+
+  private Behavior<Command> onFire(Fire msg) {
+    long at = run.fired(msg.due());
+    injected[msg.fault()] = at;
+    FaultPlan.Fault f = plan.faults().get(msg.fault());
+    getContext().getLog().info("fault {}: {} on {} at {} s (heal after {} s)", f.id(), f.kind().label(), f.target(),
+        at / 1e9, f.healAfterNanos() / 1e9);
+    strikes.tell(new Strike(f, at, getContext().getSelf().narrow()));
+    return this;
+  }
+
+  private Behavior<Command> onHealed(Healed msg) {
+    if (healed[msg.fault()] < 0) healed[msg.fault()] = msg.atNanos();
+    return this;
+  }
+
+  private Behavior<Command> onRecovered(Recovered msg) {
+    if (recovered[msg.fault()] < 0) recovered[msg.fault()] = msg.atNanos();
+    return this;
+  }
+
+  private Behavior<Command> onReport(Report msg) {
+    List<Record> records = new ArrayList<>();
+    for (FaultPlan.Fault f : plan.faults()) {
+      records.add(new Record(f, injected[f.id()], healed[f.id()], recovered[f.id()]));
+    }
+    msg.replyTo().tell(List.copyOf(records));
+    return this;
   }
 }

@@ -10,6 +10,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.Timed;
 import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.workloads.KernelSpec;
 
@@ -101,8 +102,22 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     }
   }
 
-  /** A kernel completed; {@code gpuNanos} is the group time accounted to it. */
-  public record Finished(long workId, int vgpu, long gpuNanos, long startedNanos, long finishedNanos) {}
+  /**
+   * A kernel completed, or failed with reason {@code failure} (null: completed); {@code gpuNanos} is the group time
+   * accounted to it.
+   */
+  public record Finished(long workId, int vgpu, long gpuNanos, long startedNanos, long finishedNanos, String failure) {
+    public Finished(long workId, int vgpu, long gpuNanos, long startedNanos, long finishedNanos) {
+      this(workId, vgpu, gpuNanos, startedNanos, finishedNanos, null);
+    }
+  }
+
+  /**
+   * Fault {@code fault} (gpu-hang) from {@code atNanos}: vGPU {@code vgpu}'s running or next kernel never finishes, and
+   * the watchdog resets the engine {@code watchdogNanos} later ({@link SmGroupModel#hang}); {@code outcomes} hears when.
+   */
+  public record Hang(int fault, int vgpu, long watchdogNanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
+      implements Command {}
 
   /** Final figures of the group; {@code lastEventNanos} is when it last changed (drain after the end included). */
   public record GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches,
@@ -124,6 +139,8 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   private final ActorRef<GpuMemory.CopyCost> copyPriced;
   private final ActorRef<CpuScheduler.Done> copyDone;
   private ActorRef<Command> sibling;
+  /** Hangs not yet reset, by vGPU. */
+  private final java.util.Map<Integer, Hang> hangs = new java.util.HashMap<>();
   private long token; // the armed timer's: a tick of an older arming is stale
   private long copiesRun; // GTT copies run so far: the next one runs on core copiesRun mod cores
 
@@ -161,6 +178,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
         .onMessage(Grant.class, this::onGrant)
         .onMessage(Resume.class, this::onResume)
         .onMessage(Sibling.class, this::onSibling)
+        .onMessage(Hang.class, this::onHang)
         .build();
   }
 
@@ -188,6 +206,11 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     sibling = msg.sibling();
     model.handOverSurplus();
     return this;
+  }
+
+  private Behavior<Command> onHang(Hang msg) {
+    hangs.put(msg.vgpu(), msg);
+    return carryOut(model.hang(msg.vgpu(), msg.watchdogNanos(), run.received(model.lastEventAt(), msg.atNanos())));
   }
 
   private Behavior<Command> onTick(Tick msg) {
@@ -231,6 +254,12 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     for (SmGroupModel.Completion<Execute> c : step.completed()) {
       Execute e = c.tag();
       e.replyTo().tell(new Finished(e.workId(), e.vgpu(), c.gpuNanos(), c.startedNanos(), c.finishedNanos()));
+    }
+    for (SmGroupModel.Failure<Execute> f : step.failed()) {
+      Execute e = f.tag();
+      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), f.gpuNanos(), f.atNanos(), f.atNanos(), "gpu-reset"));
+      Hang h = hangs.remove(f.vgpu());
+      if (h != null) h.outcomes().tell(new FaultInjector.Healed(h.fault(), f.atNanos()));
     }
     step.copy().ifPresent(c -> copies.memory().tell(new GpuMemory.SwitchTo(c.vgpu(), copyPriced)));
     step.handover().ifPresent(h -> sibling.tell(new Grant(h.sms(), h.epoch(), h.targetSms(), h.atNanos())));

@@ -59,10 +59,25 @@ public final class SmGroupModel<T> {
   /** A context switch to {@code vgpu} began at {@code atNanos} and waits for that vGPU's GTT copy. */
   public record CopyRequest(int vgpu, long atNanos) {}
 
-  /** What one event led to, in the order it happened: completions, then a copy to start, then SMs to hand over. */
-  public record Step<T>(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover) {
+  /**
+   * A kernel failed at {@code atNanos} because the engine was reset under it (a hang's watchdog, {@link #hang});
+   * {@code gpuNanos} is the group time it had occupied, accounted to its vGPU like a completed kernel's.
+   */
+  public record Failure<T>(T tag, int vgpu, long gpuNanos, long atNanos) {}
+
+  /**
+   * What one event led to, in the order it happened: completions, then a copy to start, then SMs to hand over; and the
+   * kernels an engine reset failed.
+   */
+  public record Step<T>(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover,
+      List<Failure<T>> failed) {
     public Step {
       completed = List.copyOf(completed);
+      failed = List.copyOf(failed);
+    }
+
+    public Step(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover) {
+      this(completed, copy, handover, List.of());
     }
   }
 
@@ -87,6 +102,8 @@ public final class SmGroupModel<T> {
     /** SM-nanoseconds of work left. */
     double remaining;
     double accounted;
+    /** A hung kernel's watchdog deadline ({@link #hang}); Long.MAX_VALUE: not hung. */
+    long watchdog = Long.MAX_VALUE;
 
     Running(Kernel<T> kernel, double work, long started, int bound, int span) {
       this.kernel = kernel;
@@ -134,6 +151,10 @@ public final class SmGroupModel<T> {
   private List<Completion<T>> completions = new ArrayList<>();
   private Optional<CopyRequest> copy = Optional.empty();
   private Optional<Handover> handover = Optional.empty();
+  private List<Failure<T>> failures = new ArrayList<>();
+  /** The vGPU whose next kernel to start hangs, and the watchdog's delay for it; none: -1. */
+  private int hangNext = -1;
+  private long hangWatchdog;
 
   /**
    * A group owning {@code sms} of the GPU's {@code totalSms} SMs (its first target too), running at most
@@ -219,9 +240,55 @@ public final class SmGroupModel<T> {
   public Step<T> eventDue(long due) {
     long now = catchUp(due);
     if (switching instanceof SwitchingUntil s && now >= s.until()) switching = NoSwitch.INSTANCE;
+    resetHung(now);
     startQueued(now);
     release(now);
     return step();
+  }
+
+  /**
+   * A GPU hang (issue 18's {@code gpu-hang}): from {@code at}, {@code vgpu}'s running kernel (or, when none runs, its
+   * next one to start) never finishes. Effect: non-preemptive, it holds the group as long as it is hung, so every
+   * vGPU's kernels queue behind it. Recovery: a TDR-style watchdog resets the engine {@code watchdogNanos} after the
+   * hang took hold ({@link #nextEventAt} announces it): the hung kernel and the vGPU's other kernels in the FIFO fail
+   * ({@link Step#failed}, reason gpu-reset), the time the hung kernel held the group stays accounted to its vGPU, and
+   * the other vGPUs' kernels start as before. Windows' TDR behaves so: TdrDelay (2 s by default) after a GPU
+   * preemption request is not answered, the display driver resets the engine (learn.microsoft.com, "Timeout Detection
+   * and Recovery (TDR)"); engine-level reset (WDDM 1.2) loses the hung context's work only. The reset itself takes no
+   * group time here.
+   */
+  public Step<T> hang(int vgpu, long watchdogNanos, long at) {
+    long now = catchUp(at);
+    for (Running<T> k : running) {
+      if (k.kernel.vgpu() == vgpu && k.watchdog == Long.MAX_VALUE) {
+        hangs(k, now + watchdogNanos);
+        return step();
+      }
+    }
+    hangNext = vgpu;
+    hangWatchdog = watchdogNanos;
+    return step();
+  }
+
+  private static void hangs(Running<?> k, long watchdog) {
+    k.remaining = Double.POSITIVE_INFINITY;
+    k.watchdog = watchdog;
+  }
+
+  /** The watchdog's reset at {@code now}: the hung kernels and their vGPUs' queued kernels fail. */
+  private void resetHung(long now) {
+    for (var it = running.iterator(); it.hasNext(); ) {
+      Running<T> k = it.next();
+      if (k.watchdog > now) continue;
+      it.remove();
+      failures.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now));
+      for (var q = fifo.iterator(); q.hasNext(); ) {
+        Kernel<T> queued = q.next();
+        if (queued.vgpu() != k.kernel.vgpu()) continue;
+        q.remove();
+        failures.add(new Failure<>(queued.tag(), queued.vgpu(), 0, now));
+      }
+    }
   }
 
   /** When the GTT copy the current switch waits for began (its model start time). */
@@ -250,12 +317,16 @@ public final class SmGroupModel<T> {
     if (running.isEmpty()) return OptionalLong.empty();
     double[] rates = fluid.rates(types());
     double soonest = Double.MAX_VALUE;
+    long watchdog = Long.MAX_VALUE;
     for (int i = 0; i < running.size(); i++) {
       Running<T> k = running.get(i);
-      if (active(k)) soonest = Math.min(soonest, k.remaining / (rates[i] * k.span));
+      watchdog = Math.min(watchdog, k.watchdog);
+      if (active(k) && k.watchdog == Long.MAX_VALUE) soonest = Math.min(soonest, k.remaining / (rates[i] * k.span));
     }
-    if (soonest == Double.MAX_VALUE) return OptionalLong.empty(); // every kernel waits for SMs: a grant wakes it
-    return OptionalLong.of(last + (long) Math.ceil(soonest));
+    long completion = soonest == Double.MAX_VALUE ? Long.MAX_VALUE : last + (long) Math.ceil(soonest);
+    long next = Math.min(completion, watchdog);
+    // Long.MAX_VALUE: every kernel waits for SMs, a grant wakes it
+    return next == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(next);
   }
 
   /** The model time of the group's latest event. */
@@ -319,8 +390,9 @@ public final class SmGroupModel<T> {
   }
 
   private Step<T> step() {
-    Step<T> s = new Step<>(completions, copy, handover);
+    Step<T> s = new Step<>(completions, copy, handover, failures);
     completions = new ArrayList<>();
+    failures = failures.isEmpty() ? failures : new ArrayList<>();
     copy = Optional.empty();
     handover = Optional.empty();
     return s;
@@ -423,7 +495,13 @@ public final class SmGroupModel<T> {
       fifo.poll();
       int bound = Math.min(totalSms, next.boundSms());
       int span = bound > 0 ? bound : Math.min(sms, target);
-      running.add(new Running<>(next, FluidModel.workNanos(next.spec().soloNanos(), 1, totalSms), now, bound, span));
+      Running<T> started = new Running<>(next, FluidModel.workNanos(next.spec().soloNanos(), 1, totalSms), now, bound,
+          span);
+      running.add(started);
+      if (next.vgpu() == hangNext) {
+        hangs(started, now + hangWatchdog);
+        hangNext = -1;
+      }
     }
   }
 

@@ -23,6 +23,7 @@ import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.Slicer;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
 import org.gpuemu.policies.gpu.GpuPolicy;
@@ -62,7 +63,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
   private PhysicalGpu.Ready gpu;
   private final VCpu.Reports reports;
-  private final VGpu.Slicer slicer;
+  private final Slicer slicer;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
       ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
@@ -101,7 +102,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
       spaceSharing = null;
     }
     reports = new VCpu.Reports(parts.cpuTime(), copiesGtt);
-    slicer = parts.slicing() != null ? parts.slicing().slicing()::slice : VGpu.Slicer.NONE;
+    slicer = parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE;
     ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
   }

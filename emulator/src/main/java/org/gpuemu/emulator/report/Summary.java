@@ -84,8 +84,10 @@ public final class Summary {
       checkLiveness(t);
     }
     GpuTally gpu = GpuTally.of(r);
+    List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), r.scenario(), r.vgpus());
+    for (String finding : FaultTally.unattributed(faults, r.scenario(), r.vgpus())) broken.add("faults: " + finding);
     return new SummaryDoc(header(), vms, switches(), space.top(), policyFigures(figures), gpu.figures(), cpu(),
-        fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants(tallies, gpu));
+        fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants(tallies, gpu), faults);
   }
 
   private SummaryDoc.Header header() {
@@ -254,6 +256,7 @@ public final class Summary {
       open += t.vgpu().outstanding();
       failures.addAll(t.threads().failures());
     }
+    failures.addAll(FaultTally.reasons(r.scenario(), r.vgpus()));
     for (VGpu.VgpuReport v : r.vgpus()) accountedBusy += v.gpuBusyNanos();
     long lost = submitted - completed - failed;
     long kernelBusy = gpu.kernelBusyNanos();
@@ -329,6 +332,7 @@ public final class Summary {
     b.append(faithful ? "fidelity: faithful" : "fidelity: NOT FAITHFUL: " + fid.reason()).append(String.format("%n"));
     b.append(String.format("message skew p99 %s us, max %s us (messages handled after a later-stamped event)%n",
         fid.messageSkewUs().p99(), fid.messageSkewUs().max()));
+    b.append(FaultTally.lines(doc.faults()));
     b.append(broken.isEmpty() ? "invariants: ok" : "invariants BROKEN: " + String.join("; ", broken));
     return b.toString();
   }

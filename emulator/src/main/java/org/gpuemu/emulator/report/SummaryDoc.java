@@ -18,10 +18,29 @@ import org.gpuemu.emulator.clock.TimerLateness;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu", "fairness",
-    "fidelity", "invariants"})
+    "fidelity", "invariants", "faults"})
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
-    Fairness fairness, Fidelity fidelity, Invariants invariants) {
+    Fairness fairness, Fidelity fidelity, Invariants invariants,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults) {
+
+  /** Without faults (the key is left out then). */
+  public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
+      Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
+      Invariants invariants) {
+    this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, fairness, fidelity, invariants,
+        List.of());
+  }
+
+  /**
+   * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
+   * from the heal until the VM completed a request again (null: it did not), and its VM's requests it failed, by
+   * reason. Times in emulated seconds; null when it did not happen within the run.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Fault(String kind, String target, @JsonProperty("at_s") Double atS,
+      @JsonProperty("healed_at_s") Double healedAtS, @JsonProperty("recovery_s") Double recoveryS,
+      Map<String, Long> requestsFailed) {}
 
   /** The run: what ran, for how long, at which scale and seed. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -13,7 +13,10 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.Scheduling;
@@ -53,6 +56,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private record VgpuDrained(VGpu.Drained drained) implements Command {}
 
   private record DrainTimedOut(long due) implements Command, Timed {}
+
+  /** The fault injector strikes a fault: routed to the actor its kind hits. */
+  private record Struck(FaultInjector.Strike strike) implements Command {}
 
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
@@ -97,7 +103,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     this.timeZero = timeZero;
     this.ended = ended;
     this.timers = timers;
-    faults = ctx.spawn(FaultInjector.create(), "faults");
+    faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
+        ctx.messageAdapter(FaultInjector.Strike.class, Struck::new)), "faults");
     List<MetricsHub.VmInfo> infos = new ArrayList<>();
     for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
     metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
@@ -117,6 +124,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(VgpuDrained.class, this::onVgpuDrained)
         .onMessage(DrainTimedOut.class, this::onDrainTimedOut)
         .onMessage(Live.class, this::onLive)
+        .onMessage(Struck.class, this::onStruck)
         .build();
   }
 
@@ -134,6 +142,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private Behavior<Command> onBegan(Began msg) {
     run.fired(msg.due());
     metrics.tell(MetricsHub.Begin.INSTANCE);
+    if (!scenario.faults().isEmpty()) faults.tell(FaultInjector.Begin.INSTANCE);
     refs.scheduler().tell(Scheduling.Begin.INSTANCE);
     refs.memory().tell(new GpuMemory.Begin(scenario.host().cores(), metrics));
     for (Settings.Vm vm : scenario.vms()) {
@@ -222,6 +231,35 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     getContext().getLog().warn("the GPU did not drain within {} s after the end; unfinished requests are reported",
         DRAIN_LIMIT_NANOS / 1_000_000_000L);
     finish(false);
+    return this;
+  }
+
+  /**
+   * A fault reaches what it hits (what each does and how it heals is documented there): a hang the SM group
+   * ({@link SmGroup.Hang}; the time-shared GPU's one group), a crash the VM's vGPU ({@link VGpu.Crash}), a stall the
+   * core of the VM's vCPU 0 ({@link CpuScheduler.Stall}). The vGPU watches for the VM's first completed request
+   * after the heal: the fault's recovery.
+   */
+  private Behavior<Command> onStruck(Struck msg) {
+    FaultInjector.Strike s = msg.strike();
+    FaultPlan.Fault f = s.fault();
+    int vm = 0;
+    int firstVcpu = 0;
+    while (!scenario.vms().get(vm).name().equals(f.target())) firstVcpu += scenario.vms().get(vm++).vcpus();
+    ActorRef<VGpu.Command> vgpu = refs.vms().get(vm).vgpu();
+    switch (f.kind()) {
+      case GPU_HANG -> {
+        refs.smGroups().get(0).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), s.atNanos(), s.outcomes()));
+        vgpu.tell(new VGpu.Watch(f.id(), -1, s.outcomes()));
+      }
+      case VGPU_CRASH -> vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), s.atNanos(), s.outcomes()));
+      case VCPU_STALL -> {
+        int core = scenario.vms().get(vm).cores().get(0);
+        refs.cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), s.atNanos(),
+            s.outcomes()));
+        vgpu.tell(new VGpu.Watch(f.id(), s.atNanos() + f.healAfterNanos(), s.outcomes()));
+      }
+    }
     return this;
   }
 

@@ -31,6 +31,7 @@ import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
@@ -190,9 +191,10 @@ public final class Runner {
     Scheduling.SchedulerReport scheduler = await(ask(system, end.refs().scheduler(), Scheduling.Report::new));
     GpuMemory.MemoryReport memory = await(ask(system, end.refs().memory(), GpuMemory.Report::new));
     MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
+    List<FaultInjector.Record> faults = await(ask(system, end.faults(), FaultInjector.Report::new));
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
         scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot(),
-        context.causality().snapshot());
+        context.causality().snapshot(), faults);
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

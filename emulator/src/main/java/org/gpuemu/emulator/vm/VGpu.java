@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.TreeSet;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -16,9 +18,13 @@ import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.emulator.vm.VgpuRequests.Blocked;
+import org.gpuemu.emulator.vm.VgpuRequests.Pending;
+import org.gpuemu.emulator.vm.VgpuRequests.Waiter;
 
 /**
  * A VM's virtual GPU: its request ring, the frames the guest has queued, and the accounting of the GPU time its
@@ -33,6 +39,9 @@ import org.gpuemu.workloads.KernelSpec;
  * more frames. {@code Present} returns once everything the guest recorded is in the driver's buffer (which is what
  * makes Present expensive under contention, Figure 6, and what {@code Flush} does ahead of it) and no more than
  * {@code commandBuffer} frames are unfinished.
+ *
+ * <p>Faults (issue 18): {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
+ * an engine reset took; what each does and how it recovers: {@link VgpuFaults}.
  */
 public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
@@ -57,9 +66,6 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     }
   }
 
-  /** A blocked Present: who waits and the model time it was issued (-1: untimed). */
-  private record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos) {}
-
   /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
   public record Flush(ActorRef<VCpu.Command> replyTo) implements Command {}
 
@@ -75,33 +81,25 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
+  /** Fault {@code fault}: crash at {@code atNanos}, down for {@code downNanos} after the restart (see the class). */
+  public record Crash(int fault, long downNanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
+      implements Command {}
+
+  /** Tell {@code outcomes} when this VM next completes a kernel call from {@code sinceNanos} (-1: its next failure). */
+  public record Watch(int fault, long sinceNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
   public record Drained(int vgpu) {}
 
   /** Final figures of this vGPU; requests are GPU calls (launch, sync, present, flush). */
   public record VgpuReport(int vgpu, long submitted, long completed, long failed, long outstanding,
-      long kernelsCompleted, long gpuBusyNanos, long kernelsInRun, long gpuBusyInRunNanos) {}
-
-  private static final long ID_SHIFT = 40;
-
-  /**
-   * What the host backend queues for a kernel a guest launches: the kernel itself, or the sub-kernels a policy that
-   * slices long kernels runs in its place (FairGV's kernel slicing, fairgv.txt §3.3.2). Must be immutable.
-   */
-  @FunctionalInterface
-  public interface Slicer {
-    Slicer NONE = List::of;
-
-    List<KernelSpec> parts(KernelSpec kernel);
+      long kernelsCompleted, long gpuBusyNanos, long kernelsInRun, long gpuBusyInRunNanos,
+      List<FailedRequest> failures) {
+    public VgpuReport {
+      failures = List.copyOf(failures);
+    }
   }
 
-  /**
-   * {@code last}: the request's last (or only) part, whose completion completes the guest's call; {@code frame}:
-   * the frame the guest was recording.
-   */
-  private record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply,
-      boolean last, long frame) {}
-
-  private record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
+  private static final long ID_SHIFT = 40;
 
   private final int vgpu;
   private final int commandBuffer;
@@ -121,16 +119,12 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private final ArrayDeque<Waiter> flushes = new ArrayDeque<>();
   private final ArrayDeque<ActorRef<Drained>> drains = new ArrayDeque<>();
   private int inDriver;
-  private long seq;
-  private long submitted;
-  private long completed;
-  private long kernels;
-  private long busy;
-  /** When the VM's program stops: kernels finished later belong to the drain, not to the measured run. */
-  private final long measuredUntil;
+  /** Counters, failures and a crash's orphans: survive a restart. */
+  private final VgpuLedger ledger;
   private final Slicer slicer;
-  private long kernelsInRun;
-  private long busyInRun;
+  /** Calls whose earlier part failed, by the id of their last part: the reason they fail with. */
+  private final Map<Long, String> failedCalls = new HashMap<>();
+  private long crashedAt = -1;
   /** Whether the scheduler hears of each Present (space sharing). */
   private final boolean reportFrames;
   /** Frames presented so far: the frame the guest is recording. */
@@ -145,15 +139,17 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
       Slicer slicer, boolean reportFrames, RunContext run, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> run.causal(new VGpu(ctx, params, commandBuffer, driverQueue, measuredUntil, slicer,
-        reportFrames, run, scheduler, cpuTimes, smGroup, metrics)));
+    VgpuLedger ledger = new VgpuLedger(measuredUntil);
+    return Behaviors.supervise(Behaviors.setup((ActorContext<Command> ctx) -> run.causal(new VGpu(ctx, params,
+        commandBuffer, driverQueue, ledger, slicer, reportFrames, run, scheduler, cpuTimes, smGroup, metrics))))
+        .onFailure(VgpuFaults.Crashed.class, SupervisorStrategy.restart().withLoggingEnabled(false));
   }
 
-  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
+  private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, VgpuLedger ledger,
       Slicer slicer, boolean reportFrames, RunContext run, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
     super(ctx);
-    this.measuredUntil = measuredUntil;
+    this.ledger = ledger;
     this.slicer = slicer;
     this.reportFrames = reportFrames;
     this.vgpu = params.vgpu();
@@ -165,7 +161,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.smGroup = smGroup;
     this.metrics = metrics;
     this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
-    scheduler.tell(new Scheduling.Join(params, ctx.messageAdapter(Scheduling.Dispatch.class, Dispatched::new)));
+    var dispatches = ctx.messageAdapter(Scheduling.Dispatch.class, Dispatched::new);
+    // a restarted incarnation is still joined: the adapters it registers again answer at the same reference
+    if (!ledger.joined) scheduler.tell(new Scheduling.Join(params, dispatches));
+    ledger.joined = true;
   }
 
   @Override public Receive<Command> createReceive() {
@@ -179,6 +178,16 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .onMessage(Drain.class, this::onDrain)
         .onMessage(Report.class, this::onReport)
         .onMessage(CpuTime.class, this::onCpuTime)
+        .onMessage(Crash.class, this::onCrash)
+        .onMessage(Watch.class, m -> {
+          ledger.watch(m.fault(), m.sinceNanos(), m.outcomes());
+          return this;
+        })
+        .onSignal(PreRestart.class, sig -> {
+          VgpuFaults.failInFlight(vgpu, crashedAt, pending, runtime, blockedPresents, flushes, drains, ledger,
+              reportFrames);
+          return this;
+        })
         .build();
   }
 
@@ -189,12 +198,17 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
    */
   private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, long atNanos) {
     long queuedAt = atNanos >= 0 ? atNanos : run.now();
-    submitted++;
+    ledger.submitted++;
+    if (queuedAt < ledger.downUntil) { // crashed and not yet back: the call fails at once
+      ledger.failed("vgpu-crashed", queuedAt);
+      if (syncReply != null) syncReply.tell(new VCpu.SyncReturned(queuedAt));
+      return this;
+    }
     List<KernelSpec> parts = slicer.parts(kernel);
     for (int i = 0; i < parts.size(); i++) {
       boolean last = i == parts.size() - 1;
       KernelSpec part = parts.get(i);
-      long id = ((long) vgpu << ID_SHIFT) | seq++;
+      long id = ((long) vgpu << ID_SHIFT) | ledger.seq++;
       GpuWork work = new GpuWork(id, vgpu, part.soloNanos(), queuedAt, last && syncReply != null);
       pending.put(id, new Pending(work, part, vcpu, last ? syncReply : null, last, frame));
       frameRequests++;
@@ -225,7 +239,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     if (reportFrames) scheduler.tell(new Scheduling.Presented(vgpu, frame, frameRequests));
     frame++;
     frameRequests = 0;
-    submitted++;
+    ledger.submitted++;
     if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
     blockedPresents.add(new Blocked(msg.replyTo(), msg.atNanos()));
     releasePresents(msg.atNanos());
@@ -239,7 +253,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     }
     while (!blockedPresents.isEmpty() && runtime.isEmpty()
         && framesInFlight.size() - (blockedPresents.size() - 1) <= commandBuffer) {
-      completed++;
+      ledger.completed++;
       Blocked b = blockedPresents.poll();
       // answered at the model time of the event that released it, never before it was issued. Space sharing only
       // for now: the other papers' figures were measured with wall-clock answers and would need re-measuring
@@ -249,8 +263,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private Behavior<Command> onFlush(Flush msg) {
-    submitted++;
-    long upTo = ((long) vgpu << ID_SHIFT) | (seq - 1);
+    ledger.submitted++;
+    long upTo = ((long) vgpu << ID_SHIFT) | (ledger.seq - 1);
     flushes.add(new Waiter(upTo, msg.replyTo()));
     releaseFlushes();
     return this;
@@ -258,6 +272,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onDispatched(Dispatched msg) {
     Scheduling.Dispatch d = msg.dispatch();
+    if (ledger.orphans.remove(d.work().id()) != null) { // a crashed incarnation's: nobody waits for it
+      scheduler.tell(new Scheduling.Completed(d.work(), 0, d.atNanos()));
+      return this;
+    }
     Pending p = pending.get(d.work().id());
     ActorRef<SmGroup.Command> group = d.group() != null ? d.group() : smGroup;
     group.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, d.atNanos(), d.bind()));
@@ -266,19 +284,24 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onKernelFinished(KernelFinished msg) {
     SmGroup.Finished f = msg.finished();
+    GpuWork orphan = ledger.orphans.remove(f.workId());
+    if (orphan != null) { // a crashed incarnation's: its GPU time counts, nobody waits for it
+      ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), false);
+      scheduler.tell(new Scheduling.Completed(orphan, f.gpuNanos(), f.finishedNanos()));
+      metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
+      return this;
+    }
     Pending p = pending.remove(f.workId());
     outstanding.remove(f.workId());
-    if (p.last()) {
-      completed++;
-      kernels++;
+    String failure = f.failure() != null ? f.failure() : failedCalls.isEmpty() ? null : failedCalls.remove(f.workId());
+    if (p.last() && failure != null) {
+      ledger.failed(failure, f.finishedNanos());
+    } else if (p.last()) {
+      ledger.kernelCompleted(f.finishedNanos());
+    } else if (failure != null) {
+      failedCalls.put(VgpuFaults.lastPartOf(pending, f.workId()), failure);
     }
-    busy += f.gpuNanos();
-    if (f.finishedNanos() <= measuredUntil) {
-      if (p.last()) kernelsInRun++;
-      busyInRun += f.gpuNanos();
-    } else {
-      busyInRun += Math.max(0, f.gpuNanos() - (f.finishedNanos() - measuredUntil));
-    }
+    ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), p.last() && failure == null);
     scheduler.tell(new Scheduling.Completed(p.work(), f.gpuNanos(), f.finishedNanos()));
     metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
     if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
@@ -288,6 +311,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       while (!drains.isEmpty()) drains.poll().tell(new Drained(vgpu));
     }
     return this;
+  }
+
+  private Behavior<Command> onCrash(Crash msg) {
+    crashedAt = VgpuFaults.crash(vgpu, msg, Math.max(run.now(), msg.atNanos()), ledger, getContext().getLog());
+    throw new VgpuFaults.Crashed(vgpu, msg.fault());
   }
 
   private Behavior<Command> onCpuTime(CpuTime msg) {
@@ -306,14 +334,13 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onReport(Report msg) {
     long open = outstanding.size() + blockedPresents.size() + flushes.size();
-    msg.replyTo().tell(new VgpuReport(vgpu, submitted, completed, 0, open, kernels, busy, kernelsInRun,
-        busyInRun));
+    msg.replyTo().tell(ledger.report(vgpu, open));
     return this;
   }
 
   private void releaseFlushes() {
     while (!flushes.isEmpty() && (runtime.isEmpty() || runtime.peek() > flushes.peek().upToId())) {
-      completed++;
+      ledger.completed++;
       flushes.poll().replyTo().tell(VCpu.FlushReturned.INSTANCE);
     }
   }

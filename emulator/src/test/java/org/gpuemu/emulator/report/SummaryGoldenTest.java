@@ -64,8 +64,8 @@ class SummaryGoldenTest {
   static RunResult timeSharing() {
     List<Settings.Vm> vms = List.of(vm(0, "a", "dirt3", 1, 0, Long.MAX_VALUE, Double.NaN),
         vm(1, "b", "dirt3", 2, 2 * S, 4 * S, 0.4));
-    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 120, 110, 4, 3, 400, 3_100 * MS, 380, 3_000 * MS),
-        new VGpu.VgpuReport(1, 90, 90, 0, 0, 250, 2_050 * MS, 240, 2_000 * MS));
+    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 120, 110, 4, 3, 400, 3_100 * MS, 380, 3_000 * MS, List.of()),
+        new VGpu.VgpuReport(1, 90, 90, 0, 0, 250, 2_050 * MS, 240, 2_000 * MS, List.of()));
     List<List<VCpu.VcpuReport>> vcpus = List.of(
         List.of(new VCpu.VcpuReport(0, 0, 4 * S, 300 * MS, 10, 9, 1, List.of("oom: 64 MiB over the cap"), 40 * MS,
             500, 0, 0, -1), new VCpu.VcpuReport(0, 1, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, -1)),
@@ -99,9 +99,9 @@ class SummaryGoldenTest {
     List<Settings.Vm> vms = List.of(vm(0, "game", "combo-resnet50", 1, 250 * MS, Long.MAX_VALUE, Double.NaN),
         vm(1, "dnn", "combo-resnet50", 1, 0, Long.MAX_VALUE, Double.NaN),
         vm(2, "parboil", "combo-tpacf", 2, 0, Long.MAX_VALUE, Double.NaN));
-    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 1_000, 1_000, 0, 0, 1_000, 900 * MS, 990, 890 * MS),
-        new VGpu.VgpuReport(1, 5_000, 5_000, 0, 0, 5_000, 3 * S, 4_900, 2_950 * MS),
-        new VGpu.VgpuReport(2, 2_000, 2_000, 0, 0, 2_000, 3_600 * MS, 1_950, 3_500 * MS));
+    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 1_000, 1_000, 0, 0, 1_000, 900 * MS, 990, 890 * MS, List.of()),
+        new VGpu.VgpuReport(1, 5_000, 5_000, 0, 0, 5_000, 3 * S, 4_900, 2_950 * MS, List.of()),
+        new VGpu.VgpuReport(2, 2_000, 2_000, 0, 0, 2_000, 3_600 * MS, 1_950, 3_500 * MS, List.of()));
     List<List<VCpu.VcpuReport>> vcpus = List.of(
         List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000, 0, 0, -1)),
         List.of(new VCpu.VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000, 0, 0, -1)),

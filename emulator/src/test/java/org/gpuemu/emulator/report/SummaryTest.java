@@ -46,8 +46,8 @@ class SummaryTest {
     Settings.PolicyChoice none = new Settings.PolicyChoice("fcfs", PolicyParams.empty());
     Settings.Scenario s = new Settings.Scenario("t", "", "t.conf", 1.0, 10 * S, 1, new Settings.Host(1),
         new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, Settings.Fidelity.defaults(5 * S), S, vms);
-    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S),
-        new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S));
+    List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()),
+        new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()));
     List<List<VCpu.VcpuReport>> vcpus = List.of(
         List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosA)),
         List.of(new VCpu.VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB)));

@@ -63,10 +63,10 @@ class RequestPathTest {
     }
 
     Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue) throws Exception {
-      this(wait, commandBuffer, driverQueue, VGpu.Slicer.NONE);
+      this(wait, commandBuffer, driverQueue, Slicer.NONE);
     }
 
-    Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue, VGpu.Slicer slicer) throws Exception {
+    Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue, Slicer slicer) throws Exception {
       ScaledClock clock = new ScaledClock(1.0);
       run = new RunContext(clock, new TimerLateness(clock));
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
@@ -127,7 +127,7 @@ class RequestPathTest {
   /** FairGV's kernel slicing in the vGPU: the guest's one call completes, and counts, when its last part does. */
   @Test
   void slicedKernel_runsAsSubKernels_andCompletesTheGuestsCallOnceWithTheLast() throws Exception {
-    VGpu.Slicer thirds = k -> List.of(KernelSpec.cd(k.name() + "#1", 10 * MS), KernelSpec.cd(k.name() + "#2", 10 * MS),
+    Slicer thirds = k -> List.of(KernelSpec.cd(k.name() + "#1", 10 * MS), KernelSpec.cd(k.name() + "#2", 10 * MS),
         KernelSpec.cd(k.name() + "#3", 10 * MS));
     Rig rig = new Rig(Settings.SyncWait.POLL, 2, DRIVER_QUEUE, thirds);
     VCpu.VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("long", 30 * MS))));

@@ -1,0 +1,88 @@
+package org.gpuemu.emulator.config;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * Reads a run's {@link FaultPlan} from its three sources, in this order: the scenario's {@code faults} list, the
+ * command line's {@code --fault}s, and the faults drawn from the run's seed ({@code --faults random}). Every problem
+ * goes to {@code problems} with its key path ({@code scenario.faults[0].kind}) or option.
+ */
+final class ScenarioFaults {
+  private static final Set<String> KEYS = Set.of("at", "kind", "target", "heal-after");
+
+  private ScenarioFaults() {}
+
+  static FaultPlan read(Config merged, Config user, List<String> vms, long durationNanos, long seed, FaultPlan.Cli cli,
+      BiConsumer<String, String> problems) {
+    FaultPlan.Defaults defaults = new FaultPlan.Defaults(merged.getDuration("fault-defaults.tdr-delay").toNanos(),
+        merged.getDuration("fault-defaults.vcpu-stall").toNanos());
+    List<FaultPlan.Fault> faults = new ArrayList<>();
+    if (user.hasPath("faults")) faults.addAll(fromList(user.getValue("faults"), vms, durationNanos, defaults, problems));
+    for (String spec : cli.faults()) {
+      FaultPlan.parseCli(spec, vms, durationNanos, defaults, problems).ifPresent(faults::add);
+    }
+    if (cli.mode() != null) {
+      if (!cli.mode().equals("random")) {
+        problems.accept("--faults " + cli.mode(), "expected 'random'");
+      } else if (cli.rate() == null) {
+        problems.accept("--faults random", "needs --fault-rate N/DURATION, e.g. 1/10s");
+      } else {
+        FaultPlan.interval(cli.rate()).ifPresentOrElse(
+            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults)),
+            () -> problems.accept("--fault-rate " + cli.rate(), "expected N/DURATION with N > 0, e.g. 1/10s"));
+      }
+    } else if (cli.rate() != null) {
+      problems.accept("--fault-rate " + cli.rate(), "only with --faults random");
+    }
+    return FaultPlan.NONE.plus(faults);
+  }
+
+  private static List<FaultPlan.Fault> fromList(ConfigValue value, List<String> vms, long durationNanos,
+      FaultPlan.Defaults defaults, BiConsumer<String, String> problems) {
+    String path = "scenario.faults";
+    List<FaultPlan.Fault> faults = new ArrayList<>();
+    if (value.valueType() != ConfigValueType.LIST) {
+      problems.accept(path, "expected a list of faults, e.g. [ { at = 2s, kind = gpu-hang, target = vm2 } ]");
+      return faults;
+    }
+    ConfigList list = (ConfigList) value;
+    for (int i = 0; i < list.size(); i++) {
+      String at = path + "[" + i + "]";
+      if (list.get(i).valueType() != ConfigValueType.OBJECT) {
+        problems.accept(at, "expected an object { at = 2s, kind = gpu-hang, target = vm2, heal-after = 1s }");
+        continue;
+      }
+      ConfigObject o = (ConfigObject) list.get(i);
+      boolean known = true;
+      for (String key : o.keySet()) {
+        if (!KEYS.contains(key)) {
+          problems.accept(at + "." + key, "unknown key; expected one of [at, heal-after, kind, target]");
+          known = false;
+        }
+      }
+      for (String key : List.of("at", "kind", "target")) {
+        if (!o.containsKey(key)) {
+          problems.accept(at + "." + key, "missing; a fault needs at, kind and target");
+          known = false;
+        }
+      }
+      if (!known) continue;
+      FaultPlan.check(text(o, "kind"), text(o, "at"), text(o, "target"), o.containsKey("heal-after")
+          ? text(o, "heal-after") : null, vms, durationNanos, defaults,
+          (key, message) -> problems.accept(at + "." + key, message)).ifPresent(faults::add);
+    }
+    return faults;
+  }
+
+  private static String text(ConfigObject o, String key) {
+    return String.valueOf(o.get(key).unwrapped());
+  }
+}

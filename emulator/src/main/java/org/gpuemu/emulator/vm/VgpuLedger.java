@@ -1,0 +1,89 @@
+package org.gpuemu.emulator.vm;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.policies.gpu.GpuWork;
+
+/**
+ * A vGPU's accounting: what its guest submitted, what completed, what failed and why, the GPU time its requests
+ * used. It lives outside the {@link VGpu} actor so that it outlives a crash: supervision restarts the actor (a fresh
+ * ring, nothing in flight) but not its ledger, as a hypervisor keeps a guest's counters outside the vGPU process it
+ * restarts. Only the vGPU actor, in whichever incarnation, touches it. It also holds what a crash left behind (requests
+ * already at the scheduler or on the GPU, {@link #orphans}) and the faults waiting for the VM to complete a request
+ * again ({@link #watch}).
+ */
+final class VgpuLedger {
+  private record Watch(int fault, long since, ActorRef<FaultInjector.Outcome> outcomes) {}
+
+  final long measuredUntil;
+  long submitted;
+  long completed;
+  long kernels;
+  long busy;
+  long kernelsInRun;
+  long busyInRun;
+  /** The next request id: ids stay unique across incarnations, so an orphan is never mistaken for a new request. */
+  long seq;
+  boolean joined;
+  /** Until when a crashed vGPU is down (its guest's calls fail at once); -1: never crashed. */
+  long downUntil = -1;
+  /** Requests of a crashed incarnation still queued at the scheduler or running on the GPU. */
+  final Map<Long, GpuWork> orphans = new HashMap<>();
+  private final List<FailedRequest> failures = new ArrayList<>();
+  private final List<Watch> watches = new ArrayList<>();
+
+  VgpuLedger(long measuredUntil) {
+    this.measuredUntil = measuredUntil;
+  }
+
+  /** A kernel (or a part of one) left the GPU at {@code finishedNanos} having used {@code gpuNanos}. */
+  void gpuUsed(long gpuNanos, long finishedNanos, boolean countsKernel) {
+    busy += gpuNanos;
+    if (finishedNanos <= measuredUntil) {
+      if (countsKernel) kernelsInRun++;
+      busyInRun += gpuNanos;
+    } else {
+      busyInRun += Math.max(0, gpuNanos - (finishedNanos - measuredUntil));
+    }
+  }
+
+  /** A guest's kernel call completed at {@code at}: the recovery of every fault whose heal it follows. */
+  void kernelCompleted(long at) {
+    completed++;
+    kernels++;
+    if (watches.isEmpty()) return;
+    for (Iterator<Watch> it = watches.iterator(); it.hasNext(); ) {
+      Watch w = it.next();
+      if (w.since() < 0 || at < w.since()) continue;
+      w.outcomes().tell(new FaultInjector.Recovered(w.fault(), at));
+      it.remove();
+    }
+  }
+
+  /** A guest's call failed at {@code at} with {@code reason}: a watch waiting for the heal starts from here. */
+  void failed(String reason, long at) {
+    failures.add(new FailedRequest(reason, at));
+    for (int i = 0; i < watches.size(); i++) {
+      Watch w = watches.get(i);
+      if (w.since() < 0) watches.set(i, new Watch(w.fault(), at, w.outcomes()));
+    }
+  }
+
+  /**
+   * Tell {@code outcomes} when the VM next completes a kernel call at or after {@code since} (-1: after its next
+   * failure, for a fault whose heal the vGPU learns of by its failures: a hang's reset).
+   */
+  void watch(int fault, long since, ActorRef<FaultInjector.Outcome> outcomes) {
+    watches.add(new Watch(fault, since, outcomes));
+  }
+
+  VGpu.VgpuReport report(int vgpu, long open) {
+    return new VGpu.VgpuReport(vgpu, submitted, completed, failures.size(), open, kernels, busy, kernelsInRun,
+        busyInRun, List.copyOf(failures));
+  }
+}

@@ -1,0 +1,23 @@
+package org.gpuemu.emulator.vm;
+
+import org.apache.pekko.actor.typed.ActorRef;
+import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.workloads.KernelSpec;
+
+/** What a {@link VGpu} keeps of its guest's calls in flight (its state, shared with {@link VgpuFaults}). */
+final class VgpuRequests {
+  private VgpuRequests() {}
+
+  /**
+   * {@code last}: the request's last (or only) part, whose completion completes the guest's call; {@code frame}:
+   * the frame the guest was recording.
+   */
+  record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, boolean last,
+      long frame) {}
+
+  /** A blocked Present: who waits and the model time it was issued (-1: untimed). */
+  record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos) {}
+
+  /** A Flush waiting for every request up to {@code upToId} to be handed to the driver. */
+  record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
+}
