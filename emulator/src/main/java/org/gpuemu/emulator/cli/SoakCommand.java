@@ -29,6 +29,8 @@ final class SoakCommand implements Callable<Integer> {
   @Option(names = "--out", description = "output folder (default: out/soak-<scenario>-<timestamp>)")
   Path out;
 
+  @CommandLine.Mixin Main.WarmUpOption warmUp;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override public Integer call() throws Exception {
@@ -41,6 +43,7 @@ final class SoakCommand implements Callable<Integer> {
       scenario = options.opts.load();
       every = Main.durationNanos("--check-every", checkEvery, "60s");
       if (every <= 0) throw ConfigProblems.of("--check-every " + checkEvery + ": expected a duration > 0");
+      warmUp.nanos();
     } catch (ConfigProblems p) {
       p.problems().forEach(err::println);
       return Main.BAD_INPUT;
@@ -53,6 +56,7 @@ final class SoakCommand implements Callable<Integer> {
         scenario.gpuPolicy().name(), scenario.durationNanos() / 1e9, scenario.timeScale(),
         scenario.durationNanos() / 1e9 / scenario.timeScale(), every / 1e9, dir);
     stdout.flush();
+    warmUp.warmUp(scenario);
     Soak.Result result;
     try (Main.Progress progress = new Main.Progress(scenario, stdout)) {
       result = Soak.run(scenario, every, dir, progress::update);

@@ -2,7 +2,6 @@ package org.gpuemu.emulator.soak;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -82,7 +81,6 @@ public final class Soak {
     private final Settings.Scenario scenario;
     private final long every;
     private final long wallStart = System.nanoTime();
-    private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     final List<SoakSample> samples = new ArrayList<>();
     private long next;
 
@@ -106,10 +104,7 @@ public final class Soak {
     }
 
     private void add(long emulatedNanos, List<VGpu.VgpuReport> vgpus, String fidelity) {
-      long gcStart = System.nanoTime();
-      memory.gc();
-      double gcMs = (System.nanoTime() - gcStart) / 1e6;
-      long heap = memory.getHeapMemoryUsage().getUsed();
+      HeapAfterGc heap = HeapAfterGc.read();
       long submitted = 0;
       long completed = 0;
       long failed = 0;
@@ -123,7 +118,7 @@ public final class Soak {
         open += r.outstanding();
         byVm.put(scenario.vms().get(i).name(), r.completed());
       }
-      samples.add(new SoakSample(emulatedNanos / 1e9, (System.nanoTime() - wallStart) / 1e9, heap, gcMs,
+      samples.add(new SoakSample(emulatedNanos / 1e9, (System.nanoTime() - wallStart) / 1e9, heap.bytes(), heap.gcs(),
           ManagementFactory.getThreadMXBean().getThreadCount(), submitted, completed, failed, open, byVm, fidelity));
     }
   }
