@@ -6,9 +6,9 @@ import java.lang.management.ManagementFactory;
  * The heap used right after the JVM's most recent collection (every heap pool's usage after it, summed), read from the
  * collectors' own records ({@code com.sun.management.GarbageCollectorMXBean#getLastGcInfo}) and {@code gcs}, the
  * collections so far. Not a requested GC: {@code MemoryMXBean.gc()} is a full stop-the-world collection, 16 to 40 ms
- * here, and a pause that long at every check made the soak's own runs unfaithful (events handled up to 50 ms out of
- * order). After a young collection the old generation is what survived, so a leak raises this floor too; between
- * two collections the value does not change. 0 bytes when no collection has run yet.
+ * here with a 16 MiB heap, a pause at every check that the run's timers would see as lateness and that would make the
+ * soak perturb what it measures. After a young collection the old generation is what survived, so a leak raises
+ * this floor too; between two collections the value does not change. 0 bytes when no collection has run yet.
  */
 record HeapAfterGc(long bytes, long gcs) {
 
