@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering of issue 22: {@code workloads <- policies <- emulator}, with no Pekko below the emulator, and no import
  * cycle between the emulator's packages (clock, config and faults at the bottom, then metrics, cpu, gpu, vm, host,
- * run, report, bench or dashboard, and cli). A package that needs to tell a higher one something owns the event type and the
+ * run, report, bench, dashboard or soak, and cli). A package that needs to tell a higher one something owns the event type and the
  * receiver adapts it ({@code CpuScheduler.SwitchedTo}, {@code CoscheduleRouter.Coschedule}). Also the size of the
  * actors: the GPU scheduler's dispatch core stays under 250 lines and no actor grows over 350.
  */

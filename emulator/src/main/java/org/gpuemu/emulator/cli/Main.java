@@ -49,13 +49,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The command line: {@code run}, {@code validate}, {@code list}, {@code compare}, {@code bench}, {@code report}. Exit 0 ok, 1 an
+ * The command line: {@code run}, {@code validate}, {@code list}, {@code compare}, {@code bench}, {@code report}, {@code soak}. Exit 0 ok, 1 an
  * invariant broke (or, for bench, a section could not be measured), 2 bad input.
  */
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
     subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class,
-        Main.BenchCommand.class, ReportCommand.class, Reproduce.class})
+        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;

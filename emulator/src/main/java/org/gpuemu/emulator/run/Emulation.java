@@ -63,6 +63,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
 
+  /** The vGPUs of the run, for sampling their counters mid-run (a soak); empty before the host is up. */
+  public record Vgpus(ActorRef<List<ActorRef<VGpu.Command>>> replyTo) implements Command {}
+
   /** What the runner gets when the run has ended. */
   public record Ended(Host.Refs refs, ActorRef<MetricsHub.Command> metrics,
       ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained) {}
@@ -124,6 +127,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(VgpuDrained.class, this::onVgpuDrained)
         .onMessage(DrainTimedOut.class, this::onDrainTimedOut)
         .onMessage(Live.class, this::onLive)
+        .onMessage(Vgpus.class, this::onVgpus)
         .onMessage(Struck.class, this::onStruck)
         .build();
   }
@@ -265,6 +269,11 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private Behavior<Command> onLive(Live msg) {
     metrics.tell(new MetricsHub.Live(msg.replyTo()));
+    return this;
+  }
+
+  private Behavior<Command> onVgpus(Vgpus msg) {
+    msg.replyTo().tell(refs == null ? List.of() : refs.vms().stream().map(Vm.Ready::vgpu).toList());
     return this;
   }
 

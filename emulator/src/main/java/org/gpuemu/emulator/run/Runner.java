@@ -104,6 +104,36 @@ public final class Runner {
    */
   public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
       long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap) throws Exception {
+    return run(scenario, outDir, live, liveEveryMillis, started, tap, Sampler.NONE);
+  }
+
+  /**
+   * What samples a run while it goes (a soak): asked on every live view whether a sample is due, and if so handed
+   * that view with every vGPU's counters so far. Called on the runner's thread, never on an actor's.
+   */
+  public interface Sampler {
+    Sampler NONE = new Sampler() {
+      @Override public boolean due(long emulatedNanos) {
+        return false;
+      }
+
+      @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) { }
+    };
+
+    /** Whether a sample is due at this emulated time. */
+    boolean due(long emulatedNanos);
+
+    /** One sample: the live view (with its fidelity so far) and each vGPU's report so far. */
+    void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus);
+  }
+
+  /**
+   * As {@link #run(Settings.Scenario, Path, Consumer, long, Consumer, MetricsHub.TimelineTap)}; on each live view
+   * {@code sampler} may take a sample, which waits for the view and asks each vGPU for its report.
+   */
+  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
+      long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap, Sampler sampler)
+      throws Exception {
     Started run = start(scenario, outDir, started, tap);
     try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
       while (!run.ended().isDone()) {
@@ -111,8 +141,12 @@ public final class Runner {
           run.ended().get(liveEveryMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
           FidelityMeter.Reading f = meter.read();
-          ask(run.system(), Emulation.Live::new).thenAccept(view -> live.accept(view.withFidelity(
-              f.realTimeFactor(), f.p99Micros(), liveVerdict(view, run.context(), scenario))));
+          CompletableFuture<MetricsHub.LiveView> viewed = ask(run.system(), Emulation.Live::new)
+              .thenApply(view -> view.withFidelity(f.realTimeFactor(), f.p99Micros(),
+                  liveVerdict(view, run.context(), scenario)))
+              .toCompletableFuture();
+          viewed.thenAccept(live);
+          if (sampler != Sampler.NONE) sample(run, viewed, sampler);
         }
       }
       Emulation.Ended end = run.ended().get();
@@ -120,6 +154,22 @@ public final class Runner {
     } finally {
       stop(run.system());
     }
+  }
+
+  private static void sample(Started run, CompletableFuture<MetricsHub.LiveView> viewed, Sampler sampler)
+      throws Exception {
+    MetricsHub.LiveView view;
+    try {
+      view = viewed.get(ASK.toSeconds(), TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException e) {
+      return; // the run ended while it was asked: the final sample is taken from its result
+    }
+    if (!sampler.due(view.emulatedNanos()) || run.ended().isDone()) return;
+    List<VGpu.VgpuReport> reports = new ArrayList<>();
+    for (ActorRef<VGpu.Command> vgpu : await(ask(run.system(), Emulation.Vgpus::new))) {
+      reports.add(await(ask(run.system(), vgpu, VGpu.Report::new)));
+    }
+    sampler.sample(view, reports);
   }
 
   /**

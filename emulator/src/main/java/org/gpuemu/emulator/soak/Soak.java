@@ -1,0 +1,125 @@
+package org.gpuemu.emulator.soak;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.report.SummaryDoc;
+import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.run.Runner;
+import org.gpuemu.emulator.vm.VGpu;
+
+/**
+ * A soak: one long run of a scenario (not a loop of short ones: a leak or a slow drift shows only in state that
+ * lives as long as the run, the actors' queues, ledgers and histograms, which a fresh actor system per seed would
+ * reset), sampled every check period through {@link Runner}'s live loop, then judged by {@link SoakRules}. Writes
+ * the run's usual {@code summary.json} and {@code timeline.jsonl} and {@code soak.json}: the samples, the rules'
+ * limits, the summary and the verdict.
+ */
+public final class Soak {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** What a soak produced. */
+  public record Result(List<SoakSample> samples, Summary summary, SoakRules.Verdict verdict, double wallSeconds) {}
+
+  private Soak() {}
+
+  /**
+   * Runs {@code scenario} into {@code out}, sampling every {@code checkEveryNanos} of emulated time; {@code progress}
+   * gets the live views, as a run's progress line does.
+   */
+  public static Result run(Settings.Scenario scenario, long checkEveryNanos, Path out,
+      Consumer<MetricsHub.LiveView> progress) throws Exception {
+    Recorder recorder = new Recorder(scenario, checkEveryNanos);
+    // poll at least twice per check period (in wall time), at most every second, never more often than 20 times a second
+    long liveEvery = Math.max(50, Math.min(1000, Math.round(checkEveryNanos / scenario.timeScale() / 2e6)));
+    RunResult result = Runner.run(scenario, out, progress, liveEvery, context -> { }, MetricsHub.TimelineTap.NONE,
+        recorder);
+    Summary summary = new Summary(result);
+    summary.write(out.resolve("summary.json"));
+    recorder.finalSample(result, summary);
+    SummaryDoc.Invariants inv = summary.doc().invariants();
+    SoakRules.Limits limits = limits(scenario);
+    SoakRules.Verdict verdict = SoakRules.judge(recorder.samples,
+        new SoakRules.End(inv.requestsLost(), inv.requestsOpenAtEnd(), summary.brokenInvariants()), limits);
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("scenario", scenario.name());
+    doc.put("time_scale", scenario.timeScale());
+    doc.put("emulated_seconds", result.emulatedNanos() / 1e9);
+    doc.put("wall_seconds", result.wallSeconds());
+    doc.put("check_every_s", checkEveryNanos / 1e9);
+    doc.put("live_actors", "not sampled: Pekko keeps no cheap count");
+    doc.put("rules", Map.of("heap_growth_fraction", limits.heapGrowthFraction(),
+        "heap_growth_mib", limits.heapGrowthBytes() >> 20, "liveness_timeout_s", limits.livenessTimeoutNanos() / 1e9));
+    doc.put("samples", recorder.samples);
+    doc.put("verdict", Map.of("ok", verdict.ok(), "problems", verdict.problems()));
+    doc.put("summary", summary.doc());
+    JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("soak.json").toFile(), doc);
+    return new Result(List.copyOf(recorder.samples), summary, verdict, result.wallSeconds());
+  }
+
+  /** The rules' limits for this scenario: each VM's active window, the scenario's liveness timeout. */
+  static SoakRules.Limits limits(Settings.Scenario scenario) {
+    Map<String, long[]> active = new LinkedHashMap<>();
+    for (Settings.Vm vm : scenario.vms()) {
+      long stop = vm.stopAfterNanos() > 0 ? vm.stopAfterNanos() : Long.MAX_VALUE;
+      active.put(vm.name(), new long[] {vm.startDelayNanos(), stop});
+    }
+    return new SoakRules.Limits(SoakRules.Limits.HEAP_GROWTH_FRACTION, SoakRules.Limits.HEAP_GROWTH_BYTES,
+        scenario.fidelity().livenessTimeoutNanos(), active);
+  }
+
+  /** Takes the samples on the runner's thread. */
+  private static final class Recorder implements Runner.Sampler {
+    private final Settings.Scenario scenario;
+    private final long every;
+    private final long wallStart = System.nanoTime();
+    final List<SoakSample> samples = new ArrayList<>();
+    private long next;
+
+    Recorder(Settings.Scenario scenario, long every) {
+      this.scenario = scenario;
+      this.every = every;
+      this.next = every;
+    }
+
+    @Override public boolean due(long emulatedNanos) {
+      return emulatedNanos >= next;
+    }
+
+    @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) {
+      while (next <= view.emulatedNanos()) next += every;
+      add(view.emulatedNanos(), vgpus, view.verdict() == null ? "unknown" : view.verdict());
+    }
+
+    void finalSample(RunResult result, Summary summary) {
+      add(result.emulatedNanos(), result.vgpus(), summary.faithful() ? "faithful" : "UNFAITHFUL " + summary.reason());
+    }
+
+    private void add(long emulatedNanos, List<VGpu.VgpuReport> vgpus, String fidelity) {
+      HeapAfterGc heap = HeapAfterGc.read();
+      long submitted = 0;
+      long completed = 0;
+      long failed = 0;
+      long open = 0;
+      Map<String, Long> byVm = new LinkedHashMap<>();
+      for (int i = 0; i < vgpus.size(); i++) {
+        VGpu.VgpuReport r = vgpus.get(i);
+        submitted += r.submitted();
+        completed += r.completed();
+        failed += r.failed();
+        open += r.outstanding();
+        byVm.put(scenario.vms().get(i).name(), r.completed());
+      }
+      samples.add(new SoakSample(emulatedNanos / 1e9, (System.nanoTime() - wallStart) / 1e9, heap.bytes(), heap.gcs(),
+          ManagementFactory.getThreadMXBean().getThreadCount(), submitted, completed, failed, open, byVm, fidelity));
+    }
+  }
+}
