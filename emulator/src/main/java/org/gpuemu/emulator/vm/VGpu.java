@@ -199,9 +199,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, long atNanos) {
     long queuedAt = atNanos >= 0 ? atNanos : run.now();
     ledger.submitted++;
-    if (queuedAt < ledger.downUntil) { // crashed and not yet back: the call fails at once
-      ledger.failed("vgpu-crashed", queuedAt);
-      if (syncReply != null) syncReply.tell(new VCpu.SyncReturned(queuedAt));
+    if (queuedAt < ledger.downUntil) { // crashed, not back: fails now, or at the crash if issued before it (in flight)
+      long failedAt = Math.max(queuedAt, ledger.downSince);
+      ledger.failed("vgpu-crashed", failedAt);
+      if (syncReply != null) syncReply.tell(new VCpu.SyncReturned(failedAt));
       return this;
     }
     List<KernelSpec> parts = slicer.parts(kernel);

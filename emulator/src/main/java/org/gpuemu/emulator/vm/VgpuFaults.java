@@ -34,6 +34,7 @@ final class VgpuFaults {
 
   /** Records the crash at {@code at} in the ledger (down until when, the recovery to watch) and returns {@code at}. */
   static long crash(int vgpu, VGpu.Crash msg, long at, VgpuLedger ledger, Logger log) {
+    ledger.downSince = at;
     ledger.downUntil = at + msg.downNanos();
     ledger.watch(msg.fault(), ledger.downUntil, msg.outcomes());
     msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), ledger.downUntil));

@@ -32,6 +32,8 @@ final class VgpuLedger {
   boolean joined;
   /** Until when a crashed vGPU is down (its guest's calls fail at once); -1: never crashed. */
   long downUntil = -1;
+  /** When the latest crash struck: a call issued before it that arrives while down was in flight, and fails then. */
+  long downSince = -1;
   /** Requests of a crashed incarnation still queued at the scheduler or running on the GPU. */
   final Map<Long, GpuWork> orphans = new HashMap<>();
   private final List<FailedRequest> failures = new ArrayList<>();
