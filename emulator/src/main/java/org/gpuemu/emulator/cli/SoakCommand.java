@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "soak", mixinStandardHelpOptions = true, description = "Run a scenario for a long emulated time, "
     + "sample heap, threads and requests every check period, and judge whether anything leaked, stalled or got lost "
-    + "(soak.json).")
+    + "(soak.json). Unlike run, --duration defaults to 1h.")
 final class SoakCommand implements Callable<Integer> {
   @CommandLine.Mixin Main.ScenarioOptionsMixin options;
 
