@@ -3,7 +3,6 @@ package org.gpuemu.emulator.dashboard;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -11,22 +10,17 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.report.html.HeadlessChromium;
 import org.gpuemu.emulator.run.RunResult;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -36,41 +30,23 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * where /usr/bin/chromium or /usr/bin/chromedriver is missing.
  */
 class DashboardBrowserTest {
-  static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
-  static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
   static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
-  private static final Logger CDP_LOG = Logger.getLogger("org.openqa.selenium.devtools.CdpVersionFinder");
 
+  private static HeadlessChromium chromium;
   private static ChromeDriver driver;
-  private static Path profile;
 
   @TempDir Path dir;
 
   @BeforeAll
   static void startChromium() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "browser test skipped: no " + CHROMIUM + " or " + CHROMEDRIVER);
-    CDP_LOG.setLevel(Level.SEVERE);
-    profile = Files.createTempDirectory("dashboard-chromium-");
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    // the closed network refuses Chromium's background connections; these flags keep it from trying
-    options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--user-data-dir=" + profile, "--window-size=1400,1000");
-    driver = new ChromeDriver(new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-        .usingAnyFreePort().build(), options);
+    chromium = HeadlessChromium.start("dashboard", false);
+    driver = chromium.driver();
     Files.createDirectories(SCREENSHOTS);
   }
 
   @AfterAll
   static void stopChromium() throws Exception {
-    if (driver != null) driver.quit();
-    if (profile != null) {
-      try (java.util.stream.Stream<Path> files = Files.walk(profile)) {
-        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-      }
-    }
+    if (chromium != null) chromium.close();
   }
 
   private static final String FPS_POINTS = """

@@ -3,19 +3,15 @@ package org.gpuemu.emulator.report.html;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,11 +20,8 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -39,53 +32,23 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * ({@code .ci/run} installs both).
  */
 class ReportBrowserTest {
-  static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
-  static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
   static final Path SCREENSHOTS = Paths.get("target", "report-screenshots");
 
-  /** Held so the setting lasts: Selenium warns that it has no CDP classes for this Chromium; the test needs none. */
-  private static final Logger CDP_LOG = quiet("org.openqa.selenium.devtools.CdpVersionFinder");
-
+  private static HeadlessChromium chromium;
   private static ChromeDriver driver;
-  private static Path profile;
 
   @TempDir static Path dir;
 
   @BeforeAll
   static void startChromium() throws Exception {
-    Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-        "browser test skipped: no " + CHROMIUM + " or " + CHROMEDRIVER
-            + " (apt-get install chromium chromium-driver; .ci/run does)");
-    profile = Files.createTempDirectory("report-chromium-");
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    // the closed network refuses Chromium's background connections; these flags keep it from trying
-    options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--user-data-dir=" + profile, "--window-size=1400,1000");
-    LoggingPreferences logs = new LoggingPreferences();
-    logs.enable(LogType.BROWSER, Level.ALL);
-    options.setCapability("goog:loggingPrefs", logs);
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
-    driver = new ChromeDriver(service, options);
+    chromium = HeadlessChromium.start("report", true);
+    driver = chromium.driver();
     Files.createDirectories(SCREENSHOTS);
-  }
-
-  private static Logger quiet(String name) {
-    Logger log = Logger.getLogger(name);
-    log.setLevel(Level.SEVERE);
-    return log;
   }
 
   @AfterAll
   static void stopChromium() throws Exception {
-    if (driver != null) driver.quit();
-    if (profile != null) {
-      try (java.util.stream.Stream<Path> files = Files.walk(profile)) {
-        files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-      }
-    }
+    if (chromium != null) chromium.close();
   }
 
   @ParameterizedTest
