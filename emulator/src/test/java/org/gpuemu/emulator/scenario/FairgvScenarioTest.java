@@ -25,6 +25,12 @@ class FairgvScenarioTest {
   private static final long RUN_NANOS = 1_000_000_000L;
   private static final double MMR_FLOOR = 0.95;
   private static final double OVERHEAD_CEILING = 1.05;
+  /**
+   * fairgv on SRD1 in slower motion than its files' 0.05 (same bounds): at 0.05 its non-congested overhead measured
+   * 1.05-1.08 in repeated runs, on an idle machine too, where thread timing reaches the figures through causal-order
+   * violations (README, Time; issue 17). Half the speed halves the wall-time share of each violation.
+   */
+  private static final Map<String, String> SRD1_SLOW = Map.of("time-scale", "0.025");
 
   private static Map<String, Object> run(String file, String policy, Path out, Map<String, String> sets)
       throws Exception {
@@ -56,7 +62,11 @@ class FairgvScenarioTest {
    * summing to 15), where the floor rests on what was measured (0.985-0.99 on 2 s runs).
    */
   private static Map<String, Object> fair(String file, Path out) throws Exception {
-    Map<String, Object> doc = run(file, "fairgv", out, Map.of(), 2 * RUN_NANOS);
+    return fair(file, out, Map.of());
+  }
+
+  private static Map<String, Object> fair(String file, Path out, Map<String, String> sets) throws Exception {
+    Map<String, Object> doc = run(file, "fairgv", out, sets, 2 * RUN_NANOS);
     double mmr = figure(doc, "fairness", "mmr");
     double overhead = figure(doc, "fairness", "aggregated_overhead");
     String what = file + ": fairgv MMR " + mmr + ", overhead " + overhead + ", vms " + doc.get("vms");
@@ -82,7 +92,7 @@ class FairgvScenarioTest {
   /** Figure 8's most interactive benchmark (644 synchronous calls per 10 ms): coscheduling keeps it fair. */
   @Test
   void nonCongestedSrd1_fairgvIsFair_creditPollIsNot(@TempDir Path out) throws Exception {
-    double mmr = figure(fair("non-congested-srd1.conf", out), "fairness", "mmr");
+    double mmr = figure(fair("non-congested-srd1.conf", out, SRD1_SLOW), "fairness", "mmr");
     // SRD1's baselines run 0.5 s (10 s of wall time at scale 0.05): they are off by 0.6 and more
     double creditPoll = figure(run("non-congested-srd1.conf", "credit-poll", out, Map.of(), RUN_NANOS / 2),
         "fairness", "mmr");
@@ -98,7 +108,7 @@ class FairgvScenarioTest {
 
   @Test
   void congestedSrd1_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
-    double fairgv = figure(fair("congested-srd1.conf", out), "fairness", "mmr");
+    double fairgv = figure(fair("congested-srd1.conf", out, SRD1_SLOW), "fairness", "mmr");
     double strict = figure(run("congested-srd1.conf", "strict-co", out, Map.of(), RUN_NANOS / 2), "fairness", "mmr");
     assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }
