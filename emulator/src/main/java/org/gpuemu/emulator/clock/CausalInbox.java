@@ -1,57 +1,97 @@
 package org.gpuemu.emulator.clock;
 
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.PriorityQueue;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.BehaviorInterceptor;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.PreRestart;
+import org.apache.pekko.actor.typed.Signal;
 import org.apache.pekko.actor.typed.TypedActorContext;
-import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * An actor's playout buffer (DESIGN.md §4): every stamped event — a message sent while its sender handled an event
- * ({@link CausalMailbox}) or a {@link Timed} timer — waits here until the clock reaches its release point, and
- * events are handed to the actor in model-time order, ties broken by the sender's stable key and sequence number.
- * Messages without a stamp (reports, set-up) pass at once. See {@link Causality} for the rule and what is counted.
+ * An actor's side of the run's causal order ({@link Causality}): every stamped event — a message sent while its
+ * sender handled an event ({@link CausalMailbox}) or a {@link Timed} timer armed through {@link RunContext#arm} —
+ * is handed to the actor in model-time order, ties broken by the sender's stable key and sequence number. Under the
+ * conservative order an event waits here until it is the run's earliest ({@link Frontier}), until no stamped
+ * message is left in the actor's mailbox and no earlier timer of the actor's is still to fire; under the arrival
+ * order it is handed over as it arrives and counted as a violation when a later one was handled first. Messages
+ * without a stamp (reports, set-up, the runner's questions) pass at once.
  *
  * <p>Wraps an actor's behavior inside {@code Behaviors.withTimers} (so that it sees the actor's own timer messages,
- * not Pekko's timer envelopes): {@link #wrap}. Not thread-safe: one per actor, used by its actor only.
+ * not Pekko's timer envelopes), and outside any {@code Behaviors.supervise} (so that what it holds, and the order
+ * of what it sent, survive a restart): {@link #wrap}. Not thread-safe: one per actor, used by its actor only.
  */
 public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
-  /** The inbox's own wake-up: the clock reached the earliest held release point. */
-  private enum Release { INSTANCE }
+  /** The inbox's own wake-up: the run's safe time reached its next event. */
+  private enum WakeUp { INSTANCE }
+
+  /** Whether {@code message} is an inbox's wake-up (the mailbox stamps nothing for it). */
+  static boolean isWakeUp(Object message) {
+    return message == WakeUp.INSTANCE;
+  }
 
   /**
-   * A held event. {@code generation}: how many messages it is, at its own stamp, after a timer (0 for a timer, the
-   * sender's generation + 1 for a message stamped like the sender's event, 1 for one stamped later): among events of
-   * equal stamp, a message comes after the event that sent it.
+   * An event. {@code generation}: how many messages it is, at its own stamp, after a timer; {@code counted}: it is
+   * in the run's frontier, to be done once handled.
    */
-  private record Held(long stamp, int generation, long sender, long seq, long release, long arrival, Object msg) {}
+  private record Held(long stamp, int generation, long sender, long seq, long arrival, Object msg,
+      boolean counted) {
+    Frontier.Level level() {
+      return new Frontier.Level(stamp, generation);
+    }
+  }
 
-  private static final java.util.Comparator<Held> ORDER = java.util.Comparator.comparingLong(Held::stamp)
+  /**
+   * A timer armed and not yet handled: its level and tie key, for the order and the frontier; {@code fired}: its
+   * event, once the timer has fired and the event waits in the inbox.
+   */
+  private static final class Armed {
+    final Object key;
+    final Object message;
+    final Frontier.Level level;
+    final long seq;
+    Held fired;
+
+    Armed(Object key, Object message, Frontier.Level level, long seq) {
+      this.key = key;
+      this.message = message;
+      this.level = level;
+      this.seq = seq;
+    }
+  }
+
+  private static final Comparator<Held> ORDER = Comparator.comparingLong(Held::stamp)
       .thenComparingInt(Held::generation).thenComparingLong(Held::sender).thenComparingLong(Held::seq)
       .thenComparingLong(Held::arrival);
 
   private final Causality run;
-  /** An observer's (the metrics hub's) order decides nothing in the model: counted apart, not judged. */
+  private final Frontier frontier;
+  /** An observer's (the metrics hub's) order decides nothing in the model: under the arrival order counted apart. */
   private final boolean observer;
   private final PriorityQueue<Held> held = new PriorityQueue<>(ORDER);
+  private final List<Armed> armed = new ArrayList<>(2);
+  private final Frontier.Waiter waker = this::wakeUp;
+  private ActorRef<Object> self;
+  private CausalMailbox.Queue mailbox;
   private long key;
-  private boolean keyed;
   private long sendSeq;
   private long arrivals;
-  private long timerSeq;
-  /** The latest event handed over: its order key (stamp, sender, seq); none before the first. */
+  /** The latest event handed over; none before the first. */
   private Held last;
   /** The behavior the actor returned last (an AbstractBehavior returns itself). */
   private Behavior<Object> lastReturned;
-  /** Release point the pending wake-up is set for; Long.MAX_VALUE: none. */
-  private long wakeAt = Long.MAX_VALUE;
 
   private CausalInbox(Causality run, boolean observer) {
     super(Object.class);
     this.run = run;
+    this.frontier = run.frontier();
     this.observer = observer;
   }
 
@@ -62,7 +102,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
   /**
    * {@code behavior} behind a causal inbox of run {@code run}; an {@code observer} (an actor that only records, like
-   * the metrics hub) has its violations counted apart from the model's ({@link Causality.Snapshot#observerViolations}).
+   * the metrics hub) has its violations counted apart from the model's under the arrival order
+   * ({@link Causality.Snapshot#observerViolations}).
    */
   @SuppressWarnings("unchecked")
   public static <T> Behavior<T> wrap(Causality run, Behavior<T> behavior, boolean observer) {
@@ -79,72 +120,105 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   }
 
   @Override
+  public Behavior<Object> aroundStart(TypedActorContext<Object> ctx, PreStartTarget<Object> target) {
+    self = ctx.asJava().getSelf();
+    // The actor's path without its random uid: the same in every run of the same scenario.
+    key = stableKey(self.path().toStringWithoutAddress());
+    mailbox = CausalMailbox.queueOf(self);
+    if (mailbox != null) mailbox.markCausal();
+    CausalInbox before = Causality.enterActor(this);
+    try {
+      return target.start(ctx);
+    } finally {
+      Causality.leaveActor(before);
+    }
+  }
+
+  @Override
   public Behavior<Object> aroundReceive(TypedActorContext<Object> ctx, Object msg, ReceiveTarget<Object> target) {
-    if (!keyed) {
-      // The actor's path without its random uid: the same in every run of the same scenario.
-      key = ctx.asJava().getSelf().path().toStringWithoutAddress().hashCode();
-      keyed = true;
+    CausalInbox before = Causality.enterActor(this);
+    try {
+      if (msg == WakeUp.INSTANCE) return release(ctx, target);
+      Held event = stamp(msg);
+      if (event == null) return target.apply(ctx, msg);
+      if (last != null && ORDER.compare(event, last) < 0) return late(ctx, target, event);
+      held.add(event);
+      return release(ctx, target);
+    } finally {
+      Causality.leaveActor(before);
     }
-    if (msg == Release.INSTANCE) {
-      wakeAt = Long.MAX_VALUE;
-      return release(ctx, target, run.clock().nowNanos());
+  }
+
+  @Override
+  public Behavior<Object> aroundSignal(TypedActorContext<Object> ctx, Signal signal, SignalTarget<Object> target) {
+    CausalInbox before = Causality.enterActor(this);
+    try {
+      if (signal instanceof PostStop || signal instanceof PreRestart) dropAll();
+      return target.apply(ctx, signal);
+    } finally {
+      Causality.leaveActor(before);
     }
-    Held event = stamp(msg);
-    if (event == null) return target.apply(ctx, msg);
-    long now = run.clock().nowNanos();
-    if (!observer && now > event.release()) run.countLate();
-    if (last != null && ORDER.compare(event, last) < 0) {
-      // Arrived after a later event was handed over: too late to put in order; handled at once. Stamped earlier:
-      // a causality violation; stamped the same (a tie between independent senders): an inversion of the tie order.
-      if (observer) {
-        if (event.stamp() < last.stamp()) run.countObserverViolation();
-      } else if (event.stamp() < last.stamp()) {
-        run.countViolation(last.stamp() - event.stamp());
-        if (ctx.asJava().getLog().isDebugEnabled()) {
-          ctx.asJava().getLog().debug("causality violation: {} (stamp {} ns, generation {}) after {} (stamp {} ns, "
-              + "generation {})", event.msg().getClass().getSimpleName(), event.stamp(), event.generation(),
-              last.msg().getClass().getSimpleName(), last.stamp(), last.generation());
-        }
-      } else {
-        run.countTieInversion();
-      }
-      return settle(deliver(ctx, target, event, false, now));
-    }
-    held.add(event);
-    return release(ctx, target, now);
   }
 
   /** The event a message stands for, or null for an unstamped one. */
   private Held stamp(Object msg) {
     long arrival = arrivals++;
     if (msg instanceof Timed t) {
-      long due = t.due();
-      return new Held(due, 0, key, timerSeq++, due + run.horizonNanos(), arrival, msg);
+      Armed a = armedFor(msg);
+      if (a == null) return new Held(t.due(), 0, key, nextSeq(), arrival, msg, false); // armed without an inbox
+      a.fired = new Held(a.level.stamp(), a.level.generation(), key, a.seq, arrival, msg, frontier != null);
+      return a.fired;
     }
     Causality.Sent sent = Causality.arrived();
     if (sent == null) return null;
-    long release = Math.max(sent.stamp() + run.horizonNanos(), sent.release() + run.hopNanos());
-    return new Held(sent.stamp(), sent.generation(), sent.sender(), sent.seq(), release, arrival, msg);
+    return new Held(sent.stamp(), sent.generation(), sent.sender(), sent.seq(), arrival, msg,
+        sent.frontier() != null);
   }
 
   /**
-   * Hands over every held event whose release point has passed, in order, and wakes up for the next one. Several
-   * go in one call only while the actor keeps its behavior; after a change the rest follow from a fresh wake-up,
-   * so that each reaches the behavior in force.
+   * An event that arrived after a later one was handed over: too late to put in order; handled at once, at the
+   * latest event's time. Stamped earlier: a causality violation; stamped the same (a tie between independent
+   * senders): an inversion of the tie order.
    */
-  private Behavior<Object> release(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, long now) {
-    while (!held.isEmpty() && held.peek().release() <= now) {
-      Held event = held.poll();
-      if (!observer) run.countOrdered(event.arrival() < arrivals - 1);
-      Behavior<Object> next = deliver(ctx, target, event, true, now);
-      if (!Behavior.isAlive(next)) return next;
-      if (!keeps(next)) {
-        lastReturned = next;
-        if (!held.isEmpty()) wake(ctx, now, 0);
-        return next;
+  private Behavior<Object> late(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event) {
+    if (observer) {
+      if (event.stamp() < last.stamp()) run.countObserverViolation();
+    } else if (event.stamp() < last.stamp()) {
+      run.countViolation(last.stamp() - event.stamp());
+      if (ctx.asJava().getLog().isDebugEnabled()) {
+        ctx.asJava().getLog().debug("causality violation: {} (stamp {} ns, generation {}) after {} (stamp {} ns, "
+            + "generation {})", event.msg().getClass().getSimpleName(), event.stamp(), event.generation(),
+            last.msg().getClass().getSimpleName(), last.stamp(), last.generation());
+      }
+    } else {
+      run.countTieInversion();
+    }
+    return settle(deliver(ctx, target, event, false));
+  }
+
+  /**
+   * Hands over held events in order while each may go (see the class comment). Several go in one call only while
+   * the actor keeps its behavior; after a change the rest follow from a fresh wake-up, so that each reaches the
+   * behavior in force.
+   */
+  private Behavior<Object> release(TypedActorContext<Object> ctx, ReceiveTarget<Object> target) {
+    while (!held.isEmpty()) {
+      Held next = held.peek();
+      if (frontier != null) {
+        if (mailbox != null && mailbox.pendingStamped() > 0) return Behaviors.same(); // it comes next
+        if (earlierTimerPending(next)) return Behaviors.same(); // it fires, then comes here
+        if (!frontier.releasable(next.level(), waker)) return Behaviors.same(); // woken when it may
+      }
+      held.poll();
+      if (!observer) run.countOrdered(next.arrival() < arrivals - 1);
+      Behavior<Object> behavior = deliver(ctx, target, next, true);
+      if (!Behavior.isAlive(behavior)) return behavior;
+      if (!keeps(behavior)) {
+        lastReturned = behavior;
+        if (!held.isEmpty()) wakeUp();
+        return behavior;
       }
     }
-    if (!held.isEmpty()) wake(ctx, now, held.peek().release() - now);
     return Behaviors.same();
   }
 
@@ -159,27 +233,104 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   }
 
   private Behavior<Object> deliver(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event,
-      boolean inOrder, long now) {
+      boolean inOrder) {
     // A violation is handled at the latest event's time, as if it came right after it.
     long stamp = inOrder || last == null ? event.stamp() : last.stamp();
     int generation = inOrder || last == null ? event.generation() : last.generation();
     if (inOrder) last = event;
-    run.recordLag(Math.max(0, now - event.release()));
-    Causality.Handling before = Causality.enter(new Causality.Handling(run, this, stamp, generation,
-        event.release()));
+    if (event.msg() instanceof Timed && event.sender() == key) handled(event);
+    run.recordLag(Math.max(0, run.clock().nowNanos() - event.stamp()));
+    Causality.Handling before = Causality.enter(new Causality.Handling(run, this, stamp, generation));
     try {
       return target.apply(ctx, event.msg());
     } finally {
       Causality.leave(before);
+      if (event.counted()) frontier.done(event.level());
     }
   }
 
-  /** Schedules the inbox's wake-up {@code emulatedNanos} after {@code now} unless one is due sooner. */
-  private void wake(TypedActorContext<Object> typed, long now, long emulatedNanos) {
-    long delay = Math.max(0, emulatedNanos);
-    if (now + delay >= wakeAt) return;
-    wakeAt = now + delay;
-    ActorContext<Object> ctx = typed.asJava();
-    ctx.scheduleOnce(Duration.ofNanos(run.clock().toWallNanos(delay)), ctx.getSelf(), Release.INSTANCE);
+  private void wakeUp() {
+    self.tell(WakeUp.INSTANCE);
+  }
+
+  // ---- timers (RunContext.arm / disarm) ----
+
+  /** Timer {@code key} is armed with {@code message} for model time {@code due}, replacing one of that key. */
+  void armed(Object key, Object message, long due) {
+    disarmed(key);
+    Armed a = new Armed(key, message, run.levelOfTimer(due), nextSeq());
+    armed.add(a);
+    if (frontier != null) frontier.add(a.level);
+  }
+
+  /**
+   * Timer {@code key} is cancelled (nothing when none is armed). One that fired already in wall time but whose event
+   * the model has not reached is taken back too: in model time it was cancelled before it was due.
+   */
+  void disarmed(Object key) {
+    for (int i = 0; i < armed.size(); i++) {
+      Armed a = armed.get(i);
+      if (a.key.equals(key)) {
+        armed.remove(i);
+        drop(a);
+        return;
+      }
+    }
+  }
+
+  /** Every timer of the actor is cancelled. */
+  void disarmedAll() {
+    for (Armed a : armed) drop(a);
+    armed.clear();
+  }
+
+  private void drop(Armed a) {
+    if (a.fired != null) held.remove(a.fired);
+    if (frontier != null) frontier.done(a.level);
+  }
+
+  /** The armed timer whose message this is (it fired); null if none. */
+  private Armed armedFor(Object message) {
+    for (Armed a : armed) if (a.message == message) return a;
+    return null;
+  }
+
+  /** A timer's event is handed over: the timer is no longer armed. */
+  private void handled(Held event) {
+    for (int i = 0; i < armed.size(); i++) {
+      if (armed.get(i).fired == event) {
+        armed.remove(i);
+        return;
+      }
+    }
+  }
+
+  /** Whether a timer of this actor still to fire comes before {@code event} in the order. */
+  private boolean earlierTimerPending(Held event) {
+    for (Armed a : armed) {
+      if (a.fired != null) continue;
+      int c = a.level.compareTo(event.level());
+      if (c < 0 || c == 0 && (key < event.sender() || key == event.sender() && a.seq < event.seq())) return true;
+    }
+    return false;
+  }
+
+  /** The actor stops or restarts: what it holds and its timers leave the run's order (they will not be handled). */
+  private void dropAll() {
+    disarmedAll();
+    if (frontier != null) {
+      for (Held h : held) if (h.counted()) frontier.done(h.level());
+    }
+    held.clear();
+  }
+
+  /** A 64-bit FNV-1a hash of an actor's path: the same in every run, and unlikely to collide with another's. */
+  static long stableKey(String path) {
+    long h = 0xcbf29ce484222325L;
+    for (byte b : path.getBytes(StandardCharsets.UTF_8)) {
+      h ^= b & 0xff;
+      h *= 0x100000001b3L;
+    }
+    return h;
   }
 }

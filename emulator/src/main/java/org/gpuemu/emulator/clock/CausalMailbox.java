@@ -2,8 +2,12 @@ package org.gpuemu.emulator.clock;
 
 import com.typesafe.config.Config;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.ActorCell;
 import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.ActorRefWithCell;
 import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.dispatch.Envelope;
 import org.apache.pekko.dispatch.MailboxType;
 import org.apache.pekko.dispatch.MessageQueue;
@@ -13,14 +17,20 @@ import scala.Option;
 
 /**
  * Pekko's unbounded mailbox, plus the sender's side of causal order: as a message is enqueued — on the sender's
- * thread, inside {@code tell} — it records which event the sender was handling ({@link Causality#sending()}); as it
- * is dequeued — on the receiver's thread, just before the actor runs it — it hands that record to the receiver's
- * {@link CausalInbox} ({@link Causality#arrived()}). So every message an actor sends while handling an event is
- * stamped with that event's model time and release point, and a stable key for ties, without a field in any
- * message or a change at any {@code tell}. Messages sent from outside an event (the runner, the test kit, Pekko
- * itself) carry nothing and are handled as they arrive.
+ * thread, inside {@code tell} — it records which event the sender was handling ({@link Causality#sending()}, which
+ * also counts the new event in the run's {@link Frontier} under the conservative order); as it is dequeued — on the
+ * receiver's thread, just before the actor runs it — it hands that record to the receiver's {@link CausalInbox}
+ * ({@link Causality#arrived()}). So every message an actor sends while handling an event is stamped with that
+ * event's model time and a stable key for ties, without a field in any message or a change at any {@code tell}.
+ * Messages sent from outside an event (the runner, the test kit, Pekko itself) carry nothing and are handled as they
+ * arrive.
  *
- * <p>Installed as {@code pekko.actor.typed.default-mailbox.mailbox-type} (typed actors mailbox) by every run ({@code Runner.pekkoConfig}).
+ * <p>The queue also counts the stamped messages it holds ({@link Queue#pendingStamped}): an inbox hands nothing over
+ * while a stamped message is still in its mailbox, since that message may come first in the order. An actor without
+ * a causal inbox (set-up actors, test probes) has its messages counted done as they are dequeued.
+ *
+ * <p>Installed as {@code pekko.actor.typed.default-mailbox.mailbox-type} (typed actors' mailbox) by every run
+ * ({@code Runner.pekkoConfig}).
  */
 public final class CausalMailbox implements MailboxType, ProducesMessageQueue<CausalMailbox.Queue> {
 
@@ -32,24 +42,60 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     return new Queue();
   }
 
+  /**
+   * The queue of {@code self}'s mailbox, or null when it has none of this type. Reached through Pekko's internal
+   * {@code ActorCell} (stable across Pekko 1.x): the public API offers no way from an actor to its own mailbox.
+   */
+  static Queue queueOf(org.apache.pekko.actor.typed.ActorRef<?> self) {
+    ActorRef classic = Adapter.toClassic(self);
+    if (classic instanceof ActorRefWithCell withCell && withCell.underlying() instanceof ActorCell cell
+        && cell.mailbox() != null && cell.mailbox().messageQueue() instanceof Queue q) {
+      return q;
+    }
+    return null;
+  }
+
   /** A message with the record of the event that sent it. */
   private record Entry(Envelope envelope, Causality.Sent sent) {}
 
   /** The queue: a lock-free FIFO, as Pekko's default. */
   public static final class Queue implements MessageQueue, UnboundedMessageQueueSemantics {
     private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger stamped = new AtomicInteger();
+    /** Set by the actor's causal inbox as it starts, before it dequeues anything. */
+    private volatile boolean causal;
+
+    void markCausal() {
+      causal = true;
+    }
+
+    /** Stamped messages enqueued and not yet dequeued. */
+    int pendingStamped() {
+      return stamped.get();
+    }
 
     @Override
     public void enqueue(ActorRef receiver, Envelope handle) {
-      Causality.Sent sent = Causality.sending();
-      queue.offer(sent == null ? handle : new Entry(handle, sent));
+      Causality.Sent sent = CausalInbox.isWakeUp(handle.message()) ? null : Causality.sending();
+      if (sent == null) {
+        queue.offer(handle);
+      } else {
+        stamped.incrementAndGet();
+        queue.offer(new Entry(handle, sent));
+      }
     }
 
     @Override
     public Envelope dequeue() {
       Object next = queue.poll();
       if (next instanceof Entry e) {
-        Causality.arrive(e.sent());
+        stamped.decrementAndGet();
+        Causality.Sent sent = e.sent();
+        if (!causal && sent.frontier() != null) {
+          sent.frontier().done(sent.level());
+          sent = null;
+        }
+        Causality.arrive(sent);
         return e.envelope();
       }
       Causality.arrive(null);
@@ -70,7 +116,13 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     public void cleanUp(ActorRef owner, MessageQueue deadLetters) {
       Object next;
       while ((next = queue.poll()) != null) {
-        deadLetters.enqueue(owner, next instanceof Entry e ? e.envelope() : (Envelope) next);
+        if (next instanceof Entry e) {
+          stamped.decrementAndGet();
+          if (e.sent().frontier() != null) e.sent().frontier().done(e.sent().level());
+          deadLetters.enqueue(owner, e.envelope());
+        } else {
+          deadLetters.enqueue(owner, (Envelope) next);
+        }
       }
     }
   }

@@ -1,111 +1,176 @@
 package org.gpuemu.emulator.clock;
 
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The run's causal order: the playout horizon every actor's {@link CausalInbox} holds events for, and what the
- * inboxes measured. One per run, shared by every actor (like the clock).
+ * The run's causal order: how every actor's {@link CausalInbox} decides when to hand an event to its actor, and what
+ * the inboxes measured. One per run, shared by every actor (like the clock).
  *
  * <p>Every event an actor handles (a stamped message or a timer) has a model time, its <em>stamp</em>, and a
- * <em>release point</em> on the clock: {@code stamp + horizon} for a timer, and for a message
- * {@code max(stamp + horizon, release point of the event its sender was handling + hop)}. An inbox holds an event
- * until the clock reaches its release point and hands events over in stamp order (ties: the sender's stable key,
- * then the sender's sequence number), so that a message delayed in wall time by less than its budget — the horizon
- * for a timer's own lateness, a hop for each message after it — is still handled in model-time order: lateness
- * under the budget changes nothing that happens. A message that arrives after its inbox has handed over a later
- * event is a <em>causality violation</em>: it is counted, with its size (how much earlier it was stamped than the
- * latest event handled), and handled at once at the actor's latest model time.
+ * <em>generation</em>: a message is stamped with the model time of the event its sender was handling and one
+ * generation more, so among events of the same model time a message comes after the event that sent it; ties
+ * between independent senders are broken by the sender's stable key and its sequence number, the same in every run.
+ * Two orders are built in ({@link Order}):
  *
- * <p>The release points depend only on stamps and on which event caused which, never on when anything really
- * happened: a run whose events all arrive within their budgets hands every actor the same events in the same order
- * as any other such run with the same seed.
+ * <ul>
+ *   <li>{@link Order#CONSERVATIVE} (the default): an inbox hands an event over only when nothing earlier is
+ *       outstanding anywhere in the run ({@link Frontier}); every actor sees its events in the same order in every
+ *       run with the same seed, whatever the threads do, and a late thread delays the model (lag) instead of
+ *       reordering it;
+ *   <li>{@link Order#ARRIVAL}: an inbox hands each event over as it arrives, in order when it can; an event that
+ *       arrives after a later one has been handled is a <em>causality violation</em>, counted with its size (how
+ *       much earlier it was stamped than the latest event handled) and handled at once at the actor's latest model
+ *       time. Which of two racing chains reaches a shared actor first is then decided by thread timing (README
+ *       "Time": the design this one replaced, kept to measure against).
+ * </ul>
  *
- * <p>The thread-locals carry the sender's side across a {@code tell}: {@link CausalMailbox} reads
- * {@link #sending()} on the sender's thread as it enqueues, and sets what {@link #arrived()} returns on the
- * receiver's thread as it dequeues.
+ * <p>The thread-locals carry the sender's side across a {@code tell}: {@link CausalMailbox} reads {@link #sending()}
+ * on the sender's thread as it enqueues, and sets what {@link #arrived()} returns on the receiver's thread as it
+ * dequeues.
  */
 public final class Causality {
 
-  /** What the runtime knows of a message from the event its sender was handling when it sent it. */
-  public record Sent(long stamp, int generation, long release, long sender, long seq) {}
+  /** How inboxes order events (class comment). */
+  public enum Order {
+    CONSERVATIVE("conservative"),
+    ARRIVAL("arrival");
+
+    private final String label;
+
+    Order(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+
+    /** The order named {@code label}, or null. */
+    public static Order of(String label) {
+      for (Order o : values()) if (o.label.equals(label)) return o;
+      return null;
+    }
+  }
+
+  /**
+   * What the runtime knows of a message from the event its sender was handling when it sent it; {@code frontier}:
+   * the run's frontier it was counted in (null: not counted, the arrival order).
+   */
+  public record Sent(long stamp, int generation, long sender, long seq, Frontier frontier) {
+    Frontier.Level level() {
+      return new Frontier.Level(stamp, generation);
+    }
+  }
 
   /** The event an inbox is handing to its actor on this thread. */
-  record Handling(Causality run, CausalInbox inbox, long stamp, int generation, long release) {}
+  record Handling(Causality run, CausalInbox inbox, long stamp, int generation) {}
 
   private static final ThreadLocal<Handling> HANDLING = new ThreadLocal<>();
   private static final ThreadLocal<Sent> ARRIVED = new ThreadLocal<>();
+  /** The inbox whose actor runs on this thread now (stamped event or not): where its timers are registered. */
+  private static final ThreadLocal<CausalInbox> ACTOR = new ThreadLocal<>();
 
   private final EmulatedClock clock;
-  private final long horizonNanos;
-  private final long hopNanos;
+  private final Order order;
+  private final Frontier frontier;
   private final LongAdder ordered = new LongAdder();
   private final LongAdder held = new LongAdder();
-  private final LongAdder late = new LongAdder();
   private final LongAdder violations = new LongAdder();
   private final LongAdder tieInversions = new LongAdder();
   private final LongAdder observerViolations = new LongAdder();
+  private final LongAdder beyondHorizon = new LongAdder();
+  private final long horizonNanos;
   private final LongAccumulator largestViolation = new LongAccumulator(Math::max, 0);
   private final TimerLateness violationSizes;
   private final TimerLateness lag;
 
   /**
-   * The causal order of a run on {@code clock}: events held {@code horizonNanos} of emulated time behind their
-   * stamps, plus {@code hopNanos} for each message after the first in a chain. Zero and zero: every event is
-   * handled as it arrives (what the emulator did before the horizon), still measured.
+   * The causal order of a run on {@code clock}; {@code horizonNanos}: the lag (emulated ns) beyond which an event
+   * counts as handled behind the horizon ({@link Snapshot#beyondHorizon}).
    */
-  public Causality(EmulatedClock clock, long horizonNanos, long hopNanos) {
-    if (horizonNanos < 0 || hopNanos < 0) throw new IllegalArgumentException("horizon and hop must be >= 0");
+  public Causality(EmulatedClock clock, Order order, long horizonNanos) {
     this.clock = clock;
+    this.order = order;
     this.horizonNanos = horizonNanos;
-    this.hopNanos = hopNanos;
+    this.frontier = order == Order.CONSERVATIVE ? new Frontier() : null;
     this.violationSizes = new TimerLateness(clock);
     this.lag = new TimerLateness(clock);
   }
 
-  /** No horizon: events are handled on arrival (actor tests on a manual clock). */
+  /** Events handled as they arrive, still measured (actor tests, and the design measured against). */
   public static Causality immediate(EmulatedClock clock) {
-    return new Causality(clock, 0, 0);
+    return new Causality(clock, Order.ARRIVAL, Long.MAX_VALUE);
+  }
+
+  /** Events handled in the run's one order (the default of every run). */
+  public static Causality conservative(EmulatedClock clock) {
+    return new Causality(clock, Order.CONSERVATIVE, Long.MAX_VALUE);
   }
 
   public EmulatedClock clock() {
     return clock;
   }
 
-  /** Emulated nanoseconds every event is held behind its stamp. */
-  public long horizonNanos() {
-    return horizonNanos;
+  public Order order() {
+    return order;
   }
 
-  /** Emulated nanoseconds each message of a chain gets on top of the event that caused it. */
-  public long hopNanos() {
-    return hopNanos;
+  /** The run's safe time under the conservative order; null under the arrival order. */
+  public Frontier frontier() {
+    return frontier;
   }
 
   /**
-   * The model time of the event being handled on this thread, or the playout clock (the clock less the horizon)
-   * outside any handled event.
+   * The model time of the event being handled on this thread; outside any event, the conservative order's safe
+   * time (the model's present: what every actor has reached), or, under the arrival order, the clock.
    */
   public long now() {
     Handling h = HANDLING.get();
-    return h != null && h.run() == this ? h.stamp() : clock.nowNanos() - horizonNanos;
+    if (h != null && h.run() == this) return h.stamp();
+    if (frontier != null) {
+      Frontier.Level present = frontier.bound();
+      if (frontier.cap().compareTo(present) < 0) present = frontier.cap();
+      if (present != Frontier.Level.TOP) return present.stamp();
+    }
+    return clock.nowNanos();
   }
 
   /**
-   * Where on the clock a timer due at {@code due}, armed now, is released: its due time plus the horizon, and no
-   * earlier than a hop after the event that armed it.
+   * After {@link #freeze}: waits (up to {@code timeoutMillis} of wall time) until every event up to the end has
+   * been handled, so that what the actors report is their state at the end. At once under the arrival order.
    */
-  public long releaseOfTimer(long due) {
-    long r = due + horizonNanos;
+  public void awaitSettled(long timeoutMillis) throws InterruptedException {
+    if (frontier == null) return;
+    long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+    while (!frontier.settled() && System.nanoTime() < deadline) Thread.sleep(1);
+  }
+
+  /**
+   * Ends the run at the event being handled: from now on no later event is handed to any actor (conservative
+   * order), so that what the actors report afterwards is their state at the end, the same in every run. A no-op
+   * under the arrival order or outside an event.
+   */
+  public void freeze() {
     Handling h = HANDLING.get();
-    return h != null && h.run() == this ? Math.max(r, h.release() + hopNanos) : r;
+    if (frontier != null && h != null && h.run() == this) frontier.freeze(new Frontier.Level(h.stamp(), h.generation()));
+  }
+
+  /** The level a new event due at {@code due} gets: its due time, and never before the event that caused it. */
+  Frontier.Level levelOfTimer(long due) {
+    Handling h = HANDLING.get();
+    if (h == null || h.run() != this || due > h.stamp()) return new Frontier.Level(due, 0);
+    return new Frontier.Level(h.stamp(), h.generation()).next();
   }
 
   /** On the sender's thread, as a message is enqueued: the sender's event, or null outside one. */
   static Sent sending() {
     Handling h = HANDLING.get();
-    return h == null ? null
-        : new Sent(h.stamp(), h.generation() + 1, h.release(), h.inbox().key(), h.inbox().nextSeq());
+    if (h == null) return null;
+    Causality run = h.run();
+    Sent sent = new Sent(h.stamp(), h.generation() + 1, h.inbox().key(), h.inbox().nextSeq(), run.frontier);
+    if (run.frontier != null) run.frontier.add(sent.level());
+    return sent;
   }
 
   /** On the receiver's thread, as the mailbox dequeues. */
@@ -128,13 +193,24 @@ public final class Causality {
     HANDLING.set(before);
   }
 
+  static CausalInbox enterActor(CausalInbox inbox) {
+    CausalInbox before = ACTOR.get();
+    ACTOR.set(inbox);
+    return before;
+  }
+
+  static void leaveActor(CausalInbox before) {
+    ACTOR.set(before);
+  }
+
+  /** The inbox of the actor running on this thread, or null outside one. */
+  static CausalInbox actor() {
+    return ACTOR.get();
+  }
+
   void countOrdered(boolean wasHeld) {
     ordered.increment();
     if (wasHeld) held.increment();
-  }
-
-  void countLate() {
-    late.increment();
   }
 
   void countObserverViolation() {
@@ -151,39 +227,44 @@ public final class Causality {
     violationSizes.recordNanos(sizeNanos);
   }
 
-  /** How far behind the playout clock an event was handed over (emulated ns; 0 when at its release point). */
+  /** How far behind the clock an event was handed over: the clock's time less its stamp (emulated ns, >= 0). */
   void recordLag(long lagNanos) {
     lag.recordNanos(lagNanos);
+    if (lagNanos > horizonNanos) beyondHorizon.increment();
   }
 
-  /** The lag record: how late behind their release points events were handed over (for windows and snapshots). */
+  /** The lag record: how far behind the clock events were handed over (for windows and snapshots). */
   public TimerLateness lag() {
     return lag;
   }
 
   /** What the inboxes measured so far. */
   public Snapshot snapshot() {
-    return new Snapshot(horizonNanos, hopNanos, ordered.sum(), held.sum(), late.sum(), violations.sum(),
-        tieInversions.sum(), observerViolations.sum(), largestViolation.get(), violationSizes.snapshot(),
-        lag.snapshot());
+    return new Snapshot(order, ordered.sum(), held.sum(), violations.sum(), tieInversions.sum(),
+        observerViolations.sum(), largestViolation.get(), violationSizes.snapshot(), lag.snapshot(),
+        horizonNanos, beyondHorizon.sum());
   }
 
   /**
    * The run's causal order in figures.
    *
+   * @param order how the inboxes ordered events
    * @param ordered stamped events handed over in order
-   * @param held of those, events that arrived before their release point and waited in the inbox
-   * @param late events that arrived after their release point, still in order (a budget overrun that broke nothing)
-   * @param violations events that arrived after an event stamped later had been handed over
+   * @param held of those, events that waited in their inbox for an earlier one (an event elsewhere in the run, or
+   *     one still on its way to the same actor)
+   * @param violations events that arrived after an event stamped later had been handled
    * @param tieInversions events that arrived after one stamped the same, from another sender, which the tie order
    *     puts after them: no model-time order was broken, but which of two simultaneous events came first was a
    *     thread race (reported, not judged)
-   * @param observerViolations violations at observers (the metrics hub), whose order decides nothing in the model
-   *     (reported, not judged; their events are not in {@code ordered} either)
+   * @param observerViolations violations at observers, whose order decides nothing in the model (reported, not
+   *     judged; their events are not in {@code ordered} either)
    * @param largestViolationNanos the largest violation's size, emulated ns
    * @param violationSizes violation sizes, µs
-   * @param lag how long after their release points events were handed over, µs of emulated time
+   * @param lag how far behind the clock events were handed over, µs of emulated time
+   * @param horizonNanos the horizon, emulated ns (Long.MAX_VALUE: none)
+   * @param beyondHorizon events handed over more than the horizon behind the clock
    */
-  public record Snapshot(long horizonNanos, long hopNanos, long ordered, long held, long late, long violations,
-      long tieInversions, long observerViolations, long largestViolationNanos, TimerLateness.Snapshot violationSizes, TimerLateness.Snapshot lag) {}
+  public record Snapshot(Order order, long ordered, long held, long violations, long tieInversions,
+      long observerViolations, long largestViolationNanos, TimerLateness.Snapshot violationSizes,
+      TimerLateness.Snapshot lag, long horizonNanos, long beyondHorizon) {}
 }

@@ -3,33 +3,29 @@ package org.gpuemu.emulator.clock;
 import java.time.Duration;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.gpuemu.emulator.clock.CausalInbox;
-import org.gpuemu.emulator.clock.Causality;
-import org.gpuemu.emulator.clock.EmulatedClock;
-import org.gpuemu.emulator.clock.TimerLateness;
 
 /**
- * What every actor of a run shares: the clock, the run's causal order (the playout horizon every actor's inbox
- * holds events for, {@link Causality}), the timer-lateness record and the message-skew record. Every actor's
- * behavior goes behind a {@link CausalInbox} ({@link #causal}); timers are armed here so that every one converts an
- * emulated due time to a wall delay the same way, and every firing is measured the same way; the schedulers and
- * SM groups take every stamped message through {@link #received}.
+ * What every actor of a run shares: the clock, the run's causal order ({@link Causality}), the timer-lateness record
+ * and the message-skew record. Every actor's behavior goes behind a {@link CausalInbox} ({@link #causal}); timers
+ * are armed and cancelled here ({@link #arm}, {@link #disarm}) so that every one converts an emulated due time to a
+ * wall delay the same way, takes its place in the run's order, and is measured the same way when it fires; the
+ * schedulers and SM groups take every stamped message through {@link #received}.
  */
 public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLateness skew, Causality causality) {
 
-  /** A context without a horizon (events handled as they arrive) and with a message-skew record of its own. */
+  /** A context whose events are handled as they arrive, with a message-skew record of its own (actor tests). */
   public RunContext(EmulatedClock clock, TimerLateness lateness) {
     this(clock, lateness, new TimerLateness(clock), Causality.immediate(clock));
   }
 
-  /** A context whose actors hold events for {@code causality}'s horizon. */
+  /** A context ordered by {@code causality}. */
   public RunContext(EmulatedClock clock, TimerLateness lateness, Causality causality) {
     this(clock, lateness, new TimerLateness(clock), causality);
   }
 
   /**
-   * The model time of the event the calling actor is handling (its stamp), or, outside any event, the playout clock:
-   * the clock less the horizon.
+   * The model time of the event the calling actor is handling (its stamp), or, outside any event, the model's
+   * present ({@link Causality#now}).
    */
   public long now() {
     return causality.now();
@@ -40,27 +36,41 @@ public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLaten
     return CausalInbox.wrap(causality, behavior);
   }
 
-  /** As {@link #causal}, for an actor that only records (the metrics hub): its violations are counted apart. */
+  /** As {@link #causal}, for an actor that only records (the metrics hub). */
   public <T> Behavior<T> observer(Behavior<T> behavior) {
     return CausalInbox.wrap(causality, behavior, true);
   }
 
   /**
-   * Arms a single timer for the event at emulated time {@code due}; it fires at its release point (due plus the
-   * horizon, no earlier than a hop after the event arming it), immediately when that is past. Its message should be
-   * {@link org.gpuemu.emulator.clock.Timed}, so that the inbox orders it with the actor's messages.
+   * Arms single timer {@code key} (replacing one of that key) for the event at emulated time {@code due}; it fires
+   * when the clock reaches {@code due}, at once when that is past. Its message should be {@link Timed}, so that the
+   * inbox orders it with the actor's messages; called from the actor's own behavior, so that its inbox counts it in
+   * the run's order until it is handled or cancelled.
    */
   public <T> void arm(TimerScheduler<T> timers, Object key, T message, long due) {
-    long wall = clock.toWallNanos(Math.max(0, causality.releaseOfTimer(due) - clock.nowNanos()));
+    CausalInbox inbox = Causality.actor();
+    if (inbox != null) inbox.armed(key, message, due);
+    long wall = clock.toWallNanos(Math.max(0, due - clock.nowNanos()));
     timers.startSingleTimer(key, message, Duration.ofNanos(wall));
   }
 
-  /**
-   * Records how late a timer due at {@code due} fired (against its release point, due plus the horizon), and
-   * returns {@code due}: the model's time of the event.
-   */
+  /** Cancels timer {@code key}, if armed (from the actor's own behavior, as {@link #arm}). */
+  public void disarm(TimerScheduler<?> timers, Object key) {
+    CausalInbox inbox = Causality.actor();
+    if (inbox != null) inbox.disarmed(key);
+    timers.cancel(key);
+  }
+
+  /** Cancels every timer of the actor (from its own behavior, as {@link #arm}). */
+  public void disarmAll(TimerScheduler<?> timers) {
+    CausalInbox inbox = Causality.actor();
+    if (inbox != null) inbox.disarmedAll();
+    timers.cancelAll();
+  }
+
+  /** Records how late a timer due at {@code due} fired, and returns {@code due}: the model's time of the event. */
   public long fired(long due) {
-    lateness.recordDue(due + causality.horizonNanos());
+    lateness.recordDue(due);
     return due;
   }
 

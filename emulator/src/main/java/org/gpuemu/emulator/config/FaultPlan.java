@@ -33,7 +33,13 @@ public record FaultPlan(List<Fault> faults) {
     /** The target's vGPU actor fails and is restarted by supervision, down for the heal delay (default 0). */
     VGPU_CRASH("vgpu-crash", "vgpu-crashed"),
     /** The target's vCPU 0 gets no core for the heal delay (stolen time), then goes on. */
-    VCPU_STALL("vcpu-stall", null);
+    VCPU_STALL("vcpu-stall", null),
+    /**
+     * The emulator itself stops for the heal delay, read as WALL time: a dispatcher thread blocks, as a GC pause or a
+     * descheduled thread would stop it. Nothing in the model happens (the target names no victim); what it tests is
+     * the run's order and its fidelity verdict (issue 17). Never drawn at random.
+     */
+    EMULATOR_STALL("emulator-stall", null);
 
     private final String label;
     private final String reason;
@@ -74,14 +80,16 @@ public record FaultPlan(List<Fault> faults) {
   /**
    * The heal delay of a fault that names none: {@code tdrNanos} for a hang (Windows' TDR delay, 2 s: the
    * TdrDelay registry value's default, learn.microsoft.com "Timeout Detection and Recovery (TDR)"), {@code stallNanos}
-   * for a vCPU stall, 0 for a crash (supervision restarts at once).
+   * for a vCPU stall, 0 for a crash (supervision restarts at once), {@code emulatorStallWallNanos} of wall time for a
+   * stall of the emulator.
    */
-  public record Defaults(long tdrNanos, long stallNanos) {
+  public record Defaults(long tdrNanos, long stallNanos, long emulatorStallWallNanos) {
     long of(Kind kind) {
       return switch (kind) {
         case GPU_HANG -> tdrNanos;
         case VCPU_STALL -> stallNanos;
         case VGPU_CRASH -> 0;
+        case EMULATOR_STALL -> emulatorStallWallNanos;
       };
     }
   }
@@ -166,7 +174,7 @@ public record FaultPlan(List<Fault> faults) {
     if (everyNanos <= 0) throw new IllegalArgumentException("fault rate interval must be > 0");
     SplittableRandom rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 18);
     List<Fault> drawn = new ArrayList<>();
-    Kind[] kinds = Kind.values();
+    Kind[] kinds = {Kind.GPU_HANG, Kind.VGPU_CRASH, Kind.VCPU_STALL}; // the model's faults, not the emulator's
     long at = 0;
     while (true) {
       at += Math.max(1, Math.round(-Math.log(1 - rng.nextDouble()) * everyNanos));

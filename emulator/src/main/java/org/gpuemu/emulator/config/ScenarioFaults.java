@@ -23,7 +23,8 @@ final class ScenarioFaults {
   static FaultPlan read(Config merged, Config user, List<String> vms, long durationNanos, long seed, FaultPlan.Cli cli,
       BiConsumer<String, String> problems) {
     FaultPlan.Defaults defaults = new FaultPlan.Defaults(merged.getDuration("fault-defaults.tdr-delay").toNanos(),
-        merged.getDuration("fault-defaults.vcpu-stall").toNanos());
+        merged.getDuration("fault-defaults.vcpu-stall").toNanos(),
+        merged.getDuration("fault-defaults.emulator-stall").toNanos());
     List<FaultPlan.Fault> faults = new ArrayList<>();
     if (user.hasPath("faults")) faults.addAll(fromList(user.getValue("faults"), vms, durationNanos, defaults, problems));
     for (String spec : cli.faults()) {

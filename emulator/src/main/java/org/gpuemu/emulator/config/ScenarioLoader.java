@@ -1,5 +1,7 @@
 package org.gpuemu.emulator.config;
 
+import org.gpuemu.emulator.clock.Causality;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
@@ -376,9 +378,16 @@ public final class ScenarioLoader {
     if (!(threshold > 0)) problems.add(at("scenario.fidelity.violation-threshold", "expected a fraction > 0, got " + threshold));
     double rate = c.getDouble("fidelity.violation-rate");
     if (!(rate >= 0 && rate <= 1)) problems.add(at("scenario.fidelity.violation-rate", "expected a fraction in [0, 1], got " + rate));
-    Settings.Fidelity fidelity = new Settings.Fidelity(threshold, rate, positiveNanos(c, "fidelity.max-lag"),
-        nonNegativeNanos(c, "fidelity.horizon"), nonNegativeNanos(c, "fidelity.hop"),
-        positiveNanos(c, "fidelity.liveness-timeout"));
+    Causality.Order order = Causality.Order.of(c.getString("fidelity.order"));
+    if (order == null) {
+      problems.add(at("scenario.fidelity.order", "expected conservative or arrival, got "
+          + c.getValue("fidelity.order").render()));
+      order = Causality.Order.CONSERVATIVE;
+    }
+    double lagShare = c.getDouble("fidelity.lag-share");
+    if (!(lagShare >= 0 && lagShare < 1)) problems.add(at("scenario.fidelity.lag-share", "expected a fraction in [0, 1), got " + lagShare));
+    Settings.Fidelity fidelity = new Settings.Fidelity(order, positiveNanos(c, "fidelity.horizon"), lagShare,
+        threshold, rate, positiveNanos(c, "fidelity.liveness-timeout"));
     long period = positiveNanos(c, "metrics.period");
     custom = ScenarioWorkloads.read(user.hasPath("workloads") ? user.getValue("workloads") : null,
         reference.getConfig("workload-kinds"), path, gpu.sms(), (key, message) -> problems.add(at(key, message)));

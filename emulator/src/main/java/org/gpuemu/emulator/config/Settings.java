@@ -95,11 +95,22 @@ public final class Settings {
     }
   }
 
-  public record Fidelity(double violationThreshold, double violationRate, long maxLagWallNanos,
-      long horizonWallNanos, long hopWallNanos, long livenessTimeoutNanos) {
+  /**
+   * How a run orders its events and how its fidelity is judged (reference.conf, {@code fidelity}).
+   *
+   * @param order how the actors' inboxes order events
+   * @param horizonWallNanos how far behind the wall clock the model may run (wall ns) for at most
+   *     {@code lagShare} of its events
+   * @param lagShare the share of events that may be handled more than the horizon behind
+   * @param violationThreshold arrival order: the largest violation allowed, as a fraction of the emulated unit
+   * @param violationRate arrival order: the share of events allowed to be violations
+   */
+  public record Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
+      double violationThreshold, double violationRate, long livenessTimeoutNanos) {
     /** The defaults of reference.conf (tests). */
     public static Fidelity defaults(long livenessTimeoutNanos) {
-      return new Fidelity(0.1, 0.001, 100_000_000L, 0L, 0L, livenessTimeoutNanos);
+      return new Fidelity(org.gpuemu.emulator.clock.Causality.Order.CONSERVATIVE, 100_000_000L, 0.01, 0.1, 0.001,
+          livenessTimeoutNanos);
     }
   }
 

@@ -221,7 +221,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** Takes the core from the running vCPU, which stays runnable, and picks again. */
   private void preempt(long now) {
     token++;
-    timers.cancel(SLICE);
+    run.disarm(timers, SLICE);
     Request r = current;
     current = null;
     if (r.remaining <= 0) complete(r, now);
@@ -234,7 +234,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     if (current == r) {
       long now = Math.max(at(msg.atNanos()), sliceStart);
       token++;
-      timers.cancel(SLICE);
+      run.disarm(timers, SLICE);
       account(r, now - sliceStart, now);
       complete(r, now);
       current = null;

@@ -99,8 +99,27 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
     FaultPlan.Fault f = plan.faults().get(msg.fault());
     getContext().getLog().info("fault {}: {} on {} at {} s (heal after {} s)", f.id(), f.kind().label(), f.target(),
         at / 1e9, f.healAfterNanos() / 1e9);
-    strikes.tell(new Strike(f, at, getContext().getSelf().narrow()));
+    if (f.kind() == FaultPlan.Kind.EMULATOR_STALL) {
+      stall(f.healAfterNanos());
+      healed[f.id()] = at; // the model did not move while the emulator stood still
+      recovered[f.id()] = at;
+    } else {
+      strikes.tell(new Strike(f, at, getContext().getSelf().narrow()));
+    }
     return this;
+  }
+
+  /**
+   * emulator-stall: blocks this dispatcher thread for {@code wallNanos}, holding up the event it handles. Under the
+   * conservative order the whole model waits for it (nothing later may be handled first) and falls behind the wall
+   * clock by as much; under the arrival order the other thread runs on, and events that should have come after
+   * this one are handled before what it sends.
+   */
+  private static void stall(long wallNanos) {
+    long end = System.nanoTime() + wallNanos;
+    for (long left = wallNanos; left > 0; left = end - System.nanoTime()) {
+      java.util.concurrent.locks.LockSupport.parkNanos(left);
+    }
   }
 
   private Behavior<Command> onHealed(Healed msg) {

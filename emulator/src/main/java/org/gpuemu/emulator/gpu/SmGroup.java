@@ -267,7 +267,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     if (due.isPresent()) {
       run.arm(timers, TICK, new Tick(++token, due.getAsLong()), due.getAsLong());
     } else {
-      timers.cancel(TICK);
+      run.disarm(timers, TICK);
       token++;
     }
     return this;

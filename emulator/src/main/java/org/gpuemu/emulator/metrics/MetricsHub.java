@@ -246,7 +246,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   }
 
   private Behavior<Command> onFinish(Finish msg) {
-    timers.cancel(TICK);
+    run.disarm(timers, TICK);
     long now = run.now();
     if (now > periodStart) emitRows(now);
     queue.complete();

@@ -237,13 +237,16 @@ public final class Summary {
   private SummaryDoc.Causality causality(OptionalLong referenceNanos) {
     Causality.Snapshot o = r.order();
     Settings.Scenario s = r.scenario();
-    return new SummaryDoc.Causality(round(o.horizonNanos() / 1e3, 1), round(o.hopNanos() / 1e3, 1), o.ordered(),
-        o.held(), o.late(), o.violations(), o.tieInversions(), o.observerViolations(),
+    boolean arrival = o.order() == Causality.Order.ARRIVAL;
+    return new SummaryDoc.Causality(o.order().label(), round(s.fidelity().horizonWallNanos() / 1e6, 3), o.ordered(),
+        o.held(), o.violations(), o.tieInversions(), o.observerViolations(),
         new SummaryDoc.ViolationSizes(o.violationSizes().p50(), o.violationSizes().p99(),
             round(o.largestViolationNanos() / 1e3, 1)),
-        referenceNanos.isEmpty() ? null : round(s.fidelity().violationThreshold() * referenceNanos.getAsLong() / 1e3, 1),
+        !arrival ? Double.valueOf(0) : referenceNanos.isEmpty() ? null
+            : round(s.fidelity().violationThreshold() * referenceNanos.getAsLong() / 1e3, 1),
         new SummaryDoc.Lag(o.lag().p50(), o.lag().p99(), o.lag().max()),
-        round(o.lag().p50() / 1e3 / s.timeScale(), 3));
+        round(o.lag().p50() / 1e3 / s.timeScale(), 3), round(o.lag().p99() / 1e3 / s.timeScale(), 3),
+        o.beyondHorizon());
   }
 
   private SummaryDoc.Invariants invariants(List<VmTally> tallies, GpuTally gpu) {
@@ -323,10 +326,11 @@ public final class Summary {
     SummaryDoc.Fidelity fid = doc.fidelity();
     SummaryDoc.Causality order = fid.causality();
     StringBuilder b = new StringBuilder();
-    b.append(String.format("causal order: %s events in order (horizon %s us, hop %s us), %s violations (max %s us, "
-        + "limit %s us), %s tie inversions, median lag %s ms wall%n", order.eventsOrdered(), order.horizonUs(),
-        order.hopUs(), order.violations(), order.violationUs().max(), order.violationLimitUs(), order.tieInversions(),
-        order.lagWallMsP50()));
+    b.append(String.format("causal order (%s): %s events in order, %s violations (max %s us, limit %s us), %s tie "
+        + "inversions; lag p50 %s / p99 %s ms wall, %s events beyond the %s ms horizon%n", order.order(),
+        order.eventsOrdered(), order.violations(), order.violationUs().max(), order.violationLimitUs(),
+        order.tieInversions(), order.lagWallMsP50(), order.lagWallMsP99(), order.eventsBeyondHorizon(),
+        order.horizonWallMs()));
     b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (reported, not judged)%n",
         fid.timerLatenessUs().p50(), fid.timerLatenessUs().p99(), fid.timerLatenessUs().max()));
     b.append(faithful ? "fidelity: faithful" : "fidelity: NOT FAITHFUL: " + fid.reason()).append(String.format("%n"));

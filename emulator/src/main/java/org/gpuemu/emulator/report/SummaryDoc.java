@@ -116,9 +116,10 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
 
   /** The causal order of the run's events (README "Time"). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Causality(double horizonUs, double hopUs, long eventsOrdered, long eventsHeld, long eventsLate,
+  public record Causality(String order, double horizonWallMs, long eventsOrdered, long eventsHeld,
       long violations, long tieInversions, long observerViolations, ViolationSizes violationUs,
-      Double violationLimitUs, Lag lagUs, @JsonProperty("lag_wall_ms_p50") double lagWallMsP50) {}
+      Double violationLimitUs, Lag lagUs, @JsonProperty("lag_wall_ms_p50") double lagWallMsP50,
+      @JsonProperty("lag_wall_ms_p99") double lagWallMsP99, long eventsBeyondHorizon) {}
 
   /** Sizes of the causality violations in µs; the largest to 0.1 µs. */
   public record ViolationSizes(long p50, long p99, double max) {}

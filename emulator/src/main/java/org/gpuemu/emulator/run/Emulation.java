@@ -202,7 +202,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private Behavior<Command> onEndRun(EndRun msg) {
     endedAt = run.fired(msg.due());
-    timers.cancelAll();
+    run.disarmAll(timers);
     refs.scheduler().tell(new Scheduling.End(endedAt));
     ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class, VcpuStopped::new);
     for (Vm.Ready vm : refs.vms()) {
@@ -263,6 +263,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
             s.outcomes()));
         vgpu.tell(new VGpu.Watch(f.id(), s.atNanos() + f.healAfterNanos(), s.outcomes()));
       }
+      case EMULATOR_STALL -> { } // carried out by the injector itself
     }
     return this;
   }
@@ -278,7 +279,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   private void finish(boolean drained) {
-    timers.cancelAll();
+    run.disarmAll(timers);
+    run.causality().freeze(); // the actors keep their state at the end for the runner's questions
     ended.complete(new Ended(refs, metrics, faults, endedAt, drained));
   }
 }

@@ -150,6 +150,7 @@ public final class Runner {
         }
       }
       Emulation.Ended end = run.ended().get();
+      run.context().causality().awaitSettled(ASK.toMillis());
       return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9);
     } finally {
       stop(run.system());
@@ -208,8 +209,8 @@ public final class Runner {
     Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     Settings.Fidelity f = scenario.fidelity();
-    RunContext context = new RunContext(clock, new TimerLateness(clock), new Causality(clock,
-        clock.toEmulatedNanos(f.horizonWallNanos()), clock.toEmulatedNanos(f.hopWallNanos())));
+    RunContext context = new RunContext(clock, new TimerLateness(clock), new Causality(clock, f.order(),
+        clock.toEmulatedNanos(f.horizonWallNanos())));
     started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     long wallStart = System.nanoTime();

@@ -170,7 +170,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onStop(Stop msg) {
     stopRequested = msg.replyTo();
     if (wait == Wait.SLEEP) {
-      timers.cancel(SLEEP);
+      run.disarm(timers, SLEEP);
       wait = Wait.NONE;
     }
     if (wait == Wait.NONE) stopNow();

@@ -140,9 +140,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       Slicer slicer, boolean reportFrames, RunContext run, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
     VgpuLedger ledger = new VgpuLedger(measuredUntil);
-    return Behaviors.supervise(Behaviors.setup((ActorContext<Command> ctx) -> run.causal(new VGpu(ctx, params,
-        commandBuffer, driverQueue, ledger, slicer, reportFrames, run, scheduler, cpuTimes, smGroup, metrics))))
-        .onFailure(VgpuFaults.Crashed.class, SupervisorStrategy.restart().withLoggingEnabled(false));
+    // the causal inbox outside the supervisor: what it holds and its senders' order survive a restart, and the
+    // dying incarnation's answers (PreRestart) go out stamped with the crash's time
+    return run.causal(Behaviors.supervise(Behaviors.setup((ActorContext<Command> ctx) -> new VGpu(ctx, params,
+        commandBuffer, driverQueue, ledger, slicer, reportFrames, run, scheduler, cpuTimes, smGroup, metrics)))
+        .onFailure(VgpuFaults.Crashed.class, SupervisorStrategy.restart().withLoggingEnabled(false)));
   }
 
   private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, VgpuLedger ledger,

@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.clock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,13 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The causal inbox on real actors: events delivered out of wall order are handed over in stamp order while they
- * are held, a message carries the model time of the event that sent it, and an event that comes after a later one
- * has been handled is counted as a violation of its size.
+ * The causal inbox on real actors, with messages delayed on purpose in wall time: under the conservative order they
+ * are handled in stamp order however late they come (and the delay shows as lag), under the arrival order the late
+ * one is a violation of its size; ties between independent senders go by their stable keys; a timer cancelled in
+ * model time is not handled even when it already fired in wall time.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CausalInboxTest {
   private static final long MS = 1_000_000;
+  /** How long the slow relay holds a message, wall time: far longer than the 10 ms between the two chains. */
+  private static final long RELAY_MS = 300;
   private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
 
   @AfterAll
@@ -30,28 +34,59 @@ class CausalInboxTest {
     kit.shutdownTestKit();
   }
 
-  /** An event at model time {@code due}. */
+  /** A timer event at model time {@code due}. */
   record Tick(long due) implements Timed {}
 
   /** A plain message: its stamp is whatever event its sender was handling. */
   record Ping(String text) {}
 
-  /** Tells {@code seen} the model time of every event it handles ({@code run.now()}) and what it was. */
-  private static Behavior<Object> recorder(Causality run, ActorRef<String> seen) {
-    return recorder(run, seen, false);
+  /**
+   * Unstamped: arm a timer for {@code due}, whose event sends {@code text} to {@code to}, after blocking its thread
+   * {@code holdMs} of wall time.
+   */
+  record Arm(long due, String text, ActorRef<Object> to, long holdMs) {
+    Arm(long due, String text, ActorRef<Object> to) {
+      this(due, text, to, 0);
+    }
   }
 
-  private static Behavior<Object> recorder(Causality run, ActorRef<String> seen, boolean observer) {
-    return CausalInbox.wrap(run, Behaviors.receive((ctx, msg) -> {
+  private static RunContext context(Causality order) {
+    return new RunContext(order.clock(), new TimerLateness(order.clock()), order);
+  }
+
+  /** Tells {@code seen} the model time of every event it handles ({@code run.now()}) and what it was. */
+  private static Behavior<Object> recorder(RunContext run, ActorRef<String> seen) {
+    return run.causal(Behaviors.receive((ctx, msg) -> {
       seen.tell(run.now() / MS + ":" + (msg instanceof Tick ? "tick" : ((Ping) msg).text()));
       return Behaviors.same();
-    }), observer);
+    }));
   }
 
-  /** On each tick, pings {@code next}. */
-  private static Behavior<Object> forwarder(Causality run, ActorRef<Object> next) {
-    return CausalInbox.wrap(run, Behaviors.receive((ctx, msg) -> {
-      next.tell(new Ping("from a tick"));
+  /** On {@link Arm}, arms a timer; when it fires, sends its text on. */
+  private static Behavior<Object> source(RunContext run) {
+    return Behaviors.withTimers(timers -> run.causal(Behaviors.setup(ctx -> {
+      List<Arm> armed = new ArrayList<>();
+      return Behaviors.receive((c, msg) -> {
+        if (msg instanceof Arm a) {
+          armed.add(a);
+          run.arm(timers, a.text(), new Tick(a.due()), a.due());
+        } else if (msg instanceof Tick t) {
+          for (Arm a : armed) {
+            if (a.due() != t.due()) continue;
+            if (a.holdMs() > 0) Thread.sleep(a.holdMs());
+            a.to().tell(new Ping(a.text()));
+          }
+        }
+        return Behaviors.same();
+      });
+    })));
+  }
+
+  /** Holds every message {@link #RELAY_MS} of wall time on its thread, then passes it on: a late thread. */
+  private static Behavior<Object> slowRelay(RunContext run, ActorRef<Object> next) {
+    return run.causal(Behaviors.receive((ctx, msg) -> {
+      Thread.sleep(RELAY_MS);
+      next.tell(msg);
       return Behaviors.same();
     }));
   }
@@ -62,62 +97,80 @@ class CausalInboxTest {
     return got;
   }
 
-  @Test
-  void heldEvents_deliveredOutOfWallOrder_areHandledInStampOrder() {
-    ScaledClock clock = new ScaledClock(1);
-    // A 300 ms horizon: all three arrive long before their release points (due + 300 ms).
-    Causality run = new Causality(clock, 300 * MS, 0);
+  /**
+   * Chain a: a timer at 10 ms whose message goes through the slow relay (arrives ~300 ms later in wall time). Chain
+   * b: a timer at 20 ms whose message goes straight to the recorder (arrives at ~20 ms). Returns what the recorder saw.
+   */
+  private List<String> twoChains(Causality order) {
+    RunContext run = context(order);
     TestProbe<String> seen = kit.createTestProbe();
-    ActorRef<Object> actor = kit.spawn(recorder(run, seen.getRef()));
-    actor.tell(new Tick(30 * MS));
-    actor.tell(new Tick(10 * MS));
-    actor.tell(new Tick(20 * MS));
-    assertEquals(List.of("10:tick", "20:tick", "30:tick"), receive(seen, 3));
-    assertEquals(0, run.snapshot().violations());
-    assertEquals(3, run.snapshot().ordered());
+    ActorRef<Object> recorder = kit.spawn(recorder(run, seen.getRef()));
+    ActorRef<Object> relay = kit.spawn(slowRelay(run, recorder));
+    ActorRef<Object> a = kit.spawn(source(run));
+    ActorRef<Object> b = kit.spawn(source(run));
+    a.tell(new Arm(10 * MS, "a", relay));
+    b.tell(new Arm(20 * MS, "b", recorder));
+    return receive(seen, 2);
   }
 
   @Test
-  void aMessage_carriesTheModelTimeOfTheEventThatSentIt_andIsOrderedWithTheReceiversOwnEvents() {
-    ScaledClock clock = new ScaledClock(1);
-    Causality run = new Causality(clock, 300 * MS, 0);
-    TestProbe<String> seen = kit.createTestProbe();
-    ActorRef<Object> receiver = kit.spawn(recorder(run, seen.getRef()));
-    ActorRef<Object> sender = kit.spawn(forwarder(run, receiver));
-    receiver.tell(new Tick(50 * MS)); // arrives first in wall time, stamped later
-    sender.tell(new Tick(10 * MS)); // its ping reaches the receiver ~300 ms later, stamped 10 ms
-    assertEquals(List.of("10:from a tick", "50:tick"), receive(seen, 2));
-    assertEquals(0, run.snapshot().violations());
-  }
-
-  @Test
-  void anEventArrivingAfterALaterOneWasHandled_isAViolationOfItsSize_handledAtTheLatestTime() {
-    ScaledClock clock = new ScaledClock(1);
-    Causality run = Causality.immediate(clock); // no horizon: each event is handled as it arrives
-    TestProbe<String> seen = kit.createTestProbe();
-    ActorRef<Object> actor = kit.spawn(recorder(run, seen.getRef()));
-    actor.tell(new Tick(30 * MS));
-    assertEquals(List.of("30:tick"), receive(seen, 1));
-    actor.tell(new Tick(10 * MS)); // delayed on purpose: 20 ms of model time too late
-    assertEquals(List.of("30:tick"), receive(seen, 1), "handled at once, at the actor's latest model time");
-    Causality.Snapshot s = run.snapshot();
-    assertEquals(1, s.violations());
-    assertEquals(20 * MS, s.largestViolationNanos());
-    assertEquals(1, s.ordered());
-  }
-
-  @Test
-  void anObserversLateEvent_isCountedApart_notAsAModelViolation() {
-    Causality run = Causality.immediate(new ScaledClock(1));
-    TestProbe<String> seen = kit.createTestProbe();
-    ActorRef<Object> hub = kit.spawn(recorder(run, seen.getRef(), true));
-    hub.tell(new Tick(30 * MS));
-    receive(seen, 1); // handled at its release point, 30 ms after the clock started
-    hub.tell(new Tick(10 * MS));
-    receive(seen, 1);
-    Causality.Snapshot s = run.snapshot();
+  void conservative_aMessageDelayedInWallTime_isStillHandledInStampOrder_andShowsAsLag() {
+    Causality order = Causality.conservative(new ScaledClock(1));
+    assertEquals(List.of("10:a", "20:b"), twoChains(order), "b waited for a, stamped 10 ms earlier");
+    Causality.Snapshot s = order.snapshot();
     assertEquals(0, s.violations());
-    assertEquals(1, s.observerViolations());
-    assertEquals(0, s.ordered(), "an observer's events are not the model's");
+    assertEquals(0, s.tieInversions());
+    assertTrue(s.lag().max() >= 250_000, "the relay's 300 ms show as lag (µs): " + s.lag());
+  }
+
+  @Test
+  void arrival_theSameDelay_isAViolationOfItsSize_handledAtTheLatestTime() {
+    Causality order = Causality.immediate(new ScaledClock(1));
+    assertEquals(List.of("20:b", "20:a"), twoChains(order), "a, stamped 10 ms, came after b and is handled at 20");
+    Causality.Snapshot s = order.snapshot();
+    assertEquals(1, s.violations());
+    assertEquals(10 * MS, s.largestViolationNanos());
+  }
+
+  @Test
+  void conservative_tiesBetweenIndependentSenders_goByTheirStableKeys_notByArrival() {
+    Causality order = Causality.conservative(new ScaledClock(1));
+    RunContext run = context(order);
+    TestProbe<String> seen = kit.createTestProbe();
+    ActorRef<Object> recorder = kit.spawn(recorder(run, seen.getRef()));
+    ActorRef<Object> x = kit.spawn(source(run));
+    ActorRef<Object> y = kit.spawn(source(run));
+    long kx = CausalInbox.stableKey(x.path().toStringWithoutAddress());
+    long ky = CausalInbox.stableKey(y.path().toStringWithoutAddress());
+    // both at 10 ms; the one whose key sorts first holds its thread 300 ms, so it arrives last in wall time
+    x.tell(new Arm(10 * MS, "x", recorder, kx < ky ? RELAY_MS : 0));
+    y.tell(new Arm(10 * MS, "y", recorder, ky < kx ? RELAY_MS : 0));
+    assertEquals(kx < ky ? List.of("10:x", "10:y") : List.of("10:y", "10:x"), receive(seen, 2));
+    assertEquals(0, order.snapshot().tieInversions());
+  }
+
+  @Test
+  void conservative_aTimerCancelledInModelTime_isNotHandled_evenWhenItFiredInWallTimeAlready() {
+    Causality order = Causality.conservative(new ScaledClock(1));
+    RunContext run = context(order);
+    TestProbe<String> seen = kit.createTestProbe();
+    ActorRef<Object> victim = kit.spawn(Behaviors.withTimers(timers -> run.causal(Behaviors.receive((ctx, msg) -> {
+      if (msg instanceof Arm a) {
+        run.arm(timers, "t", new Tick(a.due()), a.due());
+      } else if (msg instanceof Tick) {
+        seen.getRef().tell("tick");
+      } else if (msg instanceof Ping) {
+        run.disarm(timers, "t");
+        seen.getRef().tell("cancelled at " + run.now() / MS);
+      }
+      return Behaviors.same();
+    }))));
+    ActorRef<Object> relay = kit.spawn(slowRelay(run, victim));
+    ActorRef<Object> canceller = kit.spawn(source(run));
+    victim.tell(new Arm(20 * MS, "t", null)); // fires at ~20 ms wall
+    canceller.tell(new Arm(5 * MS, "cancel", relay)); // the cancel, stamped 5 ms, arrives at ~305 ms wall
+    assertEquals(List.of("cancelled at 5"), receive(seen, 1));
+    seen.expectNoMessage(Duration.ofMillis(200));
+    assertEquals(0, order.frontier().outstanding(), "nothing of the cancelled timer is left in the order");
   }
 }
