@@ -83,10 +83,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private long key;
   private long sendSeq;
   private long arrivals;
+  private long handedOver;
   /** The latest event handed over; none before the first. */
   private Held last;
   /** The behavior the actor returned last (an AbstractBehavior returns itself). */
   private Behavior<Object> lastReturned;
+  /** The level the frontier will wake this inbox at; null when it is not waiting. */
+  private Frontier.Level waitingFor;
 
   private CausalInbox(Causality run, boolean observer) {
     super(Object.class);
@@ -126,42 +129,63 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     key = stableKey(self.path().toStringWithoutAddress());
     mailbox = CausalMailbox.queueOf(self);
     if (mailbox != null) mailbox.markCausal();
-    CausalInbox before = Causality.enterActor(this);
+    Causality.OnThread t = Causality.onThread();
+    CausalInbox before = t.actor;
+    t.actor = this;
     try {
-      return target.start(ctx);
+      Behavior<Object> started = target.start(ctx);
+      if (!held.isEmpty()) wakeUp(); // a timer armed while starting fired into this inbox at once
+      return started;
     } finally {
-      Causality.leaveActor(before);
+      t.actor = before;
     }
   }
 
   @Override
   public Behavior<Object> aroundReceive(TypedActorContext<Object> ctx, Object msg, ReceiveTarget<Object> target) {
-    CausalInbox before = Causality.enterActor(this);
+    Causality.OnThread t = Causality.onThread();
+    CausalInbox before = t.actor;
+    t.actor = this;
     try {
-      if (msg == WakeUp.INSTANCE) return release(ctx, target);
-      Held event = stamp(msg);
-      if (event == null) return target.apply(ctx, msg);
-      if (last != null && ORDER.compare(event, last) < 0) return late(ctx, target, event);
+      if (msg == WakeUp.INSTANCE) {
+        waitingFor = null;
+        return release(ctx, target, t);
+      }
+      Held event = stamp(msg, t.arrived);
+      if (event == null) {
+        Behavior<Object> next = target.apply(ctx, msg);
+        if (held.isEmpty() || !Behavior.isAlive(next)) return next;
+        // it may have armed a timer that fired into this inbox at once
+        if (!keeps(next)) {
+          lastReturned = next;
+          wakeUp();
+          return next;
+        }
+        return release(ctx, target, t);
+      }
+      if (last != null && ORDER.compare(event, last) < 0) return late(ctx, target, event, t);
       held.add(event);
-      return release(ctx, target);
+      return release(ctx, target, t);
     } finally {
-      Causality.leaveActor(before);
+      t.actor = before;
     }
   }
 
   @Override
   public Behavior<Object> aroundSignal(TypedActorContext<Object> ctx, Signal signal, SignalTarget<Object> target) {
-    CausalInbox before = Causality.enterActor(this);
+    Causality.OnThread t = Causality.onThread();
+    CausalInbox before = t.actor;
+    t.actor = this;
     try {
       if (signal instanceof PostStop || signal instanceof PreRestart) dropAll();
       return target.apply(ctx, signal);
     } finally {
-      Causality.leaveActor(before);
+      t.actor = before;
     }
   }
 
-  /** The event a message stands for, or null for an unstamped one. */
-  private Held stamp(Object msg) {
+  /** The event a message stands for ({@code sent}: what the mailbox recorded of it), or null for an unstamped one. */
+  private Held stamp(Object msg, Causality.Sent sent) {
     long arrival = arrivals++;
     if (msg instanceof Timed t) {
       Armed a = armedFor(msg);
@@ -169,7 +193,6 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
       a.fired = new Held(a.level.stamp(), a.level.generation(), key, a.seq, arrival, msg, frontier != null);
       return a.fired;
     }
-    Causality.Sent sent = Causality.arrived();
     if (sent == null) return null;
     return new Held(sent.stamp(), sent.generation(), sent.sender(), sent.seq(), arrival, msg,
         sent.frontier() != null);
@@ -180,7 +203,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * latest event's time. Stamped earlier: a causality violation; stamped the same (a tie between independent
    * senders): an inversion of the tie order.
    */
-  private Behavior<Object> late(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event) {
+  private Behavior<Object> late(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event,
+      Causality.OnThread t) {
     if (observer) {
       if (event.stamp() < last.stamp()) run.countObserverViolation();
     } else if (event.stamp() < last.stamp()) {
@@ -193,7 +217,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     } else {
       run.countTieInversion();
     }
-    return settle(deliver(ctx, target, event, false));
+    return settle(deliver(ctx, target, event, false, t));
   }
 
   /**
@@ -201,17 +225,18 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * the actor keeps its behavior; after a change the rest follow from a fresh wake-up, so that each reaches the
    * behavior in force.
    */
-  private Behavior<Object> release(TypedActorContext<Object> ctx, ReceiveTarget<Object> target) {
+  private Behavior<Object> release(TypedActorContext<Object> ctx, ReceiveTarget<Object> target,
+      Causality.OnThread t) {
     while (!held.isEmpty()) {
       Held next = held.peek();
       if (frontier != null) {
         if (mailbox != null && mailbox.pendingStamped() > 0) return Behaviors.same(); // it comes next
+        if (!mayGo(next)) return Behaviors.same(); // woken when it may
         if (earlierTimerPending(next)) return Behaviors.same(); // it fires, then comes here
-        if (!frontier.releasable(next.level(), waker)) return Behaviors.same(); // woken when it may
       }
       held.poll();
       if (!observer) run.countOrdered(next.arrival() < arrivals - 1);
-      Behavior<Object> behavior = deliver(ctx, target, next, true);
+      Behavior<Object> behavior = deliver(ctx, target, next, true, t);
       if (!Behavior.isAlive(behavior)) return behavior;
       if (!keeps(behavior)) {
         lastReturned = behavior;
@@ -233,19 +258,29 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   }
 
   private Behavior<Object> deliver(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event,
-      boolean inOrder) {
+      boolean inOrder, Causality.OnThread t) {
     // A violation is handled at the latest event's time, as if it came right after it.
     long stamp = inOrder || last == null ? event.stamp() : last.stamp();
     int generation = inOrder || last == null ? event.generation() : last.generation();
     if (inOrder) last = event;
     if (event.msg() instanceof Timed && event.sender() == key) handled(event);
-    run.recordLag(Math.max(0, run.clock().nowNanos() - event.stamp()));
-    Causality.Handling before = Causality.enter(new Causality.Handling(run, this, stamp, generation));
+    if (!observer) run.recordLag(Math.max(0, run.clock().nowNanos() - event.stamp()), (handedOver++ & 7) == 0);
+    Causality runBefore = t.run;
+    CausalInbox inboxBefore = t.inbox;
+    long stampBefore = t.stamp;
+    int generationBefore = t.generation;
+    t.run = run;
+    t.inbox = this;
+    t.stamp = stamp;
+    t.generation = generation;
     try {
       return target.apply(ctx, event.msg());
     } finally {
-      Causality.leave(before);
-      if (event.counted()) frontier.done(event.level());
+      t.run = runBefore;
+      t.inbox = inboxBefore;
+      t.stamp = stampBefore;
+      t.generation = generationBefore;
+      if (event.counted()) frontier.done(event.stamp(), event.generation());
     }
   }
 
@@ -253,14 +288,37 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     self.tell(WakeUp.INSTANCE);
   }
 
+  /**
+   * Whether {@code next} is the run's earliest event now; if not, the frontier wakes this inbox when it is (asked
+   * once per level waited for).
+   */
+  private boolean mayGo(Held next) {
+    if (waitingFor != null && waitingFor.stamp() == next.stamp() && waitingFor.generation() == next.generation()) {
+      return false;
+    }
+    if (frontier.releasable(next.stamp(), next.generation(), waker)) return true;
+    waitingFor = next.level();
+    return false;
+  }
+
   // ---- timers (RunContext.arm / disarm) ----
 
-  /** Timer {@code key} is armed with {@code message} for model time {@code due}, replacing one of that key. */
-  void armed(Object key, Object message, long due) {
+  /**
+   * Timer {@code key} is armed with {@code message} for model time {@code due}, replacing one of that key. Under the
+   * conservative order, a timer whose due time the clock has passed already (the model runs behind it) fires here
+   * and now, into this inbox: its event waits for its place in the order as any other, and no timer thread sits
+   * between the event that armed it and the event it stands for. Returns whether it fired so.
+   */
+  boolean armed(Object key, Object message, long due) {
     disarmed(key);
     Armed a = new Armed(key, message, run.levelOfTimer(due), nextSeq());
     armed.add(a);
-    if (frontier != null) frontier.add(a.level);
+    if (frontier == null) return false;
+    frontier.add(a.level.stamp(), a.level.generation());
+    if (due > run.clock().nowNanos()) return false;
+    a.fired = new Held(a.level.stamp(), a.level.generation(), this.key, a.seq, arrivals++, message, true);
+    held.add(a.fired);
+    return true;
   }
 
   /**
@@ -286,7 +344,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
   private void drop(Armed a) {
     if (a.fired != null) held.remove(a.fired);
-    if (frontier != null) frontier.done(a.level);
+    if (frontier != null) frontier.done(a.level.stamp(), a.level.generation());
   }
 
   /** The armed timer whose message this is (it fired); null if none. */
@@ -305,11 +363,16 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     }
   }
 
-  /** Whether a timer of this actor still to fire comes before {@code event} in the order. */
+  /**
+   * Whether a timer of this actor still to fire comes before {@code event} in the order. Asked once {@code event}
+   * is the run's earliest: every armed timer is then at its level or later, so only a tie can come first.
+   */
   private boolean earlierTimerPending(Held event) {
-    for (Armed a : armed) {
+    for (int i = 0; i < armed.size(); i++) {
+      Armed a = armed.get(i);
+      if (a.level.stamp() != event.stamp()) continue;
       if (a.fired != null) continue;
-      int c = a.level.compareTo(event.level());
+      int c = Frontier.compare(a.level.stamp(), a.level.generation(), event.stamp(), event.generation());
       if (c < 0 || c == 0 && (key < event.sender() || key == event.sender() && a.seq < event.seq())) return true;
     }
     return false;
@@ -319,7 +382,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private void dropAll() {
     disarmedAll();
     if (frontier != null) {
-      for (Held h : held) if (h.counted()) frontier.done(h.level());
+      for (Held h : held) if (h.counted()) frontier.done(h.stamp(), h.generation());
     }
     held.clear();
   }

@@ -20,7 +20,7 @@ import scala.Option;
  * thread, inside {@code tell} — it records which event the sender was handling ({@link Causality#sending()}, which
  * also counts the new event in the run's {@link Frontier} under the conservative order); as it is dequeued — on the
  * receiver's thread, just before the actor runs it — it hands that record to the receiver's {@link CausalInbox}
- * ({@link Causality#arrived()}). So every message an actor sends while handling an event is stamped with that
+ * ({@link Causality.OnThread#arrived}). So every message an actor sends while handling an event is stamped with that
  * event's model time and a stable key for ties, without a field in any message or a change at any {@code tell}.
  * Messages sent from outside an event (the runner, the test kit, Pekko itself) carry nothing and are handled as they
  * arrive.
@@ -92,13 +92,13 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
         stamped.decrementAndGet();
         Causality.Sent sent = e.sent();
         if (!causal && sent.frontier() != null) {
-          sent.frontier().done(sent.level());
+          sent.frontier().done(sent.stamp(), sent.generation());
           sent = null;
         }
-        Causality.arrive(sent);
+        Causality.onThread().arrived = sent;
         return e.envelope();
       }
-      Causality.arrive(null);
+      if (next != null) Causality.onThread().arrived = null;
       return (Envelope) next;
     }
 
@@ -118,7 +118,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
       while ((next = queue.poll()) != null) {
         if (next instanceof Entry e) {
           stamped.decrementAndGet();
-          if (e.sent().frontier() != null) e.sent().frontier().done(e.sent().level());
+          if (e.sent().frontier() != null) e.sent().frontier().done(e.sent().stamp(), e.sent().generation());
           deadLetters.enqueue(owner, e.envelope());
         } else {
           deadLetters.enqueue(owner, (Envelope) next);

@@ -63,13 +63,21 @@ public final class Causality {
     }
   }
 
-  /** The event an inbox is handing to its actor on this thread. */
-  record Handling(Causality run, CausalInbox inbox, long stamp, int generation) {}
+  /**
+   * What runs on one thread: the event an inbox is handing to its actor ({@code run} non-null while one is), what
+   * the mailbox dequeued last, and the inbox of the actor that runs. One thread-local for all three: every message
+   * reads and writes them several times.
+   */
+  static final class OnThread {
+    Causality run;
+    CausalInbox inbox;
+    long stamp;
+    int generation;
+    Sent arrived;
+    CausalInbox actor;
+  }
 
-  private static final ThreadLocal<Handling> HANDLING = new ThreadLocal<>();
-  private static final ThreadLocal<Sent> ARRIVED = new ThreadLocal<>();
-  /** The inbox whose actor runs on this thread now (stamped event or not): where its timers are registered. */
-  private static final ThreadLocal<CausalInbox> ACTOR = new ThreadLocal<>();
+  private static final ThreadLocal<OnThread> ON_THREAD = ThreadLocal.withInitial(OnThread::new);
 
   private final EmulatedClock clock;
   private final Order order;
@@ -126,8 +134,8 @@ public final class Causality {
    * time (the model's present: what every actor has reached), or, under the arrival order, the clock.
    */
   public long now() {
-    Handling h = HANDLING.get();
-    if (h != null && h.run() == this) return h.stamp();
+    OnThread t = ON_THREAD.get();
+    if (t.run == this) return t.stamp;
     if (frontier != null) {
       Frontier.Level present = frontier.bound();
       if (frontier.cap().compareTo(present) < 0) present = frontier.cap();
@@ -152,60 +160,35 @@ public final class Causality {
    * under the arrival order or outside an event.
    */
   public void freeze() {
-    Handling h = HANDLING.get();
-    if (frontier != null && h != null && h.run() == this) frontier.freeze(new Frontier.Level(h.stamp(), h.generation()));
+    OnThread t = ON_THREAD.get();
+    if (frontier != null && t.run == this) frontier.freeze(new Frontier.Level(t.stamp, t.generation));
   }
 
   /** The level a new event due at {@code due} gets: its due time, and never before the event that caused it. */
   Frontier.Level levelOfTimer(long due) {
-    Handling h = HANDLING.get();
-    if (h == null || h.run() != this || due > h.stamp()) return new Frontier.Level(due, 0);
-    return new Frontier.Level(h.stamp(), h.generation()).next();
+    OnThread t = ON_THREAD.get();
+    if (t.run != this || due > t.stamp) return new Frontier.Level(due, 0);
+    return new Frontier.Level(t.stamp, t.generation + 1);
   }
 
   /** On the sender's thread, as a message is enqueued: the sender's event, or null outside one. */
   static Sent sending() {
-    Handling h = HANDLING.get();
-    if (h == null) return null;
-    Causality run = h.run();
-    Sent sent = new Sent(h.stamp(), h.generation() + 1, h.inbox().key(), h.inbox().nextSeq(), run.frontier);
-    if (run.frontier != null) run.frontier.add(sent.level());
+    OnThread t = ON_THREAD.get();
+    Causality run = t.run;
+    if (run == null) return null;
+    Sent sent = new Sent(t.stamp, t.generation + 1, t.inbox.key(), t.inbox.nextSeq(), run.frontier);
+    if (run.frontier != null) run.frontier.add(sent.stamp(), sent.generation());
     return sent;
   }
 
-  /** On the receiver's thread, as the mailbox dequeues. */
-  static void arrive(Sent sent) {
-    ARRIVED.set(sent);
-  }
-
-  /** What the mailbox dequeued last on this thread: the message being received now. */
-  static Sent arrived() {
-    return ARRIVED.get();
-  }
-
-  static Handling enter(Handling h) {
-    Handling before = HANDLING.get();
-    HANDLING.set(h);
-    return before;
-  }
-
-  static void leave(Handling before) {
-    HANDLING.set(before);
-  }
-
-  static CausalInbox enterActor(CausalInbox inbox) {
-    CausalInbox before = ACTOR.get();
-    ACTOR.set(inbox);
-    return before;
-  }
-
-  static void leaveActor(CausalInbox before) {
-    ACTOR.set(before);
+  /** This thread's state. */
+  static OnThread onThread() {
+    return ON_THREAD.get();
   }
 
   /** The inbox of the actor running on this thread, or null outside one. */
   static CausalInbox actor() {
-    return ACTOR.get();
+    return ON_THREAD.get().actor;
   }
 
   void countOrdered(boolean wasHeld) {
@@ -227,9 +210,13 @@ public final class Causality {
     violationSizes.recordNanos(sizeNanos);
   }
 
-  /** How far behind the clock an event was handed over: the clock's time less its stamp (emulated ns, >= 0). */
-  void recordLag(long lagNanos) {
-    lag.recordNanos(lagNanos);
+  /**
+   * How far behind the clock an event was handed over: the clock's time less its stamp (emulated ns, >= 0). Every
+   * event is checked against the horizon; {@code sampled} ones (one in eight of each actor's, a fixed pattern) go
+   * into the lag distribution, which costs a few atomic operations per record.
+   */
+  void recordLag(long lagNanos, boolean sampled) {
+    if (sampled) lag.recordNanos(lagNanos);
     if (lagNanos > horizonNanos) beyondHorizon.increment();
   }
 
@@ -260,7 +247,8 @@ public final class Causality {
    *     judged; their events are not in {@code ordered} either)
    * @param largestViolationNanos the largest violation's size, emulated ns
    * @param violationSizes violation sizes, µs
-   * @param lag how far behind the clock events were handed over, µs of emulated time
+   * @param lag how far behind the clock events were handed over, µs of emulated time (one event in eight of each
+   *     actor's)
    * @param horizonNanos the horizon, emulated ns (Long.MAX_VALUE: none)
    * @param beyondHorizon events handed over more than the horizon behind the clock
    */

@@ -23,9 +23,11 @@ import java.util.TreeMap;
  * <p>Counting. {@link #add} when an event comes into being (a stamped message enqueued, a timer armed) and
  * {@link #done} when it has been handled (or dropped: a cancelled timer, a message to a stopped actor). An event's
  * consequences are added while it is handled, before it is done, so the bound never passes them. Inboxes whose next
- * event is later than the bound {@link #park} and are woken when the bound reaches it.
+ * event is later than the bound {@link #releasable park} and are woken when the bound reaches it.
  *
- * <p>Thread-safe: one lock, held for a few map operations; the bound itself is read without it.
+ * <p>Thread-safe: one lock, held for a few array and map operations; the bound itself is read without it. The
+ * counts are kept per model time (a map) and, within one, per generation (an array): most events are added and
+ * done at the bound's own model time, which is found without the map.
  */
 public final class Frontier {
 
@@ -44,8 +46,7 @@ public final class Frontier {
 
     @Override
     public int compareTo(Level o) {
-      int c = Long.compare(stamp, o.stamp);
-      return c != 0 ? c : Integer.compare(generation, o.generation);
+      return compare(stamp, generation, o.stamp, o.generation);
     }
   }
 
@@ -54,40 +55,97 @@ public final class Frontier {
     void wake();
   }
 
-  private final TreeMap<Level, int[]> outstanding = new TreeMap<>();
+  /** The outstanding events of one model time, by generation. */
+  private static final class Stamp {
+    final long stamp;
+    int[] byGeneration = new int[8];
+    int total;
+    /** No outstanding event below this generation. */
+    int first = Integer.MAX_VALUE;
+
+    Stamp(long stamp) {
+      this.stamp = stamp;
+    }
+
+    void add(int generation) {
+      if (generation >= byGeneration.length) {
+        byGeneration = java.util.Arrays.copyOf(byGeneration, Math.max(generation + 1, 2 * byGeneration.length));
+      }
+      byGeneration[generation]++;
+      total++;
+      if (generation < first) first = generation;
+    }
+
+    /** Returns whether the earliest generation moved (or none is left). */
+    boolean done(int generation) {
+      if (generation >= byGeneration.length || byGeneration[generation] == 0) {
+        throw new IllegalStateException("no outstanding event at (" + stamp + ", " + generation + ")");
+      }
+      byGeneration[generation]--;
+      total--;
+      if (generation != first || byGeneration[generation] > 0) return false;
+      if (total == 0) {
+        first = Integer.MAX_VALUE;
+      } else {
+        while (byGeneration[first] == 0) first++;
+      }
+      return true;
+    }
+  }
+
+  private final TreeMap<Long, Stamp> outstanding = new TreeMap<>();
+  /** The entry of the bound's model time (null: nothing outstanding). */
+  private Stamp earliest;
   private final TreeMap<Level, List<Waiter>> waiting = new TreeMap<>();
   private volatile Level bound = Level.TOP;
   /** The level past which nothing is handed over any more (the run has ended): TOP while it goes. */
   private volatile Level cap = Level.TOP;
+
+  static int compare(long stamp, int generation, long otherStamp, int otherGeneration) {
+    int c = Long.compare(stamp, otherStamp);
+    return c != 0 ? c : Integer.compare(generation, otherGeneration);
+  }
 
   /** The earliest level of an event not yet handled ({@link Level#TOP}: none). */
   public Level bound() {
     return bound;
   }
 
-  /** An event at {@code level} came into being. */
-  public void add(Level level) {
+  /** An event at ({@code stamp}, {@code generation}) came into being. */
+  public void add(long stamp, int generation) {
     synchronized (this) {
-      int[] n = outstanding.get(level);
-      if (n == null) {
-        outstanding.put(level, new int[] {1});
-        if (level.compareTo(bound) < 0) bound = level;
-      } else {
-        n[0]++;
+      Stamp s = earliest != null && earliest.stamp == stamp ? earliest : null;
+      if (s == null) {
+        Long key = stamp; // boxed once
+        s = outstanding.get(key);
+        if (s == null) {
+          s = new Stamp(stamp);
+          outstanding.put(key, s);
+        }
+        if (earliest == null || stamp < earliest.stamp) earliest = s;
+      }
+      s.add(generation);
+      if (s == earliest && compare(stamp, generation, bound.stamp(), bound.generation()) < 0) {
+        bound = new Level(stamp, generation);
       }
     }
   }
 
-  /** An event at {@code level} has been handled, or dropped; wakes whoever waited for the new bound. */
-  public void done(Level level) {
-    List<Waiter> wake = null;
+  /** An event at ({@code stamp}, {@code generation}) has been handled, or dropped; wakes whoever waited for it. */
+  public void done(long stamp, int generation) {
+    List<Waiter> wake;
     synchronized (this) {
-      int[] n = outstanding.get(level);
-      if (n == null) throw new IllegalStateException("no outstanding event at " + level);
-      if (--n[0] > 0) return;
-      outstanding.remove(level);
-      if (!level.equals(bound)) return;
-      Level next = outstanding.isEmpty() ? Level.TOP : outstanding.firstKey();
+      Stamp s = earliest != null && earliest.stamp == stamp ? earliest : outstanding.get(stamp);
+      if (s == null) throw new IllegalStateException("no outstanding event at (" + stamp + ", " + generation + ")");
+      if (!s.done(generation) || s != earliest) {
+        if (s.total == 0) outstanding.remove(stamp);
+        return;
+      }
+      if (s.total == 0) {
+        outstanding.remove(stamp);
+        earliest = outstanding.isEmpty() ? null : outstanding.firstEntry().getValue();
+      }
+      Level next = earliest == null ? Level.TOP : new Level(earliest.stamp, earliest.first);
       bound = next;
       if (waiting.isEmpty() || waiting.firstKey().compareTo(next) > 0 || next.compareTo(cap) > 0) return;
       wake = new ArrayList<>();
@@ -98,18 +156,35 @@ public final class Frontier {
     for (Waiter w : wake) w.wake();
   }
 
+  /** As {@link #add(long, int)}. */
+  public void add(Level level) {
+    add(level.stamp(), level.generation());
+  }
+
+  /** As {@link #done(long, int)}. */
+  public void done(Level level) {
+    done(level.stamp(), level.generation());
+  }
+
   /**
-   * Whether an event at {@code level} may be handled now: nothing earlier is outstanding and the run has not ended
-   * before it. If not, {@code waiter} is woken once the bound reaches {@code level} (never, past the cap).
+   * Whether an event at ({@code stamp}, {@code generation}) may be handled now: nothing earlier is outstanding and
+   * the run has not ended before it. If not, {@code waiter} is woken once the bound reaches it (never, past the cap);
+   * a waiter asks once per level it waits for.
    */
-  public boolean releasable(Level level, Waiter waiter) {
-    if (level.compareTo(bound) <= 0 && level.compareTo(cap) <= 0) return true;
+  public boolean releasable(long stamp, int generation, Waiter waiter) {
+    if (mayGo(stamp, generation)) return true;
     synchronized (this) {
-      if (level.compareTo(bound) <= 0 && level.compareTo(cap) <= 0) return true;
-      List<Waiter> ws = waiting.computeIfAbsent(level, l -> new ArrayList<>(2));
-      if (!ws.contains(waiter)) ws.add(waiter);
+      if (mayGo(stamp, generation)) return true;
+      waiting.computeIfAbsent(new Level(stamp, generation), l -> new ArrayList<>(2)).add(waiter);
       return false;
     }
+  }
+
+  private boolean mayGo(long stamp, int generation) {
+    Level b = bound;
+    Level c = cap;
+    return compare(stamp, generation, b.stamp(), b.generation()) <= 0
+        && compare(stamp, generation, c.stamp(), c.generation()) <= 0;
   }
 
   /**
@@ -134,12 +209,12 @@ public final class Frontier {
   /** Outstanding events (diagnostics and tests). */
   public synchronized long outstanding() {
     long n = 0;
-    for (int[] c : outstanding.values()) n += c[0];
+    for (Stamp s : outstanding.values()) n += s.total;
     return n;
   }
 
   @Override
   public synchronized String toString() {
-    return "Frontier[bound " + bound + ", " + outstanding.size() + " levels, " + waiting.size() + " waiting]";
+    return "Frontier[bound " + bound + ", " + outstanding.size() + " model times, " + waiting.size() + " waiting]";
   }
 }

@@ -43,13 +43,17 @@ public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLaten
 
   /**
    * Arms single timer {@code key} (replacing one of that key) for the event at emulated time {@code due}; it fires
-   * when the clock reaches {@code due}, at once when that is past. Its message should be {@link Timed}, so that the
+   * when the clock reaches {@code due}, at once when that is past (under the conservative order straight into the
+   * actor's inbox, {@link CausalInbox#armed}). Its message should be {@link Timed}, so that the
    * inbox orders it with the actor's messages; called from the actor's own behavior, so that its inbox counts it in
    * the run's order until it is handled or cancelled.
    */
   public <T> void arm(TimerScheduler<T> timers, Object key, T message, long due) {
     CausalInbox inbox = Causality.actor();
-    if (inbox != null) inbox.armed(key, message, due);
+    if (inbox != null && inbox.armed(key, message, due)) {
+      timers.cancel(key); // fired into the inbox at once (the model runs behind the clock): none of this key is left
+      return;
+    }
     long wall = clock.toWallNanos(Math.max(0, due - clock.nowNanos()));
     timers.startSingleTimer(key, message, Duration.ofNanos(wall));
   }

@@ -47,14 +47,27 @@ public final class Runner {
 
   private Runner() {}
 
-  /**
-   * Pekko settings every run uses: the high-resolution scheduler and the dispatcher measured best here. JVM
-   * system properties ({@code -Dpekko....}) still override them, for measuring alternatives.
-   */
+  /** Pekko settings of a run under the conservative order ({@link #pekkoConfig(Causality.Order)}). */
   public static Config pekkoConfig() {
+    return pekkoConfig(Causality.Order.CONSERVATIVE);
+  }
+
+  /**
+   * Pekko settings every run uses: the high-resolution scheduler, the causal mailbox, and the dispatcher measured
+   * best here for the run's order (README "Performance"): under the conservative order one thread (events of
+   * different model times run one after the other whatever the threads, and a second thread only adds hand-offs and
+   * contention: 8 VMs of sync-loop ran ~70,000 requests per wall second on one, ~40,000 on two); under the arrival
+   * order the fixed 2-thread pool measured best before it. JVM system properties ({@code -Dpekko....}) still
+   * override them, for measuring alternatives.
+   */
+  public static Config pekkoConfig(Causality.Order order) {
+    Config dispatcher = order == Causality.Order.CONSERVATIVE
+        ? ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
+            .withFallback(TimerProbe.RECOMMENDED_DISPATCHER)
+        : TimerProbe.RECOMMENDED_DISPATCHER;
     return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"\n"
             + "pekko.actor.typed.default-mailbox.mailbox-type = \"" + CausalMailbox.class.getName() + "\"")
-        .withFallback(TimerProbe.RECOMMENDED_DISPATCHER))
+        .withFallback(dispatcher))
         .withFallback(ConfigFactory.load());
   }
 
@@ -216,7 +229,7 @@ public final class Runner {
     long wallStart = System.nanoTime();
     ActorSystem<Emulation.Command> system = ActorSystem.create(
         Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), clock::start, ended, tap),
-        "emulation", pekkoConfig());
+        "emulation", pekkoConfig(f.order()));
     return new Started(system, context, ended, wallStart);
   }
 

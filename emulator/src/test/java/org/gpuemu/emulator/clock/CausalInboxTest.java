@@ -27,7 +27,7 @@ class CausalInboxTest {
   private static final long MS = 1_000_000;
   /** How long the slow relay holds a message, wall time: far longer than the 10 ms between the two chains. */
   private static final long RELAY_MS = 300;
-  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
+  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig(Causality.Order.ARRIVAL)); // two threads: a real race
 
   @AfterAll
   void shutdown() {
