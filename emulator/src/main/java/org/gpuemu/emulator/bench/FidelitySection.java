@@ -114,7 +114,8 @@ final class FidelitySection {
       Planned p;
       try {
         Settings.Scenario declared = load(file, null, null);
-        double seconds = plan.fidelitySeconds(declared.durationNanos() / 1e9, declared.timeScale());
+        double seconds = withFaults(plan.fidelitySeconds(declared.durationNanos() / 1e9, declared.timeScale()),
+            declared);
         p = new Planned(file, name, declared, seconds, null);
       } catch (ConfigProblems e) {
         p = new Planned(file, name, null, 0, "cannot load: " + String.join("; ", e.problems()));
@@ -146,6 +147,16 @@ final class FidelitySection {
     FidelityCheck.Totals totals = FidelityCheck.Totals.of(calls, refFaithful, errors);
     return new Report(folder.toString(), filter, SLOWER, FidelityCheck.RELATIVE_TOLERANCE,
         FidelityCheck.ABSOLUTE_TOLERANCE, FidelityCheck.ABSOLUTE_BELOW, estimate, rows, totals);
+  }
+
+  /**
+   * The emulated length of a file's runs: {@code seconds}, or, for a file that plans faults, long enough to strike
+   * its last one and go on a second (a fault planned past the end of a run is bad input), at most the file's own.
+   */
+  static double withFaults(double seconds, Settings.Scenario declared) {
+    double lastFault = declared.faults().faults().stream().mapToLong(f -> f.atNanos()).max().orElse(-1) / 1e9;
+    if (lastFault < 0) return seconds;
+    return Math.min(declared.durationNanos() / 1e9, Math.max(seconds, lastFault + 1));
   }
 
   /** The scenario files under the folder, in path order; with a glob, those whose path under it matches. */

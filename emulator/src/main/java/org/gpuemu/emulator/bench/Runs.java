@@ -100,9 +100,15 @@ final class Runs {
       return vms.values().stream().mapToDouble(v -> ((Number) v.get(key)).doubleValue()).average().orElse(0);
     }
 
-    /** Wall seconds the VMs ran: the emulated length at the run's time scale (start-up and drain excluded). */
+    /**
+     * Wall seconds the emulated time took (from time zero to the end, start-up excluded): the emulated length over
+     * the run's real-time factor; at least the emulated length at the run's time scale.
+     */
     double runningWallSeconds() {
-      return scenario.durationNanos() / 1e9 / scenario.timeScale();
+      double paced = scenario.durationNanos() / 1e9 / scenario.timeScale();
+      Object rtf = ((java.util.Map<?, ?>) summary.get("fidelity")).get("real_time_factor");
+      double emulated = number("emulated_seconds");
+      return rtf instanceof Number n && n.doubleValue() > 0 ? Math.max(paced, emulated / n.doubleValue()) : paced;
     }
   }
 }

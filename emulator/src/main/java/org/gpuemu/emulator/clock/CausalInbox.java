@@ -29,12 +29,23 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
-  /** The inbox's own wake-up: the run's safe time reached its next event. */
-  private enum WakeUp { INSTANCE }
+  /**
+   * The inbox's own wake-up: the run's safe time reached the level it waited for under registration {@code token}
+   * (0: a wake-up of its own, after the actor changed its behavior).
+   */
+  private record WakeUp(long token) {}
 
   /** Whether {@code message} is an inbox's wake-up (the mailbox stamps nothing for it). */
   static boolean isWakeUp(Object message) {
-    return message == WakeUp.INSTANCE;
+    return message instanceof WakeUp;
+  }
+
+  /** One wait at the frontier: wakes its inbox with its token. */
+  private record Registration(ActorRef<Object> self, long token) implements Frontier.Waiter {
+    @Override
+    public void wake() {
+      self.tell(new WakeUp(token));
+    }
   }
 
   /**
@@ -77,7 +88,6 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private final boolean observer;
   private final PriorityQueue<Held> held = new PriorityQueue<>(ORDER);
   private final List<Armed> armed = new ArrayList<>(2);
-  private final Frontier.Waiter waker = this::wakeUp;
   private ActorRef<Object> self;
   private CausalMailbox.Queue mailbox;
   private long key;
@@ -88,8 +98,10 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private Held last;
   /** The behavior the actor returned last (an AbstractBehavior returns itself). */
   private Behavior<Object> lastReturned;
-  /** The level the frontier will wake this inbox at; null when it is not waiting. */
+  /** The level the frontier will wake this inbox at, and the token of that wait; null and 0 when it is not waiting. */
   private Frontier.Level waitingFor;
+  private long registration;
+  private long registrations;
 
   private CausalInbox(Causality run, boolean observer) {
     super(Object.class);
@@ -147,8 +159,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     CausalInbox before = t.actor;
     t.actor = this;
     try {
-      if (msg == WakeUp.INSTANCE) {
-        waitingFor = null;
+      if (msg instanceof WakeUp w) {
+        if (w.token() != 0 && w.token() != registration) return Behaviors.same(); // an earlier wait, superseded
+        if (w.token() != 0) {
+          registration = 0;
+          waitingFor = null;
+        }
         return release(ctx, target, t);
       }
       Held event = stamp(msg, t.arrived);
@@ -285,18 +301,26 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   }
 
   private void wakeUp() {
-    self.tell(WakeUp.INSTANCE);
+    self.tell(new WakeUp(0));
   }
 
   /**
-   * Whether {@code next} is the run's earliest event now; if not, the frontier wakes this inbox when it is (asked
-   * once per level waited for).
+   * Whether {@code next} is the run's earliest event now; if not, the frontier wakes this inbox when it is. The inbox
+   * waits at one level at a time, the earliest it needs: it registers again only for an earlier one, and a wake-up of
+   * a wait it superseded is ignored (the later level's wait is then due no earlier than the current one's), so that
+   * wake-ups never outnumber the waits that matter.
    */
   private boolean mayGo(Held next) {
-    if (waitingFor != null && waitingFor.stamp() == next.stamp() && waitingFor.generation() == next.generation()) {
-      return false;
+    if (waitingFor != null
+        && Frontier.compare(next.stamp(), next.generation(), waitingFor.stamp(), waitingFor.generation()) >= 0) {
+      return frontier.mayGo(next.stamp(), next.generation());
     }
-    if (frontier.releasable(next.stamp(), next.generation(), waker)) return true;
+    Registration r = new Registration(self, ++registrations);
+    if (frontier.releasable(next.stamp(), next.generation(), r)) {
+      registrations--; // not registered
+      return true;
+    }
+    registration = r.token();
     waitingFor = next.level();
     return false;
   }

@@ -180,7 +180,8 @@ public final class Frontier {
     }
   }
 
-  private boolean mayGo(long stamp, int generation) {
+  /** Whether an event at ({@code stamp}, {@code generation}) may be handled now (no wait is registered). */
+  public boolean mayGo(long stamp, int generation) {
     Level b = bound;
     Level c = cap;
     return compare(stamp, generation, b.stamp(), b.generation()) <= 0

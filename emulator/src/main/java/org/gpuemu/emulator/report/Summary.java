@@ -228,7 +228,7 @@ public final class Summary {
     reason = verdict.reason();
     return new SummaryDoc.Fidelity(faithful, reason, known ? unit : null, known ? round(reference / 1e6, 3) : null,
         causality(known ? OptionalLong.of(reference) : OptionalLong.empty()),
-        r.wallSeconds() > 0 ? round(r.emulatedNanos() / 1e9 / r.wallSeconds(), 4) : null,
+        r.runningWallSeconds() > 0 ? round(r.emulatedNanos() / 1e9 / r.runningWallSeconds(), 4) : null,
         SummaryDoc.Distribution.of(r.lateness()), SummaryDoc.Distribution.of(r.skew()),
         r.metrics().timelineDropped());
   }

@@ -68,7 +68,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   /** What the runner gets when the run has ended. */
   public record Ended(Host.Refs refs, ActorRef<MetricsHub.Command> metrics,
-      ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained) {}
+      ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained, long runningWallNanos) {}
 
   /** Emulated time the GPU gets after the end to finish what the guests queued. */
   static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
@@ -281,6 +281,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private void finish(boolean drained) {
     run.disarmAll(timers);
     run.causality().freeze(); // the actors keep their state at the end for the runner's questions
-    ended.complete(new Ended(refs, metrics, faults, endedAt, drained));
+    // how long the emulated time took in wall time (a measurement, not the model's: the clock is read here only)
+    long wall = run.clock().toWallNanos(run.clock().nowNanos());
+    ended.complete(new Ended(refs, metrics, faults, endedAt, drained, wall));
   }
 }

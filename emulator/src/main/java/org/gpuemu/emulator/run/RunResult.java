@@ -17,12 +17,25 @@ import org.gpuemu.emulator.vm.VGpu;
 /**
  * Every final report of one run, as collected from the actors, with the run's timer lateness and message skew
  * ({@link RunContext#received}), its causal order ({@link Causality}) and what happened to each fault it injected.
+ * {@code wallSeconds}: the whole run's wall time, start-up and the collection of reports included;
+ * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took.
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
     List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
     List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
-    TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults) {
+    TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
+    double runningWallSeconds) {
+
+  /** A run whose running time is not known apart from its whole wall time (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
+        lateness, skew, order, faults, wallSeconds);
+  }
 
   /** A run without faults. */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,

@@ -258,7 +258,7 @@ public final class Runner {
     List<FaultInjector.Record> faults = await(ask(system, end.faults(), FaultInjector.Report::new));
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
         scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot(),
-        context.causality().snapshot(), faults);
+        context.causality().snapshot(), faults, end.runningWallNanos() / 1e9);
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

@@ -19,7 +19,7 @@ class BaselineScenarioTest {
 
   private static Summary run(String file, long seconds, Map<String, String> sets, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file),
-        new ScenarioLoader.Overrides(null, seconds * 1_000_000_000L, null, sets));
+        new ScenarioLoader.Overrides(FastForward.SCALE, seconds * 1_000_000_000L, null, sets));
     return new Summary(Runner.run(s, out, v -> { }, 500));
   }
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Short runs of the FairGV scenario files, at the time scale they declare (0.1, SRD1's 0.05 and kernel-size-mix's
- * 0.25: guests that wait for synchronous calls feed timer lateness back into throughput at scale 1), asserting
+ * Short runs of the FairGV scenario files, as fast as the machine goes ({@link FastForward}: the figures are those
+ * of the files' own slow motion, 0.1 and SRD1's 0.05, where they run in real time), asserting
  * issue 4's floors: fairgv's MMR at least 0.95 in every non-congested (Figure 8) and congested (Figure 9) scenario,
  * at an aggregated overhead of at most 1.05 (the paper measures MMR 0.99 and 0.97 at overheads of about 1 and
  * 1.02), with the orderings the paper reports against the other policies on top.
@@ -25,12 +25,6 @@ class FairgvScenarioTest {
   private static final long RUN_NANOS = 1_000_000_000L;
   private static final double MMR_FLOOR = 0.95;
   private static final double OVERHEAD_CEILING = 1.05;
-  /**
-   * fairgv on SRD1 in slower motion than its files' 0.05 (same bounds): at 0.05 its non-congested overhead measured
-   * 1.05-1.08 in repeated runs, on an idle machine too, where thread timing reaches the figures through causal-order
-   * violations (README, Time; issue 17). Half the speed halves the wall-time share of each violation.
-   */
-  private static final Map<String, String> SRD1_SLOW = Map.of("time-scale", "0.025");
 
   private static Map<String, Object> run(String file, String policy, Path out, Map<String, String> sets)
       throws Exception {
@@ -41,7 +35,7 @@ class FairgvScenarioTest {
       long nanos) throws Exception {
     Map<String, String> all = new HashMap<>(sets);
     all.put("scheduler.gpu.policy", policy);
-    Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(null, nanos,
+    Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(FastForward.SCALE, nanos,
         null, all));
     Summary summary = new Summary(Runner.run(s, out.resolve(policy + "-" + all.hashCode()), v -> { }, 1000));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
@@ -92,8 +86,8 @@ class FairgvScenarioTest {
   /** Figure 8's most interactive benchmark (644 synchronous calls per 10 ms): coscheduling keeps it fair. */
   @Test
   void nonCongestedSrd1_fairgvIsFair_creditPollIsNot(@TempDir Path out) throws Exception {
-    double mmr = figure(fair("non-congested-srd1.conf", out, SRD1_SLOW), "fairness", "mmr");
-    // SRD1's baselines run 0.5 s (10 s of wall time at scale 0.05): they are off by 0.6 and more
+    double mmr = figure(fair("non-congested-srd1.conf", out), "fairness", "mmr");
+    // SRD1's baselines run 0.5 s: they are off by 0.6 and more
     double creditPoll = figure(run("non-congested-srd1.conf", "credit-poll", out, Map.of(), RUN_NANOS / 2),
         "fairness", "mmr");
     assertTrue(mmr > creditPoll + 0.3, "fairgv MMR " + mmr + ", credit-poll " + creditPoll);
@@ -108,7 +102,7 @@ class FairgvScenarioTest {
 
   @Test
   void congestedSrd1_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
-    double fairgv = figure(fair("congested-srd1.conf", out, SRD1_SLOW), "fairness", "mmr");
+    double fairgv = figure(fair("congested-srd1.conf", out), "fairness", "mmr");
     double strict = figure(run("congested-srd1.conf", "strict-co", out, Map.of(), RUN_NANOS / 2), "fairness", "mmr");
     assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }

@@ -29,7 +29,7 @@ class FaultScenarioTest {
 
   /** The file's three VMs with {@code fault} instead of its own (the --fault form). */
   private static Summary run(String fault, Path out) throws Exception {
-    Settings.Scenario s = ScenarioLoader.load(FILE, new ScenarioLoader.Overrides(0.5, 3 * S, null,
+    Settings.Scenario s = ScenarioLoader.load(FILE, new ScenarioLoader.Overrides(FastForward.SCALE, 3 * S, null,
         Map.of("faults", "[]"), new FaultPlan.Cli(List.of(fault), null, null)));
     return new Summary(Runner.run(s, out, v -> { }, 500));
   }

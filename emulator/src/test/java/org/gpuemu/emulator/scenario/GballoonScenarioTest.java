@@ -36,7 +36,8 @@ class GballoonScenarioTest {
 
   private static Valley run(String policy, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve("valley-slots.conf"),
-        new ScenarioLoader.Overrides(null, 8_000_000_000L, null, Map.of("memory.policy", policy)));
+        new ScenarioLoader.Overrides(FastForward.SCALE, 8_000_000_000L, null,
+            Map.of("memory.policy", policy)));
     Summary summary = new Summary(Runner.run(s, out.resolve(policy), v -> { }, 1000));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     List<Integer> slots = new ArrayList<>();
@@ -74,8 +75,8 @@ class GballoonScenarioTest {
 
   /** Runs {@code conf} (keeping only its first {@code vms} VMs when given) under a memory policy; the summary. */
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> summary(String conf, int vms, String policy, long seconds, double scale,
-      Path out) throws Exception {
+  private static Map<String, Object> summary(String conf, int vms, String policy, long seconds, Path out)
+      throws Exception {
     Path file = CONF.resolve(conf);
     if (vms > 0) {
       List<String> kept = new ArrayList<>();
@@ -87,7 +88,8 @@ class GballoonScenarioTest {
       Files.write(file, kept);
     }
     Settings.Scenario s = ScenarioLoader.load(file,
-        new ScenarioLoader.Overrides(scale, seconds * 1_000_000_000L, null, Map.of("memory.policy", policy)));
+        new ScenarioLoader.Overrides(FastForward.SCALE, seconds * 1_000_000_000L, null,
+            Map.of("memory.policy", policy)));
     Summary summary = new Summary(Runner.run(s, out.resolve(vms + policy), v -> { }, 1000));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary.document();
@@ -113,8 +115,7 @@ class GballoonScenarioTest {
    * than gVirt-384 and wins by Valley's memory (3.1 times here); gBalloon's ranges, placed apart, grow to 9 slots
    * without sharing and come close to it. At 6 VMs the 1024 MB ranges overlap and each switch copies 14 slots more,
    * which takes most of that lead away (over the whole benchmark, whose later scenes lack more, gVirt-1024 keeps a
-   * lead: see the README); gBalloon's 9-slot ranges nearly tile the map and copy far less. The 6-VM runs use time
-   * scale 2: every switch waits for a copy, and at scale 4 on a loaded machine message latency lengthens them.
+   * lead: see the README); gBalloon's 9-slot ranges nearly tile the map and copy far less.
    */
   @Test
   void figure5_gvirt1024LeadsAt3Vms_gballoonCloseToIt_at6MostOfTheLeadIsGone_gballoonAboveBoth(@TempDir Path out)
@@ -122,7 +123,7 @@ class GballoonScenarioTest {
     Map<Integer, Map<String, Double>> sums = new java.util.TreeMap<>();
     for (int vms : new int[] {3, 6}) {
       for (String policy : List.of("static-384", "static-1024", "gballoon")) {
-        summary("valley-3to15.conf", vms, policy, 12, vms == 3 ? 4.0 : 2.0, out);
+        summary("valley-3to15.conf", vms, policy, 12, out);
         // after gBalloon's growth to the first scene's 9 slots (three asks 2 s apart, Figure 9)
         sums.computeIfAbsent(vms, k -> new java.util.LinkedHashMap<>())
             .put(policy, fpsSumFrom(out.resolve(vms + policy), 6));
@@ -139,7 +140,7 @@ class GballoonScenarioTest {
   }
 
   /**
-   * Figure 8 (10 s at time scale 2): 7 VMs of two-threaded cg and 8 of Valley. The GTT copies are Dom0's work, ahead
+   * Figure 8 (10 s): 7 VMs of two-threaded cg and 8 of Valley. The GTT copies are Dom0's work, ahead
    * of the vCPUs, on every core in turn: gVirt-1024's overlapping ranges copy 16 slots and the low range at every
    * switch and take the most CPU time from cg, gBalloon, which grows the Valley VMs only to the 9 slots they need,
    * less. Since the copies do not wait behind vCPUs, Valley under gVirt-1024 stays level with gVirt-384 (paper: +4 %;
@@ -152,7 +153,7 @@ class GballoonScenarioTest {
     Map<String, Double> cg = new java.util.LinkedHashMap<>();
     Map<String, Double> valley = new java.util.LinkedHashMap<>();
     for (String policy : List.of("static-384", "static-1024", "gballoon")) {
-      Map<String, Object> doc = summary("cpu-and-gpu.conf", 0, policy, 10, 2.0, out);
+      Map<String, Object> doc = summary("cpu-and-gpu.conf", 0, policy, 10, out);
       Map<String, Map<String, Object>> vms = (Map<String, Map<String, Object>>) doc.get("vms");
       vms.forEach((name, vm) -> {
         Map<String, Double> to = name.startsWith("c") ? cg : valley;
@@ -168,7 +169,7 @@ class GballoonScenarioTest {
   }
 
   /**
-   * Figures 6-7 (10 s at time scale 2: each VM's first benchmark of Table 2, six Valleys, three other 3D benchmarks
+   * Figures 6-7 (10 s: each VM's first benchmark of Table 2, six Valleys, three other 3D benchmarks
    * and six 2D traces): every VM's performance over gVirt-384's (3D by FPS, 2D by operations per second), averaged
    * ({@code Summary#performanceOverFirst}). gVirt-1024 copies 16 slots at most switches and loses (paper: -24 %);
    * gBalloon grows only the Valleys and gains (paper: +8 %, and 32 % above gVirt-1024).
@@ -178,7 +179,8 @@ class GballoonScenarioTest {
     Map<String, Summary> runs = new java.util.LinkedHashMap<>();
     for (String policy : List.of("static-384", "static-1024", "gballoon")) {
       Settings.Scenario s = ScenarioLoader.load(CONF.resolve("mixed-15vms.conf"),
-          new ScenarioLoader.Overrides(2.0, 10_000_000_000L, null, Map.of("memory.policy", policy)));
+          new ScenarioLoader.Overrides(FastForward.SCALE, 10_000_000_000L, null,
+              Map.of("memory.policy", policy)));
       Summary summary = new Summary(Runner.run(s, out.resolve(policy), v -> { }, 1000));
       assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
       runs.put(policy, summary);

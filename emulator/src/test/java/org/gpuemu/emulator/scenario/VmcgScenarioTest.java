@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * vmcg.txt Figures 9 and 12 on short runs (3 emulated s each, 6 runs; Figure 9's at time scale 0.5): with one-vCPU
+ * vmcg.txt Figures 9 and 12 on short runs (3 emulated s each, 6 runs, as fast as the machine goes: {@link
+ * FastForward}): with one-vCPU
  * guests that spin while Present waits, a VM sharing a core cannot refill gVirt's shared queue during its own 16 ms
  * slice while a VM with a core of its own can, so gVirt's frame rates spread; VMCG's four CRBs per VM per round do
  * not depend on it. Figure 17 (priorities 4:2:1, 2 runs): VMCG's sends per turn and slices follow the priorities, so
- * its CRB shares do. Table 2 (two Rodinia benchmarks of 0.2-0.3 s in rodinia.conf's slow motion, 4 runs): gVirt's 16 ms
+ * its CRB shares do. Table 2 (two Rodinia benchmarks of 0.2-0.3 s 4 runs): gVirt's 16 ms
  * turns are coarse against such runs, and after each read-back the order in which the VMs queue again decides who
  * gets the next ones, so three identical runs end tens of ms apart; VMCG's turns of four CRBs end them together.
  */
@@ -32,14 +33,12 @@ class VmcgScenarioTest {
   private static final long DURATION = 3_000_000_000L;
 
   private static JsonNode run(String file, String policy, Path out) throws Exception {
-    return run(file, null, DURATION, Map.of("scheduler.gpu.policy", policy), out.resolve(policy));
+    return run(file, DURATION, Map.of("scheduler.gpu.policy", policy), out.resolve(policy));
   }
 
-  /** {@code timeScale} null: the file's. */
-  private static JsonNode run(String file, Double timeScale, long duration, Map<String, String> sets, Path out)
-      throws Exception {
+  private static JsonNode run(String file, long duration, Map<String, String> sets, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file),
-        new ScenarioLoader.Overrides(timeScale, duration, null, sets));
+        new ScenarioLoader.Overrides(FastForward.SCALE, duration, null, sets));
     Summary summary = new Summary(Runner.run(s, out, v -> { }, 1000));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return JSON.valueToTree(summary.document());
@@ -65,11 +64,9 @@ class VmcgScenarioTest {
   @Test
   void passmark3Vms_gvirtSpreadsTheFrameRates_vmcgKeepsThemTogether(@TempDir Path out) throws Exception {
     // Figure 9: gVirt 81-122, 109-284 and 30-46 FPS; VMCG 110-115, 109-113 and 109-110
-    // In slow motion (time scale 0.5): at scale 1 on a loaded machine the vCPUs' late timers alone cost VMCG's three
-    // VMs 10-15 % of their frames, the two sharing a core more (255-290 FPS in all, spread 11-13 %).
-    List<Double> gvirt = fps(run("passmark-3vms.conf", 0.5, DURATION, Map.of("scheduler.gpu.policy", "gvirt"),
+    List<Double> gvirt = fps(run("passmark-3vms.conf", DURATION, Map.of("scheduler.gpu.policy", "gvirt"),
         out.resolve("gvirt")));
-    List<Double> vmcg = fps(run("passmark-3vms.conf", 0.5, DURATION, Map.of("scheduler.gpu.policy", "vmcg"),
+    List<Double> vmcg = fps(run("passmark-3vms.conf", DURATION, Map.of("scheduler.gpu.policy", "vmcg"),
         out.resolve("vmcg")));
     assertTrue(spread(gvirt) > 0.30, "gvirt FPS " + gvirt);
     assertTrue(spread(vmcg) < 0.10, "vmcg FPS " + vmcg);
@@ -111,13 +108,13 @@ class VmcgScenarioTest {
   void rodinia_vmcgsLambdaFromRunTimes_isBelowGvirts(@TempDir Path out) throws Exception {
     // Table 2: three DomUs running the same benchmark, lambda from their times (1/time). Paper, gVirt against VMCG:
     // backprop 0.135 / 0.017, pathfinder 0.062 / 0.013. Measured (13 and 6 runs): backprop 0.056-0.119 / 0.010-0.035,
-    // pathfinder 0.032-0.044 / 0.004-0.014. The runs last about 0.23 s and 0.30 s (rodinia.conf's slow motion).
+    // pathfinder 0.032-0.044 / 0.004-0.014. The runs last about 0.23 s and 0.30 s.
     for (Map.Entry<String, Long> bench : Map.of("backprop", 300_000_000L, "pathfinder", 400_000_000L).entrySet()) {
       Map<String, Double> lambda = new HashMap<>();
       for (String policy : List.of("gvirt", "vmcg")) {
         Map<String, String> sets = new HashMap<>(Map.of("scheduler.gpu.policy", policy));
         for (String vm : List.of("vm1", "vm2", "vm3")) sets.put("vms." + vm + ".workload", "rodinia-" + bench.getKey());
-        JsonNode summary = run("rodinia.conf", null, bench.getValue(), sets,
+        JsonNode summary = run("rodinia.conf", bench.getValue(), sets,
             out.resolve(bench.getKey() + "-" + policy));
         JsonNode l = summary.get("fairness").get("lambda_run_time");
         assertTrue(l.isNumber(), bench.getKey() + " under " + policy + ": a VM did not finish");
