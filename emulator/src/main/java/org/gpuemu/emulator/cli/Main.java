@@ -187,6 +187,9 @@ public final class Main implements Callable<Integer> {
       RunResult result;
       try (Progress progress = new Progress(scenario, stdout)) {
         result = dashboard.run(scenario, dir, progress::update, stdout);
+      } catch (Runner.Stuck stuck) {
+        err.println("error: " + stuck.getMessage());
+        return BROKEN;
       }
       Summary summary = new Summary(result);
       summary.write(dir.resolve("summary.json"));

@@ -149,10 +149,12 @@ public final class Runner {
       throws Exception {
     Started run = start(scenario, outDir, started, tap);
     try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
+      StallWatch stall = new StallWatch(run.context().causality());
       while (!run.ended().isDone()) {
         try {
           run.ended().get(liveEveryMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
+          stall.check();
           FidelityMeter.Reading f = meter.read();
           CompletableFuture<MetricsHub.LiveView> viewed = ask(run.system(), Emulation.Live::new)
               .thenApply(view -> view.withFidelity(f.realTimeFactor(), f.p99Micros(),
@@ -167,6 +169,49 @@ public final class Runner {
       return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9);
     } finally {
       stop(run.system());
+    }
+  }
+
+  /** A run whose causal order stopped moving: an event counted and never handled (a defect, not bad input). */
+  public static final class Stuck extends RuntimeException {
+    Stuck(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /**
+   * Watches the conservative order's bound from the runner's loop: if it stays on one level for {@link #LIMIT_NANOS}
+   * of wall time while the clock is past that level by as much, no event can be handled any more (an event was
+   * counted and then lost: nothing in the run can move the bound). The run is then ended with {@link Stuck} naming
+   * the level, instead of waiting forever. A model with nothing to do until a later timer is not stuck: its bound
+   * is that timer's level, which the clock has not reached.
+   */
+  private static final class StallWatch {
+    static final long LIMIT_NANOS = 60_000_000_000L;
+    private final Causality causality;
+    private org.gpuemu.emulator.clock.Frontier.Level seen;
+    private long since = System.nanoTime();
+
+    StallWatch(Causality causality) {
+      this.causality = causality;
+    }
+
+    void check() {
+      org.gpuemu.emulator.clock.Frontier f = causality.frontier();
+      if (f == null) return;
+      org.gpuemu.emulator.clock.Frontier.Level bound = f.bound();
+      long now = System.nanoTime();
+      if (!bound.equals(seen)) {
+        seen = bound;
+        since = now;
+        return;
+      }
+      long behind = causality.clock().toWallNanos(causality.clock().nowNanos() - bound.stamp());
+      if (now - since > LIMIT_NANOS && behind > LIMIT_NANOS && f.cap() == org.gpuemu.emulator.clock.Frontier.Level.TOP) {
+        throw new Stuck(String.format(java.util.Locale.ROOT, "the run's causal order has not moved for %.0f s (wall):"
+            + " %s; an event was counted and never handled, please report it with the scenario and seed",
+            (now - since) / 1e9, f));
+      }
     }
   }
 
