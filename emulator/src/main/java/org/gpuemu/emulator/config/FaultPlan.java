@@ -24,29 +24,67 @@ public record FaultPlan(List<Fault> faults) {
   }
 
   /**
-   * A kind of fault, its name as written, and the reason its victims' requests fail with (null: none fails). What each
-   * does and how it heals is written where it is carried out (SmGroupModel, VGpu, CpuScheduler).
+   * A kind of fault: its name as written, the reason its victims' requests fail with (null: none fails), whom those
+   * are ({@link Scope}), what its heal-after means ({@link Heal}) and whether a random plan draws it. What each does
+   * and how it heals is written where it is carried out (SmGroupModel, VgpuFaults, CpuScheduler, ... : README
+   * "Faults" has the table).
    */
   public enum Kind {
     /** The target's next kernel never finishes; the TDR watchdog resets the engine after the heal delay. */
-    GPU_HANG("gpu-hang", "gpu-reset"),
+    GPU_HANG("gpu-hang", "gpu-reset", Scope.VM, Heal.DURATION, true),
     /** The target's vGPU actor fails and is restarted by supervision, down for the heal delay (default 0). */
-    VGPU_CRASH("vgpu-crash", "vgpu-crashed"),
+    VGPU_CRASH("vgpu-crash", "vgpu-crashed", Scope.VM, Heal.DOWN_TIME, true),
     /** The target's vCPU 0 gets no core for the heal delay (stolen time), then goes on. */
-    VCPU_STALL("vcpu-stall", null),
+    VCPU_STALL("vcpu-stall", null, Scope.VM, Heal.DURATION, true),
+    /** The target's vCPU 0 actor fails and is restarted from the VM's record of it; its core request re-driven. */
+    VCPU_CRASH("vcpu-crash", null, Scope.VM, Heal.NONE, true),
+    /** The target's VM actor fails and is restarted with its children kept; it is on no request's path. */
+    VM_CRASH("vm-crash", null, Scope.VM, Heal.NONE, true),
+    /** The target's guest agent fails; a Present it held fails, its mode is asked for again. */
+    AGENT_CRASH("agent-crash", "agent-crashed", Scope.VM, Heal.NONE, true),
+    /** The GPU scheduler fails: a fresh policy, the vGPUs asked for what they had queued and running. */
+    GPU_SCHEDULER_CRASH("gpu-scheduler-crash", null, Scope.HOST, Heal.NONE, true),
+    /** The target's vCPU 0's core scheduler fails: a fresh CPU policy, every request on it re-driven. */
+    CPU_SCHEDULER_CRASH("cpu-scheduler-crash", null, Scope.HOST, Heal.NONE, true),
+    /** The target's SM group fails: the engine is reset, every kernel on it fails. */
+    SMGROUP_CRASH("smgroup-crash", "smgroup-crashed", Scope.HOST, Heal.NONE, true),
+    /** The GPU memory actor fails; the allocations (the policy's page tables) survive, its timer is re-armed. */
+    MEMORY_CRASH("memory-crash", null, Scope.HOST, Heal.NONE, true),
+    /** The metrics hub fails; the period in progress is lost from the timeline, the run's totals survive. */
+    METRICS_CRASH("metrics-crash", null, Scope.HOST, Heal.NONE, true),
+    /**
+     * The target VM crashes and reboots: every call in flight fails, its program starts again from its first step
+     * the heal delay later (reboot-after).
+     */
+    VM_REBOOT("vm-reboot", "vm-crashed", Scope.VM, Heal.DURATION, true),
     /**
      * The emulator itself stops for the heal delay, read as WALL time: a dispatcher thread blocks, as a GC pause or a
      * descheduled thread would stop it. Nothing in the model happens (the target names no victim); what it tests is
      * the run's order and its fidelity verdict (issue 17). Never drawn at random.
      */
-    EMULATOR_STALL("emulator-stall", null);
+    EMULATOR_STALL("emulator-stall", null, Scope.HOST, Heal.DURATION, false);
+
+    /** Whose requests a fault's failures are: the target VM's, or any VM's (a shared actor). */
+    public enum Scope { VM, HOST }
+
+    /**
+     * What heal-after means: how long the fault lasts (> 0, a default per kind), how long a crashed actor stays down
+     * (>= 0, default 0), or nothing (supervision restarts at once; absent or 0).
+     */
+    public enum Heal { DURATION, DOWN_TIME, NONE }
 
     private final String label;
     private final String reason;
+    private final Scope scope;
+    private final Heal heal;
+    private final boolean drawn;
 
-    Kind(String label, String reason) {
+    Kind(String label, String reason, Scope scope, Heal heal, boolean drawn) {
       this.label = label;
       this.reason = reason;
+      this.scope = scope;
+      this.heal = heal;
+      this.drawn = drawn;
     }
 
     public String label() {
@@ -58,12 +96,25 @@ public record FaultPlan(List<Fault> faults) {
       return reason;
     }
 
+    public Scope scope() {
+      return scope;
+    }
+
+    public Heal heal() {
+      return heal;
+    }
+
     public static Optional<Kind> named(String label) {
       return Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
     }
 
     static String names() {
       return Arrays.stream(values()).map(Kind::label).sorted().toList().toString();
+    }
+
+    /** The kinds a random plan draws from: the model's faults. */
+    public static List<Kind> drawn() {
+      return Arrays.stream(values()).filter(k -> k.drawn).toList();
     }
   }
 
@@ -80,16 +131,17 @@ public record FaultPlan(List<Fault> faults) {
   /**
    * The heal delay of a fault that names none: {@code tdrNanos} for a hang (Windows' TDR delay, 2 s: the
    * TdrDelay registry value's default, learn.microsoft.com "Timeout Detection and Recovery (TDR)"), {@code stallNanos}
-   * for a vCPU stall, 0 for a crash (supervision restarts at once), {@code emulatorStallWallNanos} of wall time for a
-   * stall of the emulator.
+   * for a vCPU stall, {@code rebootNanos} for a VM's reboot, 0 for a crash (supervision restarts at once),
+   * {@code emulatorStallWallNanos} of wall time for a stall of the emulator.
    */
-  public record Defaults(long tdrNanos, long stallNanos, long emulatorStallWallNanos) {
+  public record Defaults(long tdrNanos, long stallNanos, long rebootNanos, long emulatorStallWallNanos) {
     long of(Kind kind) {
       return switch (kind) {
         case GPU_HANG -> tdrNanos;
         case VCPU_STALL -> stallNanos;
-        case VGPU_CRASH -> 0;
+        case VM_REBOOT -> rebootNanos;
         case EMULATOR_STALL -> emulatorStallWallNanos;
+        default -> 0;
       };
     }
   }
@@ -158,8 +210,12 @@ public record FaultPlan(List<Fault> faults) {
           + "s), e.g. 2s, got '" + at + "'");
     }
     long healNanos = heal == null ? -1 : duration(heal).orElse(-1L);
-    if (heal != null && (healNanos < 0 || healNanos == 0 && k.orElse(Kind.VGPU_CRASH) != Kind.VGPU_CRASH)) {
+    Kind.Heal rule = k.map(Kind::heal).orElse(Kind.Heal.DOWN_TIME);
+    if (heal != null && (healNanos < 0 || healNanos == 0 && rule == Kind.Heal.DURATION)) {
       problem.accept("heal-after", "expected a duration with a unit, > 0 (>= 0 for vgpu-crash), e.g. 1s, got '"
+          + heal + "'");
+    } else if (heal != null && healNanos > 0 && rule == Kind.Heal.NONE) {
+      problem.accept("heal-after", "a " + kind + " restarts at once under supervision: no heal-after (or 0s), got '"
           + heal + "'");
     }
     if (!found.isEmpty()) return Optional.empty();
@@ -174,12 +230,12 @@ public record FaultPlan(List<Fault> faults) {
     if (everyNanos <= 0) throw new IllegalArgumentException("fault rate interval must be > 0");
     SplittableRandom rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 18);
     List<Fault> drawn = new ArrayList<>();
-    Kind[] kinds = {Kind.GPU_HANG, Kind.VGPU_CRASH, Kind.VCPU_STALL}; // the model's faults, not the emulator's
+    List<Kind> kinds = Kind.drawn(); // the model's faults, not the emulator's
     long at = 0;
     while (true) {
       at += Math.max(1, Math.round(-Math.log(1 - rng.nextDouble()) * everyNanos));
       if (at >= durationNanos) return drawn;
-      Kind kind = kinds[rng.nextInt(kinds.length)];
+      Kind kind = kinds.get(rng.nextInt(kinds.size()));
       drawn.add(new Fault(drawn.size(), kind, at, vms.get(rng.nextInt(vms.size())), defaults.of(kind)));
     }
   }

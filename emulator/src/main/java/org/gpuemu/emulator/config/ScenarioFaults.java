@@ -24,6 +24,7 @@ final class ScenarioFaults {
       BiConsumer<String, String> problems) {
     FaultPlan.Defaults defaults = new FaultPlan.Defaults(merged.getDuration("fault-defaults.tdr-delay").toNanos(),
         merged.getDuration("fault-defaults.vcpu-stall").toNanos(),
+        merged.getDuration("fault-defaults.reboot-after").toNanos(),
         merged.getDuration("fault-defaults.emulator-stall").toNanos());
     List<FaultPlan.Fault> faults = new ArrayList<>();
     if (user.hasPath("faults")) faults.addAll(fromList(user.getValue("faults"), vms, durationNanos, defaults, problems));

@@ -1,18 +1,19 @@
 package org.gpuemu.emulator.cpu;
 
-import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
@@ -26,6 +27,9 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * <p>Host work ({@link HostRun}: the hypervisor's own, such as gVirt's GTT copies in Dom0) is above the CPU policy:
  * it preempts the running vCPU at once, runs to completion without slices (several in arrival order), and the
  * policy never sees it; the vCPUs it kept waiting count it as steal time, as a guest sees the hypervisor's work.
+ *
+ * <p>Faults (issue 18): {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), and the
+ * withdrawal of a crashed or rebooting vCPU's request ({@link Withdraw}); what each does: {@link CoreLedger}.
  */
 public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
@@ -36,16 +40,11 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
    * at emulated time {@code atNanos} (the model time of the event the vCPU acted on; -1: when it arrives). Going by
    * the model time rather than the message's arrival keeps message latency out of emulated time.
    */
-  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {
-    public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) {
-      this(vcpu, weight, nanos, replyTo, -1);
-    }
-  }
+  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {}
 
   /**
-   * Run this vCPU next, now (FairGV's coscheduling, Algorithm 4's {@code resched_cpu}): the running one is
-   * preempted and stays runnable. Ignored when the vCPU has no request here or already runs. {@code atNanos} is the
-   * model time of the GPU switch that asked for it.
+   * Run this vCPU next, now, at the GPU switch's time {@code atNanos} (FairGV's Algorithm 4, {@code resched_cpu}): the
+   * running one is preempted and stays runnable. Ignored when the vCPU has no request here or already runs.
    */
   public record Boost(int vcpu, long atNanos) implements Command {}
 
@@ -59,10 +58,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** To a coscheduling GPU scheduler: the core switched to a vCPU of vGPU {@code vgpu}'s VM at {@code atNanos}. */
   public record SwitchedTo(int vgpu, long atNanos) {}
 
-  /**
-   * Run host work of {@code nanos} CPU time, asked at emulated time {@code atNanos} (-1: on arrival), before any
-   * vCPU; {@link Done} (vCPU {@link #HOST}) goes to {@code replyTo} when it is done.
-   */
+  /** Host work of {@code nanos} CPU time from {@code atNanos}, before any vCPU; {@link Done} ({@link #HOST}) after. */
   public record HostRun(long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {}
 
   /** End the vCPU's current request as soon as it is on the core (a spin saw its response, at {@code atNanos}). */
@@ -71,20 +67,25 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** Final figures of this core. */
   public record Report(ActorRef<CoreReport> replyTo) implements Command {}
 
+  /** The vCPU's request leaves the core at {@code atNanos}: answered with the CPU time left ({@link Done}). */
+  public record Withdraw(int vcpu, long atNanos) implements Command {}
+
+  /** Fault {@code fault} (cpu-scheduler-crash) at {@code atNanos}: see {@link CoreLedger}. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
   private record SliceEnded(long token, long due) implements Command, Timed {}
 
-  /**
-   * Fault {@code fault} ({@code vcpu-stall}): vCPU {@code vcpu} gets no core from {@code atNanos} for {@code nanos}:
-   * taken off the core or never picked, its request waits and the wait is steal time. Recovery: at the end it is
-   * runnable again as a waking vCPU (it may preempt) and goes on where it was; {@code outcomes} hears then.
-   */
+  /** Fault {@code fault} ({@code vcpu-stall}): vCPU {@code vcpu} gets no core from {@code atNanos} for {@code nanos}. */
   public record Stall(int fault, int vcpu, long nanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
       implements Command {}
 
   private record StallEnded(int vcpu, long due) implements Command, Timed {}
 
-  /** Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos}. */
-  public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {}
+  /**
+   * Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos};
+   * {@code remainingNanos} > 0: taken back before it was done ({@link Withdraw}, a crash), this much left to ask for.
+   */
+  public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos, long remainingNanos) {}
 
   /** A core's final figures. */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
@@ -94,55 +95,41 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private static final Object SLICE = "slice";
 
-  private static final class Request {
-    final int vcpu;
-    final ActorRef<Done> replyTo;
-    final long requestedAt;
-    /** Host work: runs before every vCPU, unknown to the policy. */
-    final boolean host;
-    final int weight;
-    long remaining;
-    long ran;
-
-    Request(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long requestedAt, boolean host) {
-      this.vcpu = vcpu;
-      this.weight = weight;
-      this.host = host;
-      this.remaining = nanos;
-      this.replyTo = replyTo;
-      this.requestedAt = requestedAt;
-    }
-  }
-
   private final int core;
   private final CpuPolicy policy;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final Map<Integer, Request> requests = new HashMap<>();
-  private final ArrayDeque<Request> hostWork = new ArrayDeque<>();
-  private Request current;
+  /** The requests this incarnation holds. */
+  private final CoreRequests q;
+  private CoreRequest current;
   private long sliceStart;
   /** The model time of the core's latest event: never goes back. */
   private long clock;
   private long token;
-  private long busy;
-  private long switches;
-  private int lastVcpu = -1;
-  private CoscheduleGpu coscheduleGpu;
-  /** Stalled vCPUs (faults): they get no core until their stall ends. */
-  private final Map<Integer, Stall> stalled = new HashMap<>();
+  /** What survives a crash: counters, the coscheduling link, the stalls. */
+  private final CoreLedger ledger;
 
-  public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run, timers))));
+  /** A core whose CPU policy {@code policies} makes (again after a crash: a fresh one). */
+  public static Behavior<Command> create(int core, Supplier<CpuPolicy> policies, RunContext run) {
+    CoreLedger ledger = new CoreLedger();
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(
+        c -> new CpuScheduler(c, core, policies.get(), ledger, run, timers))))));
   }
 
-  private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, RunContext run,
+  private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, CoreLedger ledger, RunContext run,
       TimerScheduler<Command> timers) {
     super(ctx);
     this.core = core;
     this.policy = policy;
+    this.ledger = ledger;
     this.run = run;
     this.timers = timers;
+    this.q = new CoreRequests(policy, ledger);
+    clock = ledger.crashedAt;
+    // a restarted incarnation: the stalls' ends, their timers cancelled by the restart, are due as before
+    for (Stall s : ledger.stalled.values()) {
+      run.arm(timers, s, new StallEnded(s.vcpu(), ledger.stallEnd(s)), ledger.stallEnd(s));
+    }
   }
 
   @Override public Receive<Command> createReceive() {
@@ -151,14 +138,17 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Finish.class, this::onFinish)
         .onMessage(Boost.class, this::onBoost)
-        .onMessage(CoscheduleGpu.class, m -> {
-          coscheduleGpu = m;
-          return this;
-        })
+        .onMessage(CoscheduleGpu.class, m -> ledger.coscheduled(m, this))
         .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Report.class, this::onReport)
         .onMessage(Stall.class, this::onStall)
         .onMessage(StallEnded.class, this::onStallEnded)
+        .onMessage(Withdraw.class, this::onWithdraw)
+        .onMessage(Crash.class, this::onCrash)
+        .onSignal(PreRestart.class, sig -> {
+          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+          return this;
+        })
         .build();
   }
 
@@ -170,22 +160,27 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onRun(Run msg) {
     long now = at(msg.atNanos());
-    requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), now, false));
-    if (!stalled.isEmpty() && stalled.containsKey(msg.vcpu())) return this; // runnable once the stall ends
-    policy.runnable(msg.vcpu(), msg.weight(), now);
+    q.byVcpu.put(msg.vcpu(), new CoreRequest(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), now, false));
+    if (!ledger.stalled.isEmpty() && ledger.stalled.containsKey(msg.vcpu())) return this; // runnable after the stall
+    becameRunnable(msg.vcpu(), msg.weight(), now);
+    return this;
+  }
+
+  /** A vCPU with a request here is runnable from {@code now}: it may take the core, or preempt the running one. */
+  private void becameRunnable(int vcpu, int weight, long now) {
+    policy.runnable(vcpu, weight, now);
     if (current == null) {
       dispatch(now);
-    } else if (current.vcpu != msg.vcpu() && !current.host) {
+    } else if (current.vcpu != vcpu && !current.host) {
       accountSoFar(now);
-      if (policy.preempts(msg.vcpu(), current.vcpu, now)) preempt(now);
+      if (policy.preempts(vcpu, current.vcpu, now)) preempt(now);
     }
-    return this;
   }
 
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
     long now = at(msg.atNanos());
-    hostWork.add(new Request(HOST, 0, msg.nanos(), msg.replyTo(), now, true));
+    q.host.add(new CoreRequest(HOST, 0, msg.nanos(), msg.replyTo(), now, true));
     if (current == null) {
       dispatch(now);
     } else if (!current.host) {
@@ -197,7 +192,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onBoost(Boost msg) {
     int v = msg.vcpu();
-    if (!requests.containsKey(v) || (current != null && current.vcpu == v) || stalled.containsKey(v)) return this;
+    if (!q.byVcpu.containsKey(v) || current != null && current.vcpu == v || ledger.stalled.containsKey(v)) return this;
     long now = at(msg.atNanos());
     policy.boost(msg.vcpu(), now);
     if (current != null && current.host) return this; // picked next, once the host work is done
@@ -213,7 +208,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** Reports what the running vCPU has run of its slice so far; the slice goes on to its due time. */
   private void accountSoFar(long now) {
     if (now > sliceStart) {
-      account(current, now - sliceStart, now);
+      q.account(current, now - sliceStart, now);
       sliceStart = now;
     }
   }
@@ -222,22 +217,52 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private void preempt(long now) {
     token++;
     run.disarm(timers, SLICE);
-    Request r = current;
+    CoreRequest r = current;
     current = null;
-    if (r.remaining <= 0) complete(r, now);
+    if (r.remaining <= 0) q.complete(r, now);
     dispatch(now);
   }
 
+  /** A crashed or rebooting vCPU's request leaves the core, answered with what was left of it. */
+  private Behavior<Command> onWithdraw(Withdraw msg) {
+    CoreRequest r = q.byVcpu.get(msg.vcpu());
+    if (r == null) return this;
+    long now = Math.max(at(msg.atNanos()), current == r ? sliceStart : 0);
+    takeBack(r, now);
+    dispatch(now);
+    return this;
+  }
+
+  /** Ends request {@code r} at {@code now}, done or not: its answer says what is left ({@link Done}). */
+  private void takeBack(CoreRequest r, long now) {
+    if (current == r) {
+      q.account(r, now - sliceStart, now);
+      token++;
+      run.disarm(timers, SLICE);
+      current = null;
+    }
+    q.complete(r, now);
+  }
+
+  /**
+   * cpu-scheduler-crash: every request on the core is answered with what was left of it, so its vCPU (or its SM
+   * group, for host work) asks the next incarnation again; then the actor fails ({@link CoreLedger}).
+   */
+  private Behavior<Command> onCrash(Crash msg) {
+    long now = at(msg.atNanos());
+    if (current != null) takeBack(current, now);
+    q.answerAll(now);
+    ledger.crashed(now, msg, getContext().getLog(), core);
+    throw new Crashed("core " + core, msg.fault());
+  }
+
   private Behavior<Command> onFinish(Finish msg) {
-    Request r = requests.get(msg.vcpu());
+    CoreRequest r = q.byVcpu.get(msg.vcpu());
     if (r == null) return this;
     if (current == r) {
       long now = Math.max(at(msg.atNanos()), sliceStart);
-      token++;
-      run.disarm(timers, SLICE);
-      account(r, now - sliceStart, now);
-      complete(r, now);
-      current = null;
+      r.remaining = Math.min(r.remaining, now - sliceStart); // done once what it ran so far is accounted
+      takeBack(r, now);
       dispatch(now);
     } else {
       r.remaining = 0; // it still has to get the core to notice: done the moment it is picked
@@ -248,11 +273,11 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private Behavior<Command> onSliceEnded(SliceEnded msg) {
     if (msg.token() != token || current == null) return this;
     long now = at(run.fired(msg.due()));
-    Request r = current;
-    account(r, now - sliceStart, now);
+    CoreRequest r = current;
+    q.account(r, now - sliceStart, now);
     current = null;
     if (r.remaining <= 0) {
-      complete(r, now);
+      q.complete(r, now);
     }
     dispatch(now);
     return this;
@@ -260,10 +285,10 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onStall(Stall msg) {
     long now = at(msg.atNanos());
-    stalled.put(msg.vcpu(), msg);
-    long end = Math.max(now, msg.atNanos() + msg.nanos()); // the planned end, not shifted by the core's own clock
+    ledger.stalled.put(msg.vcpu(), msg);
+    long end = Math.max(now, ledger.stallEnd(msg));
     run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
-    Request r = requests.get(msg.vcpu());
+    CoreRequest r = q.byVcpu.get(msg.vcpu());
     if (r == null) return this;
     if (current == r) accountSoFar(now);
     if (current != r || r.remaining > 0) policy.blocked(r.vcpu, now);
@@ -273,77 +298,51 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onStallEnded(StallEnded msg) {
     long now = at(run.fired(msg.due()));
-    Stall s = stalled.remove(msg.vcpu());
+    Stall s = ledger.stalled.remove(msg.vcpu());
     s.outcomes().tell(new FaultInjector.Healed(s.fault(), now));
-    Request r = requests.get(msg.vcpu());
-    if (r == null) return this;
-    policy.runnable(r.vcpu, r.weight, now);
-    if (current == null) {
-      dispatch(now);
-    } else if (!current.host) {
-      accountSoFar(now);
-      if (policy.preempts(r.vcpu, current.vcpu, now)) preempt(now);
-    }
+    CoreRequest r = q.byVcpu.get(msg.vcpu());
+    if (r != null) becameRunnable(r.vcpu, r.weight, now);
     return this;
   }
 
   private Behavior<Command> onReport(Report msg) {
-    msg.replyTo().tell(new CoreReport(core, busy, switches, policy.checkInvariants()));
+    msg.replyTo().tell(new CoreReport(core, ledger.busy, ledger.switches, policy.checkInvariants()));
     return this;
   }
 
   /** Gives the core to the next host work, or else to the next vCPU the policy picks, starting at {@code now}. */
   private void dispatch(long now) {
-    if (current == null && !hostWork.isEmpty()) {
-      Request r = hostWork.poll();
-      if (lastVcpu != HOST) switches++;
-      lastVcpu = HOST;
-      current = r;
+    if (current == null && !q.host.isEmpty()) {
+      current = q.host.poll();
+      if (ledger.lastVcpu != HOST) ledger.switches++;
+      ledger.lastVcpu = HOST;
       sliceStart = now;
-      long due = now + r.remaining;
-      run.arm(timers, SLICE, new SliceEnded(++token, due), due);
+      run.arm(timers, SLICE, new SliceEnded(++token, now + current.remaining), now + current.remaining);
       return;
     }
     while (current == null) {
       CpuDecision d = policy.pick(now);
       if (!(d instanceof CpuDecision.Run pick)) return;
-      Request r = requests.get(pick.vcpu());
+      CoreRequest r = q.byVcpu.get(pick.vcpu());
       if (r == null) {
         policy.blocked(pick.vcpu(), now);
         continue;
       }
       if (r.remaining <= 0) {
-        complete(r, now);
+        q.complete(r, now);
         continue;
       }
-      if (pick.vcpu() != lastVcpu) {
-        switches++;
-        Integer vgpu = coscheduleGpu == null ? null : coscheduleGpu.vgpuOfVcpu().get(pick.vcpu());
-        if (vgpu != null) coscheduleGpu.gpu().tell(new SwitchedTo(vgpu, now));
+      if (pick.vcpu() != ledger.lastVcpu) {
+        ledger.switches++;
+        CoscheduleGpu co = ledger.coscheduleGpu;
+        Integer vgpu = co == null ? null : co.vgpuOfVcpu().get(pick.vcpu());
+        if (vgpu != null) co.gpu().tell(new SwitchedTo(vgpu, now));
       }
-      lastVcpu = pick.vcpu();
+      ledger.lastVcpu = pick.vcpu();
       current = r;
       sliceStart = now;
-      long length = Math.min(pick.sliceNanos(), r.remaining);
-      long due = now + length;
+      long due = now + Math.min(pick.sliceNanos(), r.remaining);
       run.arm(timers, SLICE, new SliceEnded(++token, due), due);
     }
-  }
-
-  private void account(Request r, long ran, long now) {
-    ran = Math.max(0, ran);
-    if (!r.host) policy.ran(r.vcpu, ran, now);
-    busy += ran;
-    r.ran += ran;
-    if (r.remaining != Long.MAX_VALUE) r.remaining -= ran;
-  }
-
-  private void complete(Request r, long now) {
-    if (!r.host) {
-      requests.remove(r.vcpu);
-      policy.blocked(r.vcpu, now);
-    }
-    long steal = Math.max(0, (now - r.requestedAt) - r.ran);
-    r.replyTo.tell(new Done(r.vcpu, r.ran, steal, now));
   }
 }

@@ -62,6 +62,18 @@ final class SpaceFigures {
   }
 
   /** The figures of {@code seconds} measured (NaN: none), for the summary. */
+  /**
+   * The space scheduler's final report: {@code policy}'s name and invariants, the dispatches, and these figures over
+   * the game's run from {@code origin} (its first frame; -1: none) to {@code endNanos} (Long.MAX_VALUE: not ended).
+   */
+  Scheduling.SchedulerReport report(org.gpuemu.policies.combo.SpacePolicy policy, long dispatched, long origin,
+      long endNanos, int gameVgpu) {
+    double seconds = endNanos == Long.MAX_VALUE || origin < 0 || endNanos <= origin ? Double.NaN
+        : (endNanos - origin) / 1e9;
+    return new Scheduling.SchedulerReport(policy.name(), dispatched, new java.util.ArrayList<>(policy.checkInvariants()),
+        java.util.List.of(), Map.of(), figures(seconds, gameVgpu, policy.switches().size()));
+  }
+
   Map<String, Object> figures(double seconds, int gameVgpu, int schemeSwitches) {
     Map<String, Object> figures = new LinkedHashMap<>();
     Map<String, Object> be = new LinkedHashMap<>();

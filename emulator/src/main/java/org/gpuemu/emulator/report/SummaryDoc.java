@@ -18,19 +18,18 @@ import org.gpuemu.emulator.clock.TimerLateness;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu", "fairness",
-    "fidelity", "invariants", "faults"})
+    "fidelity", "invariants", "verdict", "faults"})
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
-    Fairness fairness, Fidelity fidelity, Invariants invariants,
+    Fairness fairness, Fidelity fidelity, Invariants invariants, Verdict verdict,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults) {
 
-  /** Without faults (the key is left out then). */
-  public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
-      Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
-      Invariants invariants) {
-    this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, fairness, fidelity, invariants,
-        List.of());
-  }
+  /**
+   * The checker's verdict on the run's request history (issue 18): {@code valid}, {@code invalid} (a request lost,
+   * duplicated, or failed without a fault to explain it) or {@code unknown} (outcomes indeterminate: the GPU did not
+   * drain, or no history), with the reasons.
+   */
+  public record Verdict(String result, List<String> reasons) {}
 
   /**
    * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
@@ -137,6 +136,6 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** The invariants of DESIGN.md §6 and what broke them. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Invariants(long requestsSubmitted, long requestsCompleted, long requestsFailed, long requestsLost,
-      long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons, List<String> broken,
-      boolean ok) {}
+      long requestsDuplicated, long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons,
+      List<String> broken, boolean ok) {}
 }

@@ -10,6 +10,7 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
@@ -18,14 +19,25 @@ import org.gpuemu.emulator.vm.VGpu;
  * Every final report of one run, as collected from the actors, with the run's timer lateness and message skew
  * ({@link RunContext#received}), its causal order ({@link Causality}) and what happened to each fault it injected.
  * {@code wallSeconds}: the whole run's wall time, start-up and the collection of reports included;
- * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took.
+ * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took; {@code history}:
+ * every guest request's outcome, by id (the checker's record; empty for hand-made results).
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
     List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
     List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
     TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
-    double runningWallSeconds) {
+    double runningWallSeconds, RequestHistory.Snapshot history) {
+
+  /** A run without a request history (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
+        lateness, skew, order, faults, runningWallSeconds, RequestHistory.Snapshot.EMPTY);
+  }
 
   /** A run whose running time is not known apart from its whole wall time (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,

@@ -303,7 +303,7 @@ public final class Runner {
     List<FaultInjector.Record> faults = await(ask(system, end.faults(), FaultInjector.Report::new));
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
         scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot(),
-        context.causality().snapshot(), faults, end.runningWallNanos() / 1e9);
+        context.causality().snapshot(), faults, end.runningWallNanos() / 1e9, end.history().snapshot());
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

@@ -3,6 +3,7 @@ package org.gpuemu.emulator.vm;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.workloads.KernelSpec;
@@ -30,11 +31,15 @@ final class VcpuCalls {
   private final ActorRef<MetricsHub.Command> metrics;
   private final VCpu.Reports reports;
   private final MemoryCalls memoryCalls;
+  /** Where every GPU call gets its id (issue 18's checker). */
+  private final RequestHistory history;
 
   VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
       ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,
-      ActorRef<MetricsHub.Command> metrics, VCpu.Reports reports, boolean memoryAware, Logger log) {
+      ActorRef<MetricsHub.Command> metrics, VCpu.Reports reports, boolean memoryAware, Logger log,
+      RequestHistory history) {
+    this.history = history;
     this.vm = settings.index();
     this.vcpu = vcpu;
     this.settings = settings;
@@ -80,6 +85,11 @@ final class VcpuCalls {
     cpu(WAKE_NANOS, at);
   }
 
+  /** A crash or a reboot: the request on the core is taken back (the core answers with what was left of it). */
+  void withdraw(long at) {
+    core.tell(new CpuScheduler.Withdraw(vcpu, at));
+  }
+
   void finish(long at) {
     core.tell(new CpuScheduler.Finish(vcpu, at));
   }
@@ -95,19 +105,21 @@ final class VcpuCalls {
   }
 
   void launch(KernelSpec kernel, long at) {
-    vgpu.tell(new VGpu.Launch(kernel, vcpu, at));
+    vgpu.tell(new VGpu.Launch(kernel, vcpu, at, history.submitted(vm, at)));
   }
 
   void sync(KernelSpec kernel, long at) {
-    vgpu.tell(new VGpu.Sync(kernel, vcpu, self, at));
+    vgpu.tell(new VGpu.Sync(kernel, vcpu, self, at, history.submitted(vm, at)));
   }
 
+  /** Present, and its tail (if any) as a request of its own before it. */
   void present(KernelSpec tail, long at) {
-    agent.tell(new GuestAgent.Present(self, tail, at));
+    long tailCall = tail == null ? -1 : history.submitted(vm, at);
+    agent.tell(new GuestAgent.Present(self, tail, at, tailCall, history.submitted(vm, at)));
   }
 
-  void flush() {
-    vgpu.tell(new VGpu.Flush(self));
+  void flush(long at) {
+    vgpu.tell(new VGpu.Flush(self, history.submitted(vm, at)));
   }
 
   void allocate(long bytes) {

@@ -1,0 +1,60 @@
+package org.gpuemu.emulator.metrics;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import org.HdrHistogram.Histogram;
+import org.apache.pekko.stream.BoundedSourceQueue;
+
+/**
+ * What the {@link MetricsHub} keeps outside its actor, so that it outlives a crash (issue 18's metrics-crash), as a
+ * metrics store outlives its collector: the run's per-VM totals and distributions, the timeline's stream, where the
+ * period stands. The counts of the period in progress are here too; a crash clears them (what the collector had not
+ * yet written). Only the hub, in whichever incarnation, touches it.
+ */
+final class MetricsStore {
+  BoundedSourceQueue<String> queue;
+  CompletionStage<?> written;
+  final Histogram[] latency;
+  final Histogram allFrames = new Histogram(3); // auto-resizing: memory follows the range recorded
+  final long[] frames;
+  final long[] overSla;
+  final long[] busy;
+  final long[] memory;
+  final long[] maxMemory;
+  final long[] periodFrames;
+  final long[] periodBusy;
+  final long[] periodKernels;
+  final Map<Integer, Integer> slots = new HashMap<>();
+  MetricsHub.MemoryProfile profile;
+  final double[] liveFps;
+  final double[] liveShare;
+  String mode = "";
+  long periodStart;
+  long rows;
+  long dropped;
+  /** When the period's timer is due; -1 before the first period and after the end. */
+  long tickDue = -1;
+
+  MetricsStore(int vms) {
+    latency = new Histogram[vms];
+    for (int i = 0; i < vms; i++) latency[i] = new Histogram(3); // ~190 KB per VM at a fixed 1 h range
+    frames = new long[vms];
+    overSla = new long[vms];
+    busy = new long[vms];
+    memory = new long[vms];
+    maxMemory = new long[vms];
+    periodFrames = new long[vms];
+    periodBusy = new long[vms];
+    periodKernels = new long[vms];
+    liveFps = new double[vms];
+    liveShare = new double[vms];
+  }
+
+  /** A crash: the period's counts so far are lost. */
+  void losePeriod() {
+    java.util.Arrays.fill(periodFrames, 0);
+    java.util.Arrays.fill(periodBusy, 0);
+    java.util.Arrays.fill(periodKernels, 0);
+  }
+}
