@@ -73,9 +73,13 @@ final class CoreParts {
     return (before, now) -> now;
   }
 
-  /** A new incarnation: the agents, vCPUs and memory shares the dead one had are registered again. */
+  /**
+   * A new incarnation: the agents, vCPUs and memory shares the dead one had are registered again; each agent hears
+   * of the restart, so that one waiting for a Present's permission asks again (the dead one's question was lost).
+   */
   void replay() {
     registry.agents.values().forEach(agents::onAgentJoin);
+    for (Scheduling.AgentJoin a : registry.agents.values()) a.agent().tell(Scheduling.Restarted.INSTANCE);
     if (router != null) registry.vcpus.values().forEach(router::onVcpuJoin);
     if (meter != null) registry.memoryShares.values().forEach(meter::onMemoryShare);
   }

@@ -120,6 +120,12 @@ public final class Scheduling {
   public enum PresentAllowed implements ToAgent { INSTANCE }
 
   /**
+   * The scheduler was restarted (gpu-scheduler-crash) and lost the questions it had: an agent that waits for
+   * {@link PresentAllowed} asks again ({@link MayPresent}).
+   */
+  public enum Restarted implements ToAgent { INSTANCE }
+
+  /**
    * VGRIS's controller asks for the frames of the second that began at {@code secondStart}; the answer goes to
    * {@code replyTo}.
    */

@@ -23,6 +23,7 @@ final class AgentLedger {
   long presentIssued;
   /** Whether the Present went straight through, so that its answer's model time holds. */
   private boolean timed;
+  private boolean asking;
 
   AgentLedger(int vm, RequestHistory history) {
     this.vm = vm;
@@ -32,6 +33,7 @@ final class AgentLedger {
   /** The guest's Present arrived: the agent holds it. */
   void held(GuestAgent.Present p) {
     stage = Stage.HELD;
+    asking = false;
     guest = p.replyTo();
     tail = p.tail();
     tailCall = p.tailCall();
@@ -40,6 +42,16 @@ final class AgentLedger {
 
   boolean holds() {
     return stage == Stage.HELD;
+  }
+
+  /** The agent asked the controller whether the Present may go. */
+  void ask() {
+    asking = true;
+  }
+
+  /** Whether the agent holds the Present waiting for the controller's permission. */
+  boolean asking() {
+    return stage == Stage.HELD && asking;
   }
 
   /** The tail went to the vGPU (with the Present or ahead of it). */

@@ -136,6 +136,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       ledger.tailSent();
       vgpu.tell(new VGpu.Flush(vgpuAnswers, ledger.ownFlush(run.now())));
     } else if (mode instanceof PresentMode.ProportionalShare) {
+      ledger.ask();
       controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
     } else {
       long sleep = vm.presentSleep().at(run.now() - vm.startDelayNanos());
@@ -200,6 +201,9 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       }
     } else if (m instanceof Scheduling.PresentAllowed) {
       if (ledger.holds()) issuePresent(); // else: the Present it was for failed (a crash, a reboot)
+    } else if (m instanceof Scheduling.Restarted) {
+      // the scheduler restarted and lost the question: a Present waiting for its permission asks again
+      if (ledger.asking()) controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
     } else if (m instanceof Scheduling.Collect collect) {
       // a second counts only when the guest was already presenting when it began
       boolean running = firstReturned >= 0 && firstReturned <= collect.secondStart();

@@ -183,7 +183,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .onMessage(Crash.class, this::onCrash)
         .onMessage(Watch.class, this::onWatch)
         .onSignal(PreRestart.class, sig -> {
-          VgpuFaults.failInFlight(vgpu, ledger.downSince, pending, runtime, answers, drains, ledger);
+          VgpuFaults.failInFlight(vgpu, ledger.downSince, pending, runtime, answers, drains, ledger, scheduler,
+              frameRequests, reportFrames);
           return this;
         })
         .build();

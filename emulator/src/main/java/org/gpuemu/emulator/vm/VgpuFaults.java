@@ -50,13 +50,28 @@ final class VgpuFaults {
     return at;
   }
 
-  /** The dying incarnation's last act: every call in flight fails at {@code at}, its guest answered. */
+  /**
+   * The dying incarnation's last act: every call in flight fails at {@code at}, its guest answered. Its requests all
+   * become orphans, those still in the runtime's queue too: they are handed to the scheduler now, so that its
+   * bookkeeping stays whole (a space-shared scheduler counts a frame's kernels), and each completes at once, unrun,
+   * when dispatched. Under space sharing the frame being recorded is closed ({@code Presented} with the requests it
+   * has): the next incarnation's frames are new ones.
+   */
   static void failInFlight(int vgpu, long at, Map<Long, VgpuRequests.Pending> pending, Collection<Long> runtime,
-      VgpuAnswers answers, Collection<ActorRef<VGpu.Drained>> drains, VgpuLedger ledger) {
+      VgpuAnswers answers, Collection<ActorRef<VGpu.Drained>> drains, VgpuLedger ledger,
+      ActorRef<Scheduling.Command> scheduler, int frameRequests, boolean reportFrames) {
     String reason = ledger.downReason;
+    for (Long id : runtime) {
+      VgpuRequests.Pending p = pending.get(id);
+      scheduler.tell(new Scheduling.Queued(p.work(), p.vcpu(), at, p.kernel(), p.frame()));
+    }
+    if (reportFrames && frameRequests > 0) {
+      scheduler.tell(new Scheduling.Presented(vgpu, ledger.frame, frameRequests));
+      ledger.frame++;
+    }
     for (Map.Entry<Long, VgpuRequests.Pending> e : new TreeMap<>(pending).entrySet()) {
       VgpuRequests.Pending p = e.getValue();
-      if (!runtime.contains(e.getKey())) ledger.orphans.put(e.getKey(), p.work());
+      ledger.orphans.put(e.getKey(), p.work());
       if (!p.last()) continue;
       ledger.failed(p.call(), reason, at);
       if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(at));
