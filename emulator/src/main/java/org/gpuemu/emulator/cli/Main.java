@@ -467,11 +467,21 @@ public final class Main implements Callable<Integer> {
     private final long totalMillis;
     private long nextPlain;
 
+    /** Whether the line shows how long the rest should take (a soak's), and the wall clock it goes by. */
+    private final boolean eta;
+    private final long wallStart = System.nanoTime();
+
     Progress(Settings.Scenario s, PrintWriter out) {
+      this(s, out, false);
+    }
+
+    Progress(Settings.Scenario s, PrintWriter out, boolean eta) {
+      this.eta = eta;
       totalMillis = Math.max(1, s.durationNanos() / 1_000_000);
       if (System.console() != null) {
-        bar = new ProgressBarBuilder().setTaskName(s.name()).setInitialMax(totalMillis).setUnit(" s", 1000)
-            .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).hideEta().build();
+        ProgressBarBuilder b = new ProgressBarBuilder().setTaskName(s.name()).setInitialMax(totalMillis)
+            .setUnit(" s", 1000).setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250);
+        bar = (eta ? b : b.hideEta()).build();
         plain = null;
       } else {
         bar = null;
@@ -489,7 +499,12 @@ public final class Main implements Callable<Integer> {
         bar.stepTo(ms);
         bar.setExtraMessage(extra.toString().trim());
       } else if (ms >= nextPlain) {
-        plain.printf("  %5.1f / %.1f s  %s%n", ms / 1e3, totalMillis / 1e3, extra.toString().trim());
+        String left = "";
+        if (eta && ms > 0) { // the rest at the pace so far, in wall time
+          double wall = (System.nanoTime() - wallStart) / 1e9;
+          left = String.format(Locale.ROOT, "  about %.0f wall s left", wall * (totalMillis - ms) / ms);
+        }
+        plain.printf("  %5.1f / %.1f s%s  %s%n", ms / 1e3, totalMillis / 1e3, left, extra.toString().trim());
         plain.flush();
         nextPlain = ms + Math.max(1000, totalMillis / 10);
       }
