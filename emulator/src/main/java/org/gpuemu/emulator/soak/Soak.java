@@ -112,8 +112,9 @@ public final class Soak {
       this.next = every;
     }
 
+    /** Due at each check time, once the run has begun (before time zero the view's time is the clock's, not the model's). */
     @Override public boolean due(long emulatedNanos) {
-      return emulatedNanos >= next;
+      return emulatedNanos >= next && context != null && context.causality().snapshot().ordered() > 0;
     }
 
     @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) {
