@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -30,7 +29,6 @@ import org.apache.pekko.util.ByteString;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
-import org.gpuemu.policies.vmcg.Fairness;
 
 /**
  * Collects what the guests and the GPU report (frames, GPU time, memory held), keeps the run's per-VM
@@ -117,8 +115,17 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
       long gpuBusyNanos, long maxMemoryBytes) {}
 
+  /** {@code recoveries}: each fault's time to recover on the timeline's measure, by fault, ns ({@link FaultPeriods}). */
   public record FinalMetrics(List<VmMetrics> vms, long medianFrameNanos, long timelineRows, long timelineDropped,
-      String sinkFailure) {}
+      String sinkFailure, Map<Integer, Long> recoveries) {
+    public FinalMetrics(List<VmMetrics> vms, long medianFrameNanos, long timelineRows, long timelineDropped,
+        String sinkFailure) {
+      this(vms, medianFrameNanos, timelineRows, timelineDropped, sinkFailure, Map.of());
+    }
+  }
+
+  /** Fault {@code fault} ({@code label}) began or ended at {@code atNanos}: the timeline marks its window. */
+  public record FaultWindow(int fault, String label, long atNanos, boolean began) implements Command {}
 
   private static final Object TICK = "tick";
   private static final int QUEUE_SIZE = 4096;
@@ -138,7 +145,13 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** As {@link #create(List, long, Path, RunContext)}, with {@code tap} seeing every timeline row. */
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
       TimelineTap tap) {
-    MetricsStore held = new MetricsStore(vms.size());
+    return create(vms, periodNanos, timeline, run, tap, false);
+  }
+
+  /** As above; {@code marksFaults}: the run injects faults, and every timeline row names those active in it. */
+  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
+      TimelineTap tap, boolean marksFaults) {
+    MetricsStore held = new MetricsStore(vms.size(), periodNanos, marksFaults);
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(Crashed.restarting(Behaviors.setup(
         c -> new MetricsHub(c, vms, periodNanos, timeline, run, t, tap, held))))));
   }
@@ -196,6 +209,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
         .onMessage(Finish.class, this::onFinish)
         .onMessage(SinkDone.class, this::onSinkDone)
         .onMessage(Crash.class, this::onCrash)
+        .onMessage(FaultWindow.class, this::onFaultWindow)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
           return this;
@@ -232,6 +246,15 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     emitRows(due);
     h.tickDue = due + period;
     run.arm(timers, TICK, new Tick(h.tickDue), h.tickDue);
+    return this;
+  }
+
+  private Behavior<Command> onFaultWindow(FaultWindow msg) {
+    if (msg.began()) {
+      h.faults.began(msg.fault(), msg.label(), msg.atNanos());
+    } else {
+      h.faults.ended(msg.fault(), msg.atNanos());
+    }
     return this;
   }
 
@@ -272,58 +295,14 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     }
     long median = h.allFrames.getTotalCount() == 0 ? 0 : h.allFrames.getValueAtPercentile(50) * 1_000;
     String failure = msg.failure() == null ? null : String.valueOf(msg.failure().getMessage());
-    msg.replyTo().tell(new FinalMetrics(out, median, h.rows, h.dropped, failure));
+    msg.replyTo().tell(new FinalMetrics(out, median, h.rows, h.dropped, failure,
+        h.faults == null ? Map.of() : h.faults.recoveries()));
     return Behaviors.stopped();
   }
 
   /** One row per VM for the period that ends at {@code end}. */
   private void emitRows(long end) {
-    double seconds = (end - h.periodStart) / 1e9;
-    long total = 0;
-    for (long b : h.periodBusy) total += b;
-    Double lambda = periodLambda();
-    for (int v = 0; v < vms.size(); v++) {
-      h.liveFps[v] = seconds > 0 ? h.periodFrames[v] / seconds : 0;
-      h.liveShare[v] = total > 0 ? (double) h.periodBusy[v] / total : 0;
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("t_s", round(end / 1e9, 3));
-      row.put("vm", vms.get(v).name());
-      row.put("fps", round(h.liveFps[v], 2));
-      row.put("frames", h.periodFrames[v]);
-      row.put("gpu_share", round(h.liveShare[v], 4));
-      row.put("gpu_busy_ms", round(h.periodBusy[v] / 1e6, 3));
-      row.put("gpu_usage", round(seconds > 0 ? h.periodBusy[v] / 1e9 / seconds : 0, 4));
-      row.put("mode", h.mode);
-      row.put("memory_mb", round(h.memory[v] / 1048576.0, 1));
-      row.put("lambda", lambda == null ? null : round(lambda, 4));
-      if (h.slots.containsKey(v)) row.put("memory_slots", h.slots.get(v));
-      if (h.profile != null) {
-        row.put("w", round(h.profile.w(), 3));
-        row.put("rcopy", round(h.profile.rcopy(), 3));
-        row.put("f", round(h.profile.f(), 4));
-      }
-      offer(row);
-      h.periodFrames[v] = 0;
-      h.periodBusy[v] = 0;
-      h.periodKernels[v] = 0;
-    }
-    h.periodStart = end;
-  }
-
-  /**
-   * VMCG's λ = Σ|w_i − w'_i| over the period (vmcg.txt §6.3): w the VMs' weight shares, w' their throughput
-   * shares, throughput being frames for a VM that has presented frames in the run and completed requests for one
-   * that has not. Null when nothing was done in the period.
-   */
-  private Double periodLambda() {
-    Map<Integer, Integer> weights = new java.util.HashMap<>();
-    Map<Integer, Long> throughputs = new java.util.HashMap<>();
-    for (int v = 0; v < vms.size(); v++) {
-      weights.put(v, vms.get(v).weight());
-      throughputs.put(v, h.frames[v] > 0 ? h.periodFrames[v] : h.periodKernels[v]);
-    }
-    java.util.OptionalDouble l = Fairness.lambda(weights, throughputs);
-    return l.isPresent() ? l.getAsDouble() : null;
+    for (Map<String, Object> row : TimelineRows.period(h, vms, end)) offer(row);
   }
 
   private void offer(Map<String, Object> row) {
@@ -335,8 +314,4 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     }
   }
 
-  private static double round(double v, int digits) {
-    double f = Math.pow(10, digits);
-    return Math.round(v * f) / f;
-  }
 }

@@ -35,8 +35,11 @@ final class MetricsStore {
   long dropped;
   /** When the period's timer is due; -1 before the first period and after the end. */
   long tickDue = -1;
+  /** The fault windows and recoveries (null: the run injects no faults, and the timeline names none). */
+  final FaultPeriods faults;
 
-  MetricsStore(int vms) {
+  MetricsStore(int vms, long periodNanos, boolean marksFaults) {
+    faults = marksFaults ? new FaultPeriods(vms, periodNanos) : null;
     latency = new Histogram[vms];
     for (int i = 0; i < vms; i++) latency[i] = new Histogram(3); // ~190 KB per VM at a fixed 1 h range
     frames = new long[vms];

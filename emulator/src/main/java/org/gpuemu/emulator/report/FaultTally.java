@@ -20,13 +20,15 @@ final class FaultTally {
   private FaultTally() {}
 
   /** One entry per fault, in plan order, with the failures the checker attributed to it. */
-  static List<SummaryDoc.Fault> entries(List<FaultInjector.Record> records, Checker.Outcome checked) {
+  static List<SummaryDoc.Fault> entries(List<FaultInjector.Record> records, Checker.Outcome checked,
+      Map<Integer, Long> recoveries) {
     List<SummaryDoc.Fault> entries = new ArrayList<>();
     for (FaultInjector.Record r : records) {
       FaultPlan.Fault f = r.fault();
       entries.add(new SummaryDoc.Fault(f.kind().label(), f.target(), seconds(r.injectedNanos()),
           seconds(r.healedNanos()), r.healedNanos() >= 0 && r.recoveredNanos() >= 0
               ? Summary.round((r.recoveredNanos() - r.healedNanos()) / 1e9, 4) : null,
+          recoveries.containsKey(f.id()) ? Summary.round(recoveries.get(f.id()) / 1e6, 1) : null,
           checked.failedByFault().getOrDefault(f.id(), Map.of())));
     }
     return entries;
@@ -53,9 +55,10 @@ final class FaultTally {
   static String lines(List<SummaryDoc.Fault> faults) {
     StringBuilder b = new StringBuilder();
     for (SummaryDoc.Fault f : faults) {
-      b.append(String.format("fault %s on %s at %s s: healed at %s s, recovered %s, failed %s%n", f.kind(),
-          f.target(), f.atS() == null ? "-" : f.atS(), f.healedAtS() == null ? "-" : f.healedAtS(),
+      b.append(String.format("fault %s on %s at %s s: healed at %s s, served again %s, steady again %s, failed %s%n",
+          f.kind(), f.target(), f.atS() == null ? "-" : f.atS(), f.healedAtS() == null ? "-" : f.healedAtS(),
           f.recoveryS() == null ? "never" : f.recoveryS() + " s after the heal",
+          f.recoveryMs() == null ? "not measured" : f.recoveryMs() + " ms after the heal",
           f.requestsFailed().isEmpty() ? "nothing" : f.requestsFailed()));
     }
     return b.toString();

@@ -86,7 +86,7 @@ public final class Summary {
     }
     GpuTally gpu = GpuTally.of(r);
     Checker.Outcome checked = Checker.check(r.history(), r.faults(), r.drained());
-    List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), checked);
+    List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), checked, r.metrics().recoveries());
     SummaryDoc.Invariants invariants = invariants(tallies, gpu, checked);
     return new SummaryDoc(header(), vms, switches(), space.top(), policyFigures(figures), gpu.figures(), cpu(),
         fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,

@@ -33,13 +33,15 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
 
   /**
    * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
-   * from the heal until the VM completed a request again (null: it did not), and its VM's requests it failed, by
-   * reason. Times in emulated seconds; null when it did not happen within the run.
+   * from the heal until the VM completed a request again (null: it did not), {@code recoveryMs} from the heal until
+   * every VM's throughput was back within 5 % of its steady state before the fault (the timeline's measure, to its
+   * period; null: not within the run, or no steady state before the fault), and the requests it failed, by reason.
+   * Times in emulated seconds; null when it did not happen within the run.
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Fault(String kind, String target, @JsonProperty("at_s") Double atS,
       @JsonProperty("healed_at_s") Double healedAtS, @JsonProperty("recovery_s") Double recoveryS,
-      Map<String, Long> requestsFailed) {}
+      @JsonProperty("recovery_ms") Double recoveryMs, Map<String, Long> requestsFailed) {}
 
   /** The run: what ran, for how long, at which scale and seed. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -58,6 +58,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** The fault injector strikes a fault: routed to the actor its kind hits. */
   private record Struck(FaultInjector.Strike strike) implements Command {}
 
+  /** A fault began or ended: the timeline marks it. */
+  private record Windowed(FaultInjector.Window window) implements Command {}
+
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
 
@@ -107,11 +110,13 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     this.timeZero = timeZero;
     this.ended = ended;
     this.timers = timers;
-    faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
-        ctx.messageAdapter(FaultInjector.Strike.class, Struck::new)), "faults");
     List<MetricsHub.VmInfo> infos = new ArrayList<>();
     for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
-    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap,
+        !scenario.faults().isEmpty()), "metrics");
+    faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
+        ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
+        ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
     history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
     ctx.spawn(Host.create(scenario, run, metrics, history, ctx.messageAdapter(Host.Refs.class, HostReady::new)),
         "host");
@@ -132,6 +137,11 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
         .onMessage(Struck.class, this::onStruck)
+        .onMessage(Windowed.class, m -> {
+          FaultInjector.Window w = m.window();
+          metrics.tell(new MetricsHub.FaultWindow(w.fault(), w.label(), w.atNanos(), w.began()));
+          return this;
+        })
         .build();
   }
 
