@@ -15,12 +15,37 @@ import java.util.function.BiConsumer;
  * run's seed ({@code --faults random --fault-rate 1/10s}). Pure: parsing, validation and the random draw, no actor;
  * the same seed draws the same faults, so a failing random run replays exactly.
  */
-public record FaultPlan(List<Fault> faults) {
+public record FaultPlan(List<Fault> faults, Channel channel) {
 
   public static final FaultPlan NONE = new FaultPlan(List.of());
 
   public FaultPlan {
     faults = List.copyOf(faults);
+  }
+
+  /** A plan with reference.conf's channel settings ({@link Channel#DEFAULTS}). */
+  public FaultPlan(List<Fault> faults) {
+    this(faults, Channel.DEFAULTS);
+  }
+
+  /**
+   * The guest-to-vGPU channel of a VM that a message fault targets: the guest waits {@code timeoutNanos} for the vGPU
+   * to acknowledge a message, doubling the wait at each of its {@code attempts} (RFC 6298 §5.5's back-off), then fails
+   * the request with {@code timed-out}; {@code delayNanos}: how late a message-delay fault delivers each message.
+   */
+  public record Channel(long timeoutNanos, int attempts, long delayNanos) {
+    /** reference.conf's fault-defaults (tests). */
+    public static final Channel DEFAULTS = new Channel(200_000_000L, 3, 300_000_000L);
+
+    /** How long after sending a request the guest gives up on it: the sum of its attempts' waits. */
+    public long giveUpNanos() {
+      return timeoutNanos * ((1L << attempts) - 1);
+    }
+  }
+
+  /** Whether a message fault targets VM {@code vm}: its channel then acknowledges every message and times out. */
+  public boolean channelFaulted(String vm) {
+    return faults.stream().anyMatch(f -> f.kind().onChannel() && f.target().equals(vm));
   }
 
   /**
@@ -62,7 +87,21 @@ public record FaultPlan(List<Fault> faults) {
      * descheduled thread would stop it. Nothing in the model happens (the target names no victim); what it tests is
      * the run's order and its fidelity verdict (issue 17). Never drawn at random.
      */
-    EMULATOR_STALL("emulator-stall", null, Scope.HOST, Heal.DURATION, false);
+    EMULATOR_STALL("emulator-stall", null, Scope.HOST, Heal.DURATION, false),
+    /**
+     * For the heal delay, every message the target's vCPUs send their vGPU (launch, synchronous call, flush) arrives
+     * {@link Channel#delayNanos} late; one later than the guest's give-up is dropped by the vGPU and fails.
+     */
+    MESSAGE_DELAY("message-delay", "timed-out", Scope.VM, Heal.DURATION, true),
+    /** For the heal delay, every such message arrives twice; the vGPU runs each request once (by its id). */
+    MESSAGE_DUPLICATE("message-duplicate", null, Scope.VM, Heal.DURATION, true),
+    /** For the heal delay, every such message is lost; the guest's timeout sends it again or fails it. */
+    MESSAGE_LOSS("message-loss", "timed-out", Scope.VM, Heal.DURATION, true);
+
+    /** Whether it strikes the guest-to-vGPU channel: the target VM's channel then acknowledges and times out. */
+    public boolean onChannel() {
+      return this == MESSAGE_DELAY || this == MESSAGE_DUPLICATE || this == MESSAGE_LOSS;
+    }
 
     /** Whose requests a fault's failures are: the target VM's, or any VM's (a shared actor). */
     public enum Scope { VM, HOST }
@@ -132,11 +171,14 @@ public record FaultPlan(List<Fault> faults) {
    * The heal delay of a fault that names none: {@code tdrNanos} for a hang (Windows' TDR delay, 2 s: the
    * TdrDelay registry value's default, learn.microsoft.com "Timeout Detection and Recovery (TDR)"), {@code stallNanos}
    * for a vCPU stall, {@code rebootNanos} for a VM's reboot, 0 for a crash (supervision restarts at once),
-   * {@code emulatorStallWallNanos} of wall time for a stall of the emulator.
+   * {@code emulatorStallWallNanos} of wall time for a stall of the emulator, {@code messageFaultNanos} for a fault of
+   * the guest-to-vGPU channel.
    */
-  public record Defaults(long tdrNanos, long stallNanos, long rebootNanos, long emulatorStallWallNanos) {
+  public record Defaults(long tdrNanos, long stallNanos, long rebootNanos, long emulatorStallWallNanos,
+      long messageFaultNanos) {
     long of(Kind kind) {
       return switch (kind) {
+        case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> messageFaultNanos;
         case GPU_HANG -> tdrNanos;
         case VCPU_STALL -> stallNanos;
         case VM_REBOOT -> rebootNanos;
@@ -165,7 +207,7 @@ public record FaultPlan(List<Fault> faults) {
     all.addAll(more);
     List<Fault> numbered = new ArrayList<>();
     for (Fault f : all) numbered.add(new Fault(numbered.size(), f.kind(), f.atNanos(), f.target(), f.healAfterNanos()));
-    return new FaultPlan(numbered);
+    return new FaultPlan(numbered, channel);
   }
 
   /**

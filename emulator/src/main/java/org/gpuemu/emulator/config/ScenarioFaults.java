@@ -25,7 +25,15 @@ final class ScenarioFaults {
     FaultPlan.Defaults defaults = new FaultPlan.Defaults(merged.getDuration("fault-defaults.tdr-delay").toNanos(),
         merged.getDuration("fault-defaults.vcpu-stall").toNanos(),
         merged.getDuration("fault-defaults.reboot-after").toNanos(),
-        merged.getDuration("fault-defaults.emulator-stall").toNanos());
+        merged.getDuration("fault-defaults.emulator-stall").toNanos(),
+        merged.getDuration("fault-defaults.message-fault").toNanos());
+    FaultPlan.Channel channel = new FaultPlan.Channel(merged.getDuration("fault-defaults.guest-timeout").toNanos(),
+        merged.getInt("fault-defaults.guest-attempts"), merged.getDuration("fault-defaults.message-delay").toNanos());
+    if (channel.timeoutNanos() <= 0) problems.accept("scenario.fault-defaults.guest-timeout", "expected > 0, e.g. 200ms");
+    if (channel.attempts() < 1 || channel.attempts() > 16) {
+      problems.accept("scenario.fault-defaults.guest-attempts", "expected 1 to 16, got " + channel.attempts());
+    }
+    if (channel.delayNanos() <= 0) problems.accept("scenario.fault-defaults.message-delay", "expected > 0, e.g. 300ms");
     List<FaultPlan.Fault> faults = new ArrayList<>();
     if (user.hasPath("faults")) faults.addAll(fromList(user.getValue("faults"), vms, durationNanos, defaults, problems));
     for (String spec : cli.faults()) {
@@ -44,7 +52,7 @@ final class ScenarioFaults {
     } else if (cli.rate() != null) {
       problems.accept("--fault-rate " + cli.rate(), "only with --faults random");
     }
-    return FaultPlan.NONE.plus(faults);
+    return new FaultPlan(List.of(), channel).plus(faults);
   }
 
   private static List<FaultPlan.Fault> fromList(ConfigValue value, List<String> vms, long durationNanos,

@@ -151,7 +151,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     if (space) spaceSharing.tell(new SpaceScheduler.Groups(gpu.gpu(), gpu.smGroups().get(0), gpu.smGroups().get(1)));
     Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, parts.cpuTime() ? timeSharing.narrow() : null,
         parts.gpuCoscheduled() ? timeSharing.narrow() : null, gpu.smGroups().get(0), gpu.memory(), metrics, reports,
-        slicer, space, history);
+        slicer, space, history, scenario.faults());
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {

@@ -13,6 +13,7 @@ import java.util.OptionalLong;
 import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.Checker;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
@@ -275,7 +276,8 @@ public final class Summary {
     checkPolicies();
     // the checker's findings on the request history: a duplicate, a failure no fault explains, a request lost
     if (checked.verdict().invalid()) checked.verdict().reasons().forEach(reason -> broken.add("checker: " + reason));
-    return new SummaryDoc.Invariants(submitted, completed, failed, lost, checked.duplicated(), open, conserved,
+    long retried = r.history().vms().stream().mapToLong(RequestHistory.VmHistory::retried).sum();
+    return new SummaryDoc.Invariants(submitted, completed, failed, lost, checked.duplicated(), retried, open, conserved,
         failures.size() > 10 ? failures.subList(0, 10) : failures, broken, broken.isEmpty());
   }
 

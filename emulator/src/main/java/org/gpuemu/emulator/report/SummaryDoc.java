@@ -138,6 +138,6 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** The invariants of DESIGN.md §6 and what broke them. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Invariants(long requestsSubmitted, long requestsCompleted, long requestsFailed, long requestsLost,
-      long requestsDuplicated, long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons,
+      long requestsDuplicated, long requestsRetried, long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons,
       List<String> broken, boolean ok) {}
 }

@@ -57,6 +57,13 @@ final class FaultRouting {
         refs.memory().tell(new GpuMemory.Release(vm, at));
         return;
       }
+      case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> {
+        long until = at + f.healAfterNanos();
+        for (ActorRef<VCpu.Command> v : units.vcpus()) v.tell(new VCpu.ChannelFault(f.id(), f.kind(), at, until));
+        outcomes.tell(new FaultInjector.Healed(f.id(), until));
+        vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
+        return;
+      }
       case VCPU_CRASH -> units.vcpus().get(0).tell(new VCpu.Crash(f.id(), at, outcomes));
       case VM_CRASH -> units.self().tell(new Vm.Crash(f.id(), at, outcomes));
       case AGENT_CRASH -> units.agent().tell(new GuestAgent.Crash(f.id(), at, outcomes));

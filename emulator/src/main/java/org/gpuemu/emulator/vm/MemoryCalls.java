@@ -62,8 +62,8 @@ final class MemoryCalls {
 
   /** The vCPU's report with these calls' figures. */
   VCpu.VcpuReport report(int vcpu, long ran, long steal, long maxStall, long steps, long objectReturns,
-      long programNanos) {
+      long programNanos, long channelFailed) {
     return new VCpu.VcpuReport(vm, vcpu, ran, steal, submitted, completed, failed, List.copyOf(failures), maxStall,
-        steps, refused, objectReturns, programNanos);
+        steps, refused, objectReturns, programNanos, channelFailed);
   }
 }

@@ -11,6 +11,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
@@ -79,6 +80,19 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   record Rebooted(long due) implements Command, Timed {}
 
   /**
+   * Fault {@code fault} on the VM's channel to its vGPU: messages sent from {@code atNanos} until {@code untilNanos}
+   * are delayed, duplicated or lost ({@code kind}: a message fault; {@link GuestChannel}).
+   */
+  public record ChannelFault(int fault, FaultPlan.Kind kind, long atNanos, long untilNanos) implements Command {}
+
+  /** The vGPU took request {@code call} sent over the channel (its acknowledgement). */
+  public record Received(long call) implements Command {}
+
+  record ChannelTimedOut(long call, long due) implements Command, Timed {}
+
+  record ChannelArrived(long seq, long due) implements Command, Timed {}
+
+  /**
    * The GPU scheduler switched to this VM's vGPU and needs this vCPU running (FairGV's GPU-centric coscheduling,
    * Algorithm 4): a vCPU blocked after hybrid spinning is woken to spin again, and its core runs it now.
    */
@@ -98,11 +112,13 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
    * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
    * refusals a memory-aware guest handled (they are among the completed, not the failed: see
    * {@link MemoryCalls}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
-   * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended).
+   * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended);
+   * {@code channelFailed} the GPU calls its channel failed before the vGPU took them ({@link GuestChannel}: timed out,
+   * or dropped by a reboot), which the vGPU's report does not count.
    */
   public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
       long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
-      long memoryRefused, long objectReturns, long programNanos) {}
+      long memoryRefused, long objectReturns, long programNanos, long channelFailed) {}
 
   private final RunContext run;
   private final TimerScheduler<Command> timers;
@@ -118,18 +134,24 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     public static final Reports NONE = new Reports(false, false);
   }
 
-  /** {@code programs} makes the guest program from its first step (null: an idle vCPU); see {@link VCpu}. */
+  /**
+   * {@code programs} makes the guest program from its first step (null: an idle vCPU); {@code channel}: the settings
+   * of the VM's channel to its vGPU when a message fault targets it (null: none, calls go straight to the vGPU);
+   * see {@link VCpu}.
+   */
   public static Behavior<Command> create(int vcpu, Settings.Vm settings, Supplier<Program> programs, RunContext run,
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports,
-      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler, RequestHistory history) {
+      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler, RequestHistory history, FaultPlan.Channel channel) {
     VcpuState st = new VcpuState(vcpu, programs);
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       // made once: its adapters answer every incarnation at the same reference, its memory counters survive
+      GuestChannel guestChannel = channel == null ? null
+          : new GuestChannel(settings.index(), channel, vgpu, ctx.getSelf(), history, run, timers);
       VcpuCalls calls = new VcpuCalls(vcpu, settings, ctx.getSelf(), core,
           ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new), vgpu, agent, memory,
           ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new), metrics, reports,
-          st.program instanceof MemoryAware, ctx.getLog(), history);
+          st.program instanceof MemoryAware, ctx.getLog(), history, guestChannel);
       if (coscheduler != null) {
         coscheduler.tell(new CoscheduleRouter.VcpuJoin(vcpu, settings.index(),
             ctx.messageAdapter(CoscheduleRouter.Coschedule.class, Coscheduled::new)));
@@ -165,6 +187,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(Crash.class, this::onCrash)
         .onMessage(Reboot.class, this::onReboot)
         .onMessage(Rebooted.class, this::onRebooted)
+        .onMessage(ChannelFault.class, this::onChannelFault)
+        .onMessage(Received.class, this::onReceived)
+        .onMessage(ChannelTimedOut.class, this::onChannelTimedOut)
+        .onMessage(ChannelArrived.class, this::onChannelArrived)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
           return this;
@@ -300,6 +326,37 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onRebooted(Rebooted msg) {
     guest.rebooted(run.fired(msg.due()));
+    return this;
+  }
+
+  private Behavior<Command> onChannelFault(ChannelFault msg) {
+    if (calls.channel == null) return this;
+    GuestChannel.Mode mode = switch (msg.kind()) {
+      case MESSAGE_DELAY -> GuestChannel.Mode.DELAY;
+      case MESSAGE_DUPLICATE -> GuestChannel.Mode.DUPLICATE;
+      case MESSAGE_LOSS -> GuestChannel.Mode.LOSS;
+      default -> throw new IllegalArgumentException("not a message fault: " + msg.kind());
+    };
+    calls.channel.fault(mode, msg.atNanos(), msg.untilNanos());
+    return this;
+  }
+
+  private Behavior<Command> onReceived(Received msg) {
+    calls.channel.received(msg.call());
+    guest.channelSettled();
+    return this;
+  }
+
+  private Behavior<Command> onChannelTimedOut(ChannelTimedOut msg) {
+    calls.channel.timedOut(msg.call(), run.fired(msg.due()));
+    guest.channelSettled();
+    return this;
+  }
+
+  private Behavior<Command> onChannelArrived(ChannelArrived msg) {
+    run.fired(msg.due());
+    calls.channel.arrived(msg.seq());
+    guest.channelSettled();
     return this;
   }
 

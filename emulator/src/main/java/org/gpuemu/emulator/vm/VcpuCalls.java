@@ -33,13 +33,16 @@ final class VcpuCalls {
   private final MemoryCalls memoryCalls;
   /** Where every GPU call gets its id (issue 18's checker). */
   private final RequestHistory history;
+  /** The channel to the vGPU when a message fault targets the VM (null: the vCPU tells the vGPU directly). */
+  final GuestChannel channel;
 
   VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
       ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,
       ActorRef<MetricsHub.Command> metrics, VCpu.Reports reports, boolean memoryAware, Logger log,
-      RequestHistory history) {
+      RequestHistory history, GuestChannel channel) {
     this.history = history;
+    this.channel = channel;
     this.vm = settings.index();
     this.vcpu = vcpu;
     this.settings = settings;
@@ -105,11 +108,27 @@ final class VcpuCalls {
   }
 
   void launch(KernelSpec kernel, long at) {
-    vgpu.tell(new VGpu.Launch(kernel, vcpu, at, history.submitted(vm, at)));
+    long id = history.submitted(vm, at);
+    toVgpu(new VGpu.Launch(kernel, vcpu, at, id), id, at);
   }
 
   void sync(KernelSpec kernel, long at) {
-    vgpu.tell(new VGpu.Sync(kernel, vcpu, self, at, history.submitted(vm, at)));
+    long id = history.submitted(vm, at);
+    toVgpu(new VGpu.Sync(kernel, vcpu, self, at, id), id, at);
+  }
+
+  /** Over the channel when the VM has one and the request an id, else straight to the vGPU. */
+  private void toVgpu(VGpu.Command call, long id, long at) {
+    if (channel != null && id >= 0) {
+      channel.send(call, id, at);
+    } else {
+      vgpu.tell(call);
+    }
+  }
+
+  /** Whether nothing sent to the vGPU awaits its acknowledgement or is on its way. */
+  boolean channelIdle() {
+    return channel == null || channel.idle();
   }
 
   /** Present, and its tail (if any) as a request of its own before it. */
@@ -119,7 +138,8 @@ final class VcpuCalls {
   }
 
   void flush(long at) {
-    vgpu.tell(new VGpu.Flush(self, history.submitted(vm, at)));
+    long id = history.submitted(vm, at);
+    toVgpu(new VGpu.Flush(self, id), id, at);
   }
 
   void allocate(long bytes) {
@@ -138,7 +158,8 @@ final class VcpuCalls {
 
   /** The vCPU's report, with its memory calls. */
   VCpu.VcpuReport report(long ran, long steal, long maxStall, long steps, long objectReturns, long programNanos) {
-    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, objectReturns, programNanos);
+    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, objectReturns, programNanos,
+        channel == null ? 0 : channel.failed);
   }
 
   void frame(long latencyNanos) {

@@ -48,6 +48,7 @@ final class VcpuGuest {
 
   /** A new incarnation: the timers the restart cancelled are due as before. */
   void restarted() {
+    if (calls.channel != null) calls.channel.rearm();
     if (st.wait == Wait.SLEEP) run.arm(timers, SLEEP, new VCpu.SleepEnded(st.sleepDue), st.sleepDue);
     if (st.downUntil >= 0 && st.downUntil < Long.MAX_VALUE) {
       run.arm(timers, REBOOT, new VCpu.Rebooted(st.downUntil), st.downUntil);
@@ -96,8 +97,14 @@ final class VcpuGuest {
 
   private void stopNow() {
     st.running = false;
+    if (!calls.channelIdle()) return; // what it sent must reach the vGPU or fail first: channelSettled() stops it
     if (st.stopRequested != null) st.stopRequested.tell(new VCpu.Stopped(st.vcpu));
     st.stopRequested = null;
+  }
+
+  /** The channel acknowledged, failed or delivered a message: a vCPU told to stop stops once it holds nothing. */
+  void channelSettled() {
+    if (st.stopRequested != null && !st.running && st.wait == Wait.NONE) stopNow();
   }
 
   /** Executes steps until one blocks; yields after a run of asynchronous ones so other messages get in. */
@@ -170,6 +177,7 @@ final class VcpuGuest {
   void reboot(VCpu.Reboot msg) {
     long at = Math.max(st.clock, msg.atNanos());
     calls.withdraw(at);
+    if (calls.channel != null) calls.channel.reset(at, "vm-crashed");
     run.disarm(timers, SLEEP);
     st.downUntil = at + msg.downNanos();
     st.wait = Wait.NONE;

@@ -48,6 +48,36 @@ final class VgpuLedger {
   final Map<Long, GpuWork> orphans = new HashMap<>();
   /** Requests on the GPU (handed to an SM group, not finished), with the scheduler incarnation that dispatched them. */
   final Map<Long, Long> dispatched = new HashMap<>();
+  /**
+   * Requests taken over a faulty channel ({@link GuestChannel}), with the time their guest gives up on them, oldest
+   * first: a second copy of one is dropped. An id is forgotten once its give-up has passed, since any copy arriving
+   * later is dropped for that reason, so this holds a give-up's worth of requests however long the run.
+   */
+  private final java.util.LinkedHashMap<Long, Long> taken = new java.util.LinkedHashMap<>();
+  /** Copies dropped: a request's second copy, and copies that came after their guest gave up. */
+  long copiesDropped;
+  long expiredDropped;
+
+  /** What a vGPU does with a copy of a request over a faulty channel. */
+  enum Take { NEW, SEEN, EXPIRED }
+
+  /** A copy of request {@code id}, given up at {@code giveUp}, arrives at {@code now}. */
+  Take take(long id, long giveUp, long now) {
+    for (var it = taken.entrySet().iterator(); it.hasNext(); ) {
+      if (it.next().getValue() > now) break;
+      it.remove();
+    }
+    if (now >= giveUp) {
+      expiredDropped++;
+      return Take.EXPIRED;
+    }
+    if (taken.putIfAbsent(id, giveUp) != null) {
+      copiesDropped++;
+      return Take.SEEN;
+    }
+    return Take.NEW;
+  }
+
   private final List<FailedRequest> failures = new ArrayList<>();
   private final List<Watch> watches = new ArrayList<>();
 

@@ -7,6 +7,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
@@ -52,12 +53,13 @@ public final class Vm {
   /**
    * Wiring the VM needs from the host; {@code cpuTimes} and {@code coscheduler} are the GPU scheduler's parts that
    * take the vCPUs' CPU time and their coscheduling join, null when the policy does not use them; {@code history}
-   * gives every guest request its id and takes its outcome.
+   * gives every guest request its id and takes its outcome; {@code faults}: the run's, whose message faults give a
+   * VM's vCPUs a channel to its vGPU ({@link GuestChannel}).
    */
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VCpu.Reports reports, Slicer slicer, boolean reportFrames, RequestHistory history) {}
+      VCpu.Reports reports, Slicer slicer, boolean reportFrames, RequestHistory history, FaultPlan faults) {}
 
   /** The seed of the program VM {@code index} runs in a run seeded {@code seed}. */
   public static long programSeed(long seed, int index) {
@@ -96,7 +98,8 @@ public final class Vm {
       long programSeed = programSeed(seed, vm.index()) + 104_729L * i;
       Supplier<Program> programs = i < workload.threads() ? () -> workload.start(programSeed) : () -> null;
       vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, programs, run, w.cores().get(vm.cores().get(i)), vgpu,
-          agent, w.memory(), w.metrics(), w.reports(), w.coscheduler(), w.history()), "vcpu-" + i));
+          agent, w.memory(), w.metrics(), w.reports(), w.coscheduler(), w.history(),
+          w.faults().channelFaulted(vm.name()) ? w.faults().channel() : null), "vcpu-" + i));
     }
     return new Ready(vm.index(), vgpu, List.copyOf(vcpus), agent, ctx.getSelf());
   }

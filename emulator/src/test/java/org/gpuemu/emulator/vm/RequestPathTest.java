@@ -93,7 +93,7 @@ class RequestPathTest {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
       return kit.spawn(VCpu.create(index, vm, () -> program, run, core, vgpu, agent, memory, metrics,
-          VCpu.Reports.NONE, null, history));
+          VCpu.Reports.NONE, null, history, null));
     }
 
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */
@@ -141,6 +141,36 @@ class RequestPathTest {
     assertEquals(1, g.completed());
     assertEquals(1, g.kernelsCompleted());
     assertEquals(30 * MS, g.gpuBusyNanos(), MS / 10.0, "all three parts ran");
+  }
+
+  /**
+   * Issue 18's message faults, the vGPU's side: every copy of a request over a faulty channel is acknowledged, the
+   * request runs and answers once however many copies come, and a copy after the guest's give-up is dropped unseen.
+   */
+  @Test
+  void transmittedTwice_isAcknowledgedTwice_runsOnce_andACopyAfterTheGiveUpIsDropped() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.POLL, 2);
+    TestProbe<VCpu.Command> guest = kit.createTestProbe();
+    long id = rig.history.submitted(0, 0);
+    VGpu.Transmitted copy = new VGpu.Transmitted(new VGpu.Sync(KernelSpec.cd("k", 5 * MS), 0, guest.getRef(), -1, id),
+        id, Long.MAX_VALUE, guest.getRef());
+    rig.vgpu.tell(copy);
+    rig.vgpu.tell(copy);
+    List<VCpu.Command> got = guest.receiveSeveralMessages(3);
+    assertEquals(2, got.stream().filter(m -> m.equals(new VCpu.Received(id))).count(), got.toString());
+    assertEquals(1, got.stream().filter(m -> m instanceof VCpu.SyncReturned).count(), got.toString());
+    guest.expectNoMessage(java.time.Duration.ofMillis(100));
+    long late = rig.history.submitted(0, 0);
+    rig.vgpu.tell(new VGpu.Transmitted(new VGpu.Launch(KernelSpec.cd("k", MS), 0, -1, late), late, 0,
+        guest.getRef()));
+    guest.expectNoMessage(java.time.Duration.ofMillis(100));
+    VGpu.VgpuReport g = rig.vgpuReport();
+    assertEquals(1, g.submitted(), "the second copy and the late one never reach the ring");
+    assertEquals(1, g.kernelsCompleted());
+    RequestHistory.VmHistory h = rig.history.snapshot().vms().get(0);
+    assertEquals(1, h.completed());
+    assertEquals(0, h.duplicated());
+    assertEquals(1, h.lost(), "the late request stays the guest's to fail (its channel's timeout does)");
   }
 
   @Test
