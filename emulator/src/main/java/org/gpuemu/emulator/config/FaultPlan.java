@@ -96,7 +96,12 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
     /** For the heal delay, every such message arrives twice; the vGPU runs each request once (by its id). */
     MESSAGE_DUPLICATE("message-duplicate", null, Scope.VM, Heal.DURATION, true),
     /** For the heal delay, every such message is lost; the guest's timeout sends it again or fails it. */
-    MESSAGE_LOSS("message-loss", "timed-out", Scope.VM, Heal.DURATION, true);
+    MESSAGE_LOSS("message-loss", "timed-out", Scope.VM, Heal.DURATION, true),
+    /**
+     * The core the target's vCPU 0 is pinned to goes offline for the heal delay: every vCPU pinned to it, and its host
+     * work, moves to the first other core, and the vCPUs move back when it is online again. Nothing fails.
+     */
+    CORE_OFFLINE("core-offline", null, Scope.HOST, Heal.DURATION, true);
 
     /** Whether it strikes the guest-to-vGPU channel: the target VM's channel then acknowledges and times out. */
     public boolean onChannel() {
@@ -172,12 +177,13 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
    * TdrDelay registry value's default, learn.microsoft.com "Timeout Detection and Recovery (TDR)"), {@code stallNanos}
    * for a vCPU stall, {@code rebootNanos} for a VM's reboot, 0 for a crash (supervision restarts at once),
    * {@code emulatorStallWallNanos} of wall time for a stall of the emulator, {@code messageFaultNanos} for a fault of
-   * the guest-to-vGPU channel.
+   * the guest-to-vGPU channel, {@code coreOfflineNanos} for a core offline.
    */
   public record Defaults(long tdrNanos, long stallNanos, long rebootNanos, long emulatorStallWallNanos,
-      long messageFaultNanos) {
+      long messageFaultNanos, long coreOfflineNanos) {
     long of(Kind kind) {
       return switch (kind) {
+        case CORE_OFFLINE -> coreOfflineNanos;
         case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> messageFaultNanos;
         case GPU_HANG -> tdrNanos;
         case VCPU_STALL -> stallNanos;

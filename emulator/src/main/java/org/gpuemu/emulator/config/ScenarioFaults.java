@@ -26,7 +26,8 @@ final class ScenarioFaults {
         merged.getDuration("fault-defaults.vcpu-stall").toNanos(),
         merged.getDuration("fault-defaults.reboot-after").toNanos(),
         merged.getDuration("fault-defaults.emulator-stall").toNanos(),
-        merged.getDuration("fault-defaults.message-fault").toNanos());
+        merged.getDuration("fault-defaults.message-fault").toNanos(),
+        merged.getDuration("fault-defaults.core-offline").toNanos());
     FaultPlan.Channel channel = new FaultPlan.Channel(merged.getDuration("fault-defaults.guest-timeout").toNanos(),
         merged.getInt("fault-defaults.guest-attempts"), merged.getDuration("fault-defaults.message-delay").toNanos());
     if (channel.timeoutNanos() <= 0) problems.accept("scenario.fault-defaults.guest-timeout", "expected > 0, e.g. 200ms");

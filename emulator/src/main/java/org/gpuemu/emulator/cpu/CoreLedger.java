@@ -21,6 +21,14 @@ import org.slf4j.Logger;
  * end when they were due, and Pegasus's coscheduling link stays. Nothing fails.
  *
  * <p>A crashed or rebooting vCPU's request is taken back the same way ({@link CpuScheduler.Withdraw}).
+ *
+ * <p>{@code core-offline} ({@link CpuScheduler.Offline}). Effect: as Linux's CPU hot-unplug migrates the tasks of a
+ * CPU going down to an online CPU (kernel/sched/core.c, {@code migrate_tasks}; for a task whose affinity holds no other
+ * CPU, {@code select_fallback_rq} picks any online one), every request on the core is answered with what was left of
+ * it and its sender asks again on the first other core: the vCPUs pinned here are told to move ({@code VCpu.Migrate}),
+ * and host work that comes here while the core is offline is passed on to that core. Recovery: when the core is
+ * online again its vCPUs move back (their pinning is the scenario's), taken back from the other core the same way.
+ * Nothing fails; the time a moved vCPU waits for the other core is its steal time.
  */
 final class CoreLedger {
   long busy;
@@ -29,6 +37,8 @@ final class CoreLedger {
   CpuScheduler.CoscheduleGpu coscheduleGpu;
   /** Stalled vCPUs (faults): they get no core until their stall ends. */
   final Map<Integer, CpuScheduler.Stall> stalled = new TreeMap<>();
+  /** The latest core-offline fault on this core (null: none). */
+  CpuScheduler.Offline offline;
   /** When the latest crash struck (the new incarnation's clock starts there). */
   long crashedAt;
 
@@ -36,6 +46,11 @@ final class CoreLedger {
   <T> T coscheduled(CpuScheduler.CoscheduleGpu link, T same) {
     coscheduleGpu = link;
     return same;
+  }
+
+  /** Whether the core is offline at {@code now}. */
+  boolean offline(long now) {
+    return offline != null && now >= offline.atNanos() && now < offline.untilNanos();
   }
 
   /** When stall {@code s} ends: its planned end, not shifted by the core's own clock. */

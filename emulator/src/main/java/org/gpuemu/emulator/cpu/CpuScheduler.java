@@ -82,6 +82,12 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private record StallEnded(int vcpu, long due) implements Command, Timed {}
 
   /**
+   * Fault {@code fault} (core-offline): this core is offline from {@code atNanos} until {@code untilNanos}; what it
+   * holds and what comes meanwhile goes to {@code fallback} ({@link CoreLedger}).
+   */
+  public record Offline(int fault, long atNanos, long untilNanos, ActorRef<Command> fallback) implements Command {}
+
+  /**
    * Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos};
    * {@code remainingNanos} > 0: taken back before it was done ({@link Withdraw}, a crash), this much left to ask for.
    */
@@ -145,6 +151,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(StallEnded.class, this::onStallEnded)
         .onMessage(Withdraw.class, this::onWithdraw)
         .onMessage(Crash.class, this::onCrash)
+        .onMessage(Offline.class, this::onOffline)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
           return this;
@@ -160,6 +167,10 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onRun(Run msg) {
     long now = at(msg.atNanos());
+    if (ledger.offline(now)) { // sent before its vCPU heard it moved: taken back at once, asked again where it is now
+      msg.replyTo().tell(new Done(msg.vcpu(), 0, 0, now, msg.nanos()));
+      return this;
+    }
     q.byVcpu.put(msg.vcpu(), new CoreRequest(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), now, false));
     if (!ledger.stalled.isEmpty() && ledger.stalled.containsKey(msg.vcpu())) return this; // runnable after the stall
     becameRunnable(msg.vcpu(), msg.weight(), now);
@@ -180,6 +191,10 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
     long now = at(msg.atNanos());
+    if (ledger.offline(now)) {
+      ledger.offline.fallback().tell(new HostRun(msg.nanos(), msg.replyTo(), now));
+      return this;
+    }
     q.host.add(new CoreRequest(HOST, 0, msg.nanos(), msg.replyTo(), now, true));
     if (current == null) {
       dispatch(now);
@@ -254,6 +269,20 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     q.answerAll(now);
     ledger.crashed(now, msg, getContext().getLog(), core);
     throw new Crashed("core " + core, msg.fault());
+  }
+
+  /**
+   * core-offline: every request on the core is answered with what was left of it, as at a crash, and asked again where
+   * its sender is now: a vCPU on the core its {@code VCpu.Migrate} names, host work here, which passes it on.
+   */
+  private Behavior<Command> onOffline(Offline msg) {
+    long now = at(msg.atNanos());
+    ledger.offline = msg;
+    if (current != null) takeBack(current, now);
+    q.answerAll(now);
+    getContext().getLog().warn("core {} offline at {} s until {} s (fault {})", core, now / 1e9,
+        msg.untilNanos() / 1e9, msg.fault());
+    return this;
   }
 
   private Behavior<Command> onFinish(Finish msg) {

@@ -1,5 +1,6 @@
 package org.gpuemu.emulator.run;
 
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
@@ -60,6 +61,21 @@ final class FaultRouting {
       case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> {
         long until = at + f.healAfterNanos();
         for (ActorRef<VCpu.Command> v : units.vcpus()) v.tell(new VCpu.ChannelFault(f.id(), f.kind(), at, until));
+        outcomes.tell(new FaultInjector.Healed(f.id(), until));
+        vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
+        return;
+      }
+      case CORE_OFFLINE -> {
+        long until = at + f.healAfterNanos();
+        int fallback = core == 0 ? 1 : 0; // the first other core (Linux's select_fallback_rq: the first online one)
+        ActorRef<CpuScheduler.Command> to = refs.cores().get(fallback);
+        for (int i = 0; i < scenario.vms().size(); i++) { // every vCPU pinned to the core, first told where to go
+          List<Integer> pinned = scenario.vms().get(i).cores();
+          for (int c = 0; c < pinned.size(); c++) {
+            if (pinned.get(c) == core) refs.vms().get(i).vcpus().get(c).tell(new VCpu.Migrate(to, at, until));
+          }
+        }
+        refs.cores().get(core).tell(new CpuScheduler.Offline(f.id(), at, until, to));
         outcomes.tell(new FaultInjector.Healed(f.id(), until));
         vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
         return;

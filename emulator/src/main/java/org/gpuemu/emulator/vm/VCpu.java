@@ -85,6 +85,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
    */
   public record ChannelFault(int fault, FaultPlan.Kind kind, long atNanos, long untilNanos) implements Command {}
 
+  /**
+   * Fault core-offline: the vCPU's core is offline from {@code atNanos} until {@code backNanos}; meanwhile it runs on
+   * {@code to} (CpuScheduler's {@code CoreLedger}).
+   */
+  public record Migrate(ActorRef<CpuScheduler.Command> to, long atNanos, long backNanos) implements Command {}
+
+  record MoveBack(long due) implements Command, Timed {}
+
   /** The vGPU took request {@code call} sent over the channel (its acknowledgement). */
   public record Received(long call) implements Command {}
 
@@ -188,6 +196,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(Reboot.class, this::onReboot)
         .onMessage(Rebooted.class, this::onRebooted)
         .onMessage(ChannelFault.class, this::onChannelFault)
+        .onMessage(Migrate.class, this::onMigrate)
+        .onMessage(MoveBack.class, this::onMoveBack)
         .onMessage(Received.class, this::onReceived)
         .onMessage(ChannelTimedOut.class, this::onChannelTimedOut)
         .onMessage(ChannelArrived.class, this::onChannelArrived)
@@ -326,6 +336,16 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onRebooted(Rebooted msg) {
     guest.rebooted(run.fired(msg.due()));
+    return this;
+  }
+
+  private Behavior<Command> onMigrate(Migrate msg) {
+    guest.migrate(msg);
+    return this;
+  }
+
+  private Behavior<Command> onMoveBack(MoveBack msg) {
+    calls.moveBack(Math.max(st.clock, run.fired(msg.due())));
     return this;
   }
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultPlanTest {
   private static final long S = 1_000_000_000L;
   private static final long MS = 1_000_000L;
-  private static final FaultPlan.Defaults DEFAULTS = new FaultPlan.Defaults(2 * S, S, 2 * S, S / 5, S);
+  private static final FaultPlan.Defaults DEFAULTS = new FaultPlan.Defaults(2 * S, S, 2 * S, S / 5, S, S);
   private static final List<String> VMS = List.of("vm1", "vm2");
 
   @TempDir Path dir;
