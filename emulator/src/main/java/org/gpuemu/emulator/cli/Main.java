@@ -108,8 +108,9 @@ public final class Main implements Callable<Integer> {
     Map<String, String> sets = new LinkedHashMap<>();
 
     @Option(names = "--fault", paramLabel = "KIND@TIME[:TARGET[:DURATION]]", description = "inject a fault, e.g. "
-        + "gpu-hang@2s:vm2 or vcpu-stall@1s:vm1:500ms (kinds: gpu-hang, vcpu-stall, vm-reboot, emulator-stall, and "
-        + "the crashes vgpu-, vcpu-, vm-, agent-, gpu-scheduler-, cpu-scheduler-, smgroup-, memory-, metrics-crash; "
+        + "gpu-hang@2s:vm2 or vcpu-stall@1s:vm1:500ms (kinds: gpu-hang, vcpu-stall, vm-reboot, core-offline, "
+        + "message-delay, message-duplicate, message-loss, emulator-stall, and the crashes vgpu-, vcpu-, vm-, agent-, "
+        + "gpu-scheduler-, cpu-scheduler-, smgroup-, memory-, metrics-crash; "
         + "no target: the first VM; repeatable; README: Fault experiments and soak)")
     List<String> faults = new ArrayList<>();
 

@@ -275,10 +275,15 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
    * of a kind and on a VM drawn uniformly, healed after its kind's default. The same arguments give the same faults.
    */
   public static List<Fault> random(long seed, long everyNanos, long durationNanos, List<String> vms, Defaults defaults) {
+    return random(seed, everyNanos, durationNanos, vms, defaults, Kind.drawn());
+  }
+
+  /** As {@link #random(long, long, long, List, Defaults)}, drawing from {@code kinds} (a 1-core host: no core-offline). */
+  public static List<Fault> random(long seed, long everyNanos, long durationNanos, List<String> vms, Defaults defaults,
+      List<Kind> kinds) {
     if (everyNanos <= 0) throw new IllegalArgumentException("fault rate interval must be > 0");
     SplittableRandom rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 18);
     List<Fault> drawn = new ArrayList<>();
-    List<Kind> kinds = Kind.drawn(); // the model's faults, not the emulator's
     long at = 0;
     while (true) {
       at += Math.max(1, Math.round(-Math.log(1 - rng.nextDouble()) * everyNanos));

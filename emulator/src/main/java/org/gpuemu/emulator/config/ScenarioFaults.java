@@ -47,13 +47,25 @@ final class ScenarioFaults {
         problems.accept("--faults random", "needs --fault-rate N/DURATION, e.g. 1/10s");
       } else {
         FaultPlan.interval(cli.rate()).ifPresentOrElse(
-            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults)),
+            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults, drawable(merged))),
             () -> problems.accept("--fault-rate " + cli.rate(), "expected N/DURATION with N > 0, e.g. 1/10s"));
       }
     } else if (cli.rate() != null) {
       problems.accept("--fault-rate " + cli.rate(), "only with --faults random");
     }
     return new FaultPlan(List.of(), channel).plus(faults);
+  }
+
+  /** The kinds a random plan draws on this host: the model's, but a core-offline only with a core to move to. */
+  private static List<FaultPlan.Kind> drawable(Config merged) {
+    boolean cores;
+    try {
+      cores = merged.getInt("host.cores") >= 2;
+    } catch (com.typesafe.config.ConfigException e) {
+      cores = true; // not a number: the loader reports host.cores itself
+    }
+    boolean many = cores;
+    return FaultPlan.Kind.drawn().stream().filter(k -> many || k != FaultPlan.Kind.CORE_OFFLINE).toList();
   }
 
   private static List<FaultPlan.Fault> fromList(ConfigValue value, List<String> vms, long durationNanos,

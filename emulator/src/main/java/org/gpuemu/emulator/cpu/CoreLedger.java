@@ -21,14 +21,6 @@ import org.slf4j.Logger;
  * end when they were due, and Pegasus's coscheduling link stays. Nothing fails.
  *
  * <p>A crashed or rebooting vCPU's request is taken back the same way ({@link CpuScheduler.Withdraw}).
- *
- * <p>{@code core-offline} ({@link CpuScheduler.Offline}). Effect: as Linux's CPU hot-unplug migrates the tasks of a
- * CPU going down to an online CPU (kernel/sched/core.c, {@code migrate_tasks}; for a task whose affinity holds no other
- * CPU, {@code select_fallback_rq} picks any online one), every request on the core is answered with what was left of
- * it and its sender asks again on the first other core: the vCPUs pinned here are told to move ({@code VCpu.Migrate}),
- * and host work that comes here while the core is offline is passed on to that core. Recovery: when the core is
- * online again its vCPUs move back (their pinning is the scenario's), taken back from the other core the same way.
- * Nothing fails; the time a moved vCPU waits for the other core is its steal time.
  */
 final class CoreLedger {
   long busy;
@@ -37,8 +29,13 @@ final class CoreLedger {
   CpuScheduler.CoscheduleGpu coscheduleGpu;
   /** Stalled vCPUs (faults): they get no core until their stall ends. */
   final Map<Integer, CpuScheduler.Stall> stalled = new TreeMap<>();
-  /** The latest core-offline fault on this core (null: none). */
+  /**
+   * The core-offline fault in progress (null: online), the vCPUs whose requests went elsewhere meanwhile, and every
+   * vCPU that ever asked this core ({@link CoreGate}).
+   */
   CpuScheduler.Offline offline;
+  final java.util.SortedSet<Integer> moved = new java.util.TreeSet<>();
+  final java.util.SortedSet<Integer> seen = new java.util.TreeSet<>();
   /** When the latest crash struck (the new incarnation's clock starts there). */
   long crashedAt;
 
@@ -48,9 +45,10 @@ final class CoreLedger {
     return same;
   }
 
-  /** Whether the core is offline at {@code now}. */
-  boolean offline(long now) {
-    return offline != null && now >= offline.atNanos() && now < offline.untilNanos();
+  /** The core is online again: nothing goes elsewhere any more. */
+  void online() {
+    offline = null;
+    moved.clear();
   }
 
   /** When stall {@code s} ends: its planned end, not shifted by the core's own clock. */

@@ -28,8 +28,8 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * it preempts the running vCPU at once, runs to completion without slices (several in arrival order), and the
  * policy never sees it; the vCPUs it kept waiting count it as steal time, as a guest sees the hypervisor's work.
  *
- * <p>Faults (issue 18): {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), and the
- * withdrawal of a crashed or rebooting vCPU's request ({@link Withdraw}); what each does: {@link CoreLedger}.
+ * <p>Faults (issue 18): {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), the
+ * withdrawal of a crashed or rebooting vCPU's request ({@link Withdraw}): {@link CoreLedger}; {@link Offline}: gate.
  */
 public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
@@ -81,11 +81,9 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private record StallEnded(int vcpu, long due) implements Command, Timed {}
 
-  /**
-   * Fault {@code fault} (core-offline): this core is offline from {@code atNanos} until {@code untilNanos}; what it
-   * holds and what comes meanwhile goes to {@code fallback} ({@link CoreLedger}).
-   */
+  /** Fault {@code fault} ({@code core-offline}) from {@code atNanos} to {@code untilNanos}: see {@link CoreGate}. */
   public record Offline(int fault, long atNanos, long untilNanos, ActorRef<Command> fallback) implements Command {}
+  record Online(long due) implements Command, Timed {}
 
   /**
    * Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos};
@@ -105,21 +103,19 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private final CpuPolicy policy;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  /** The requests this incarnation holds. */
-  private final CoreRequests q;
+  private final CoreRequests q; // the requests this incarnation holds
   private CoreRequest current;
   private long sliceStart;
-  /** The model time of the core's latest event: never goes back. */
-  private long clock;
+  private long clock; // the model time of the core's latest event: never goes back
   private long token;
-  /** What survives a crash: counters, the coscheduling link, the stalls. */
-  private final CoreLedger ledger;
+  private final CoreLedger ledger; // what survives a crash: counters, the coscheduling link, stalls, an offline
 
   /** A core whose CPU policy {@code policies} makes (again after a crash: a fresh one). */
   public static Behavior<Command> create(int core, Supplier<CpuPolicy> policies, RunContext run) {
     CoreLedger ledger = new CoreLedger();
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(
-        c -> new CpuScheduler(c, core, policies.get(), ledger, run, timers))))));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Behaviors.intercept(() -> new CoreGate(
+        ledger, run, timers), Crashed.restarting(Behaviors.setup(c -> new CpuScheduler(c, core, policies.get(),
+        ledger, run, timers)))))));
   }
 
   private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, CoreLedger ledger, RunContext run,
@@ -132,10 +128,10 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     this.timers = timers;
     this.q = new CoreRequests(policy, ledger);
     clock = ledger.crashedAt;
-    // a restarted incarnation: the stalls' ends, their timers cancelled by the restart, are due as before
-    for (Stall s : ledger.stalled.values()) {
-      run.arm(timers, s, new StallEnded(s.vcpu(), ledger.stallEnd(s)), ledger.stallEnd(s));
-    }
+    // a restarted incarnation: the stalls' ends and an offline core's return, cancelled by the restart, as before
+    for (Stall s : ledger.stalled.values()) run.arm(timers, s, new StallEnded(s.vcpu(), ledger.stallEnd(s)),
+        ledger.stallEnd(s));
+    if (ledger.offline != null) CoreGate.online(ledger.offline, run, timers);
   }
 
   @Override public Receive<Command> createReceive() {
@@ -151,7 +147,6 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(StallEnded.class, this::onStallEnded)
         .onMessage(Withdraw.class, this::onWithdraw)
         .onMessage(Crash.class, this::onCrash)
-        .onMessage(Offline.class, this::onOffline)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
           return this;
@@ -167,10 +162,6 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onRun(Run msg) {
     long now = at(msg.atNanos());
-    if (ledger.offline(now)) { // sent before its vCPU heard it moved: taken back at once, asked again where it is now
-      msg.replyTo().tell(new Done(msg.vcpu(), 0, 0, now, msg.nanos()));
-      return this;
-    }
     q.byVcpu.put(msg.vcpu(), new CoreRequest(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), now, false));
     if (!ledger.stalled.isEmpty() && ledger.stalled.containsKey(msg.vcpu())) return this; // runnable after the stall
     becameRunnable(msg.vcpu(), msg.weight(), now);
@@ -191,10 +182,6 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
     long now = at(msg.atNanos());
-    if (ledger.offline(now)) {
-      ledger.offline.fallback().tell(new HostRun(msg.nanos(), msg.replyTo(), now));
-      return this;
-    }
     q.host.add(new CoreRequest(HOST, 0, msg.nanos(), msg.replyTo(), now, true));
     if (current == null) {
       dispatch(now);
@@ -269,20 +256,6 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     q.answerAll(now);
     ledger.crashed(now, msg, getContext().getLog(), core);
     throw new Crashed("core " + core, msg.fault());
-  }
-
-  /**
-   * core-offline: every request on the core is answered with what was left of it, as at a crash, and asked again where
-   * its sender is now: a vCPU on the core its {@code VCpu.Migrate} names, host work here, which passes it on.
-   */
-  private Behavior<Command> onOffline(Offline msg) {
-    long now = at(msg.atNanos());
-    ledger.offline = msg;
-    if (current != null) takeBack(current, now);
-    q.answerAll(now);
-    getContext().getLog().warn("core {} offline at {} s until {} s (fault {})", core, now / 1e9,
-        msg.untilNanos() / 1e9, msg.fault());
-    return this;
   }
 
   private Behavior<Command> onFinish(Finish msg) {

@@ -1,6 +1,5 @@
 package org.gpuemu.emulator.run;
 
-import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
@@ -67,15 +66,13 @@ final class FaultRouting {
       }
       case CORE_OFFLINE -> {
         long until = at + f.healAfterNanos();
-        int fallback = core == 0 ? 1 : 0; // the first other core (Linux's select_fallback_rq: the first online one)
-        ActorRef<CpuScheduler.Command> to = refs.cores().get(fallback);
-        for (int i = 0; i < scenario.vms().size(); i++) { // every vCPU pinned to the core, first told where to go
-          List<Integer> pinned = scenario.vms().get(i).cores();
-          for (int c = 0; c < pinned.size(); c++) {
-            if (pinned.get(c) == core) refs.vms().get(i).vcpus().get(c).tell(new VCpu.Migrate(to, at, until));
-          }
+        int fallback = fallbackCore(scenario, f, core);
+        if (fallback < 0) { // Linux refuses to take its last online CPU down (kernel/cpu.c, _cpu_down: -EBUSY)
+          outcomes.tell(new FaultInjector.Healed(f.id(), at));
+          vgpu.tell(new VGpu.Watch(f.id(), at, outcomes));
+          return;
         }
-        refs.cores().get(core).tell(new CpuScheduler.Offline(f.id(), at, until, to));
+        refs.cores().get(core).tell(new CpuScheduler.Offline(f.id(), at, until, refs.cores().get(fallback)));
         outcomes.tell(new FaultInjector.Healed(f.id(), until));
         vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
         return;
@@ -94,6 +91,22 @@ final class FaultRouting {
       }
     }
     vgpu.tell(new VGpu.Watch(f.id(), at, outcomes)); // restarted at once: recovered at its next completion
+  }
+
+  /**
+   * Where an offline core's work goes: the first core that is neither it nor offline by another planned core-offline
+   * at the same time (Linux's select_fallback_rq takes the first online CPU for a task pinned to a CPU going down; so
+   * no two offline cores pass work to each other); -1 when none is left.
+   */
+  private static int fallbackCore(Settings.Scenario scenario, FaultPlan.Fault f, int core) {
+    java.util.Set<Integer> down = new java.util.HashSet<>(java.util.List.of(core));
+    for (FaultPlan.Fault g : scenario.faults().faults()) {
+      if (g.kind() != FaultPlan.Kind.CORE_OFFLINE || g.id() == f.id() || g.atNanos() > f.atNanos()
+          || f.atNanos() >= g.atNanos() + g.healAfterNanos()) continue;
+      for (Settings.Vm vm : scenario.vms()) if (vm.name().equals(g.target())) down.add(vm.cores().get(0));
+    }
+    for (int c = 0; c < scenario.host().cores(); c++) if (!down.contains(c)) return c;
+    return -1;
   }
 
   /** The SM group a VM's kernels run on: time-shared, the one group; space-shared, the game's render group, else BE. */

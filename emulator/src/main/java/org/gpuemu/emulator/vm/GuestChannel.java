@@ -28,7 +28,7 @@ import org.gpuemu.emulator.faults.RequestHistory;
  */
 final class GuestChannel {
   /** What a message fault does to the messages sent from {@code from} until {@code until}. */
-  enum Mode { CLEAR, DELAY, DUPLICATE, LOSS }
+  private enum Mode { CLEAR, DELAY, DUPLICATE, LOSS }
 
   private record Awaited(long id) {}
 
@@ -80,9 +80,14 @@ final class GuestChannel {
     this.history = history;
   }
 
-  /** A message fault: messages sent from {@code fromNanos} until {@code untilNanos} are hit as {@code m} says. */
-  void fault(Mode m, long fromNanos, long untilNanos) {
-    mode = m;
+  /** A message fault of {@code kind}: the messages sent from {@code fromNanos} until {@code untilNanos} are hit. */
+  void fault(FaultPlan.Kind kind, long fromNanos, long untilNanos) {
+    mode = switch (kind) {
+      case MESSAGE_DELAY -> Mode.DELAY;
+      case MESSAGE_DUPLICATE -> Mode.DUPLICATE;
+      case MESSAGE_LOSS -> Mode.LOSS;
+      default -> throw new IllegalArgumentException("not a message fault: " + kind);
+    };
     from = fromNanos;
     until = untilNanos;
   }
@@ -98,7 +103,7 @@ final class GuestChannel {
     o.waitEnds = at + (settings.timeoutNanos() << o.sends);
     o.sends++;
     long id = o.message.id();
-    run.arm(timers, new Awaited(id), new VCpu.ChannelTimedOut(id, o.waitEnds), o.waitEnds);
+    run.arm(timers, new Awaited(id), new VCpu.ChannelTimer(id, false, o.waitEnds), o.waitEnds);
     Mode now = at >= from && at < until ? mode : Mode.CLEAR;
     switch (now) {
       case CLEAR -> vgpu.tell(o.message);
@@ -114,7 +119,7 @@ final class GuestChannel {
         long arrives = at + settings.delayNanos();
         held.put(seq, o.message);
         heldUntil.put(seq, arrives);
-        run.arm(timers, new Held(seq), new VCpu.ChannelArrived(seq, arrives), arrives);
+        run.arm(timers, new Held(seq), new VCpu.ChannelTimer(seq, true, arrives), arrives);
       }
     }
   }
@@ -166,10 +171,10 @@ final class GuestChannel {
   void rearm() {
     for (Open o : open.values()) {
       long id = o.message.id();
-      run.arm(timers, new Awaited(id), new VCpu.ChannelTimedOut(id, o.waitEnds), o.waitEnds);
+      run.arm(timers, new Awaited(id), new VCpu.ChannelTimer(id, false, o.waitEnds), o.waitEnds);
     }
     for (Map.Entry<Long, Long> e : heldUntil.entrySet()) {
-      run.arm(timers, new Held(e.getKey()), new VCpu.ChannelArrived(e.getKey(), e.getValue()), e.getValue());
+      run.arm(timers, new Held(e.getKey()), new VCpu.ChannelTimer(e.getKey(), true, e.getValue()), e.getValue());
     }
   }
 

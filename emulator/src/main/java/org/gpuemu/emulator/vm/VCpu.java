@@ -79,26 +79,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   record Rebooted(long due) implements Command, Timed {}
 
-  /**
-   * Fault {@code fault} on the VM's channel to its vGPU: messages sent from {@code atNanos} until {@code untilNanos}
-   * are delayed, duplicated or lost ({@code kind}: a message fault; {@link GuestChannel}).
-   */
+  /** Fault {@code fault} ({@code kind}) on the VM's channel to its vGPU from {@code atNanos}: {@link GuestChannel}. */
   public record ChannelFault(int fault, FaultPlan.Kind kind, long atNanos, long untilNanos) implements Command {}
-
-  /**
-   * Fault core-offline: the vCPU's core is offline from {@code atNanos} until {@code backNanos}; meanwhile it runs on
-   * {@code to} (CpuScheduler's {@code CoreLedger}).
-   */
-  public record Migrate(ActorRef<CpuScheduler.Command> to, long atNanos, long backNanos) implements Command {}
-
-  record MoveBack(long due) implements Command, Timed {}
 
   /** The vGPU took request {@code call} sent over the channel (its acknowledgement). */
   public record Received(long call) implements Command {}
 
-  record ChannelTimedOut(long call, long due) implements Command, Timed {}
-
-  record ChannelArrived(long seq, long due) implements Command, Timed {}
+  /** The channel's timer for request {@code key}'s wait ({@code arrival} false) or a delayed copy's arrival. */
+  record ChannelTimer(long key, boolean arrival, long due) implements Command, Timed {}
 
   /**
    * The GPU scheduler switched to this VM's vGPU and needs this vCPU running (FairGV's GPU-centric coscheduling,
@@ -142,11 +130,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     public static final Reports NONE = new Reports(false, false);
   }
 
-  /**
-   * {@code programs} makes the guest program from its first step (null: an idle vCPU); {@code channel}: the settings
-   * of the VM's channel to its vGPU when a message fault targets it (null: none, calls go straight to the vGPU);
-   * see {@link VCpu}.
-   */
+  /** {@code programs} makes the guest program (null: an idle vCPU); {@code channel}: {@link GuestChannel}'s, or null. */
   public static Behavior<Command> create(int vcpu, Settings.Vm settings, Supplier<Program> programs, RunContext run,
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports,
@@ -196,11 +180,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(Reboot.class, this::onReboot)
         .onMessage(Rebooted.class, this::onRebooted)
         .onMessage(ChannelFault.class, this::onChannelFault)
-        .onMessage(Migrate.class, this::onMigrate)
-        .onMessage(MoveBack.class, this::onMoveBack)
         .onMessage(Received.class, this::onReceived)
-        .onMessage(ChannelTimedOut.class, this::onChannelTimedOut)
-        .onMessage(ChannelArrived.class, this::onChannelArrived)
+        .onMessage(ChannelTimer.class, this::onChannelTimer)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
           return this;
@@ -339,44 +320,18 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     return this;
   }
 
-  private Behavior<Command> onMigrate(Migrate msg) {
-    guest.migrate(msg);
-    return this;
-  }
-
-  private Behavior<Command> onMoveBack(MoveBack msg) {
-    calls.moveBack(Math.max(st.clock, run.fired(msg.due())));
-    return this;
-  }
-
   private Behavior<Command> onChannelFault(ChannelFault msg) {
-    if (calls.channel == null) return this;
-    GuestChannel.Mode mode = switch (msg.kind()) {
-      case MESSAGE_DELAY -> GuestChannel.Mode.DELAY;
-      case MESSAGE_DUPLICATE -> GuestChannel.Mode.DUPLICATE;
-      case MESSAGE_LOSS -> GuestChannel.Mode.LOSS;
-      default -> throw new IllegalArgumentException("not a message fault: " + msg.kind());
-    };
-    calls.channel.fault(mode, msg.atNanos(), msg.untilNanos());
+    calls.channel.fault(msg.kind(), msg.atNanos(), msg.untilNanos());
     return this;
   }
 
   private Behavior<Command> onReceived(Received msg) {
-    calls.channel.received(msg.call());
-    guest.channelSettled();
+    guest.channel(msg.call(), false, -1);
     return this;
   }
 
-  private Behavior<Command> onChannelTimedOut(ChannelTimedOut msg) {
-    calls.channel.timedOut(msg.call(), run.fired(msg.due()));
-    guest.channelSettled();
-    return this;
-  }
-
-  private Behavior<Command> onChannelArrived(ChannelArrived msg) {
-    run.fired(msg.due());
-    calls.channel.arrived(msg.seq());
-    guest.channelSettled();
+  private Behavior<Command> onChannelTimer(ChannelTimer msg) {
+    guest.channel(msg.key(), msg.arrival(), run.fired(msg.due()));
     return this;
   }
 

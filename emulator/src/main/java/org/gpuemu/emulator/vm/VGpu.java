@@ -69,13 +69,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
   public record Flush(ActorRef<VCpu.Command> replyTo, long call) implements Command {}
 
-  /**
-   * A guest's {@code call} ({@link Launch}, {@link Sync} or {@link Flush}, request {@code id}) over a channel a message
-   * fault targets ({@link GuestChannel}): acknowledged to {@code ackTo} on arrival, taken once, dropped after
-   * {@code giveUpNanos} (the guest failed it then).
-   */
-  public record Transmitted(Command call, long id, long giveUpNanos, ActorRef<VCpu.Command> ackTo)
-      implements Command {}
+  /** A guest's {@code call} (request {@code id}) over a faulty channel, given up at {@code giveUp}: GuestChannel. */
+  public record Transmitted(Command call, long id, long giveUp, ActorRef<VCpu.Command> ackTo) implements Command {}
 
   /** Reply {@link Drained} once nothing of this vGPU is queued or running. */
   public record Drain(ActorRef<Drained> replyTo) implements Command {}
@@ -262,21 +257,11 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     return this;
   }
 
-  /**
-   * A call over a faulty channel: acknowledged, and run unless it is a second copy or came after the guest gave up;
-   * a delayed or resent copy is queued at its arrival, never before it.
-   */
-  private Behavior<Command> onTransmitted(Transmitted msg) {
-    long now = run.now();
-    VgpuLedger.Take take = ledger.take(msg.id(), msg.giveUpNanos(), now);
-    if (take == VgpuLedger.Take.EXPIRED) return this; // the guest has failed it: running it now would settle it twice
-    msg.ackTo().tell(new VCpu.Received(msg.id()));
-    if (take == VgpuLedger.Take.SEEN) return this;
-    if (msg.call() instanceof Launch l) return queue(l.kernel(), l.vcpu(), null, Math.max(l.atNanos(), now), l.call());
-    if (msg.call() instanceof Sync c) {
-      return queue(c.kernel(), c.vcpu(), c.replyTo(), Math.max(c.atNanos(), now), c.call());
-    }
-    return onFlush((Flush) msg.call());
+  private Behavior<Command> onTransmitted(Transmitted msg) { // acknowledged, run once, never before it arrived
+    Command call = VgpuFaults.taken(msg, ledger, run.now());
+    if (call instanceof Launch l) return queue(l.kernel(), l.vcpu(), null, l.atNanos(), l.call());
+    if (call instanceof Sync c) return queue(c.kernel(), c.vcpu(), c.replyTo(), c.atNanos(), c.call());
+    return call instanceof Flush f ? onFlush(f) : this;
   }
 
   private Behavior<Command> onScheduler(FromScheduler msg) {

@@ -22,11 +22,7 @@ final class VcpuCalls {
   private final int vcpu;
   private final Settings.Vm settings;
   private final ActorRef<VCpu.Command> self;
-  /** The core it runs on: its pinned core, or another while that one is offline ({@link #moveTo}). */
-  private ActorRef<CpuScheduler.Command> core;
-  private final ActorRef<CpuScheduler.Command> home;
-  /** When a vCPU moved off its offline core moves back (-1: it is home). */
-  long backAt = -1;
+  private final ActorRef<CpuScheduler.Command> core;
   private final ActorRef<CpuScheduler.Done> cpuDone;
   private final ActorRef<VGpu.Command> vgpu;
   private final ActorRef<GuestAgent.Command> agent;
@@ -52,7 +48,6 @@ final class VcpuCalls {
     this.settings = settings;
     this.self = self;
     this.core = core;
-    this.home = core;
     this.cpuDone = cpuDone;
     this.vgpu = vgpu;
     this.agent = agent;
@@ -96,22 +91,6 @@ final class VcpuCalls {
   /** A crash or a reboot: the request on the core is taken back (the core answers with what was left of it). */
   void withdraw(long at) {
     core.tell(new CpuScheduler.Withdraw(vcpu, at));
-  }
-
-  /**
-   * core-offline: from now on the vCPU asks {@code other} for its core, until {@code back} (the core online again);
-   * what it had on its core is answered by that core and asked again here.
-   */
-  void moveTo(ActorRef<CpuScheduler.Command> other, long back) {
-    core = other;
-    backAt = back;
-  }
-
-  /** Its core is online again at {@code at}: taken back from the other core, asked again on its own. */
-  void moveBack(long at) {
-    core.tell(new CpuScheduler.Withdraw(vcpu, at));
-    core = home;
-    backAt = -1;
   }
 
   void finish(long at) {

@@ -30,7 +30,6 @@ final class VcpuGuest {
   private static final int ASYNC_BATCH = 64;
   private static final Object SLEEP = "sleep";
   private static final Object REBOOT = "reboot";
-  private static final Object MOVE_BACK = "move-back";
 
   private final VcpuState st;
   private final VcpuCalls calls;
@@ -49,7 +48,6 @@ final class VcpuGuest {
 
   /** A new incarnation: the timers the restart cancelled are due as before. */
   void restarted() {
-    if (calls.backAt >= 0) run.arm(timers, MOVE_BACK, new VCpu.MoveBack(calls.backAt), calls.backAt);
     if (calls.channel != null) calls.channel.rearm();
     if (st.wait == Wait.SLEEP) run.arm(timers, SLEEP, new VCpu.SleepEnded(st.sleepDue), st.sleepDue);
     if (st.downUntil >= 0 && st.downUntil < Long.MAX_VALUE) {
@@ -99,13 +97,23 @@ final class VcpuGuest {
 
   private void stopNow() {
     st.running = false;
-    if (!calls.channelIdle()) return; // what it sent must reach the vGPU or fail first: channelSettled() stops it
+    if (!calls.channelIdle()) return; // what it sent must reach the vGPU or fail first: channel() stops it
     if (st.stopRequested != null) st.stopRequested.tell(new VCpu.Stopped(st.vcpu));
     st.stopRequested = null;
   }
 
-  /** The channel acknowledged, failed or delivered a message: a vCPU told to stop stops once it holds nothing. */
-  void channelSettled() {
+  /**
+   * The channel's news of request or copy {@code key}: acknowledged ({@code at} -1), its wait over or a delayed copy's
+   * time come ({@code arrival}) at {@code at}. A vCPU told to stop stops once the channel holds nothing.
+   */
+  void channel(long key, boolean arrival, long at) {
+    if (at < 0) {
+      calls.channel.received(key);
+    } else if (arrival) {
+      calls.channel.arrived(key);
+    } else {
+      calls.channel.timedOut(key, at);
+    }
     if (st.stopRequested != null && !st.running && st.wait == Wait.NONE) stopNow();
   }
 
@@ -173,15 +181,6 @@ final class VcpuGuest {
     calls.withdraw(at);
     msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at)); // restarted at once
     log.warn("vCPU {} crashes at {} s (fault {}); supervision restarts it", st.vcpu, at / 1e9, msg.fault());
-  }
-
-  /**
-   * core-offline: the vCPU runs on another core until its own is back. Its request on the offline core comes back
-   * answered with what was left (the core takes back everything it holds) and is asked again on the other core.
-   */
-  void migrate(VCpu.Migrate msg) {
-    calls.moveTo(msg.to(), msg.backNanos());
-    run.arm(timers, MOVE_BACK, new VCpu.MoveBack(msg.backNanos()), msg.backNanos());
   }
 
   /** vm-reboot: the step in progress is abandoned, the program starts again after the down time. */

@@ -34,6 +34,10 @@ import org.slf4j.Logger;
  * what it handed to the driver and no dispatch reached yet, and what runs on the GPU ({@link #resynced}), and from
  * then on drops dispatches of the scheduler's older incarnations (stale: the new one dispatches those again), so no
  * request runs twice.
+ *
+ * <p>{@code message-delay}, {@code message-duplicate}, {@code message-loss} ({@link GuestChannel}): over a channel a
+ * message fault targets, the vGPU acknowledges every copy of a call on arrival and takes a request once
+ * ({@link #taken}): the guest's timeout sends it again, a fault may deliver it twice, and neither may run it twice.
  */
 final class VgpuFaults {
   private VgpuFaults() {}
@@ -109,6 +113,23 @@ final class VgpuFaults {
           : new Scheduling.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(), p.frame()));
     }
     return new Scheduling.Resynced(vgpu, queued, running);
+  }
+
+  /**
+   * A copy of a call over a faulty channel arriving at {@code now}: acknowledged, and returned to be queued, with its
+   * time no earlier than its arrival, unless it is a second copy (null) or came after its guest gave up on it (null,
+   * unacknowledged: the guest has failed that request, and running it would settle it twice).
+   */
+  static VGpu.Command taken(VGpu.Transmitted msg, VgpuLedger ledger, long now) {
+    VgpuLedger.Take take = ledger.take(msg.id(), msg.giveUp(), now);
+    if (take == VgpuLedger.Take.EXPIRED) return null;
+    msg.ackTo().tell(new VCpu.Received(msg.id()));
+    if (take == VgpuLedger.Take.SEEN) return null;
+    if (msg.call() instanceof VGpu.Launch l) return new VGpu.Launch(l.kernel(), l.vcpu(), Math.max(l.atNanos(), now),
+        l.call());
+    if (msg.call() instanceof VGpu.Sync c) return new VGpu.Sync(c.kernel(), c.vcpu(), c.replyTo(),
+        Math.max(c.atNanos(), now), c.call());
+    return msg.call();
   }
 
   /** The id of the last part of the call part {@code id} belongs to (the parts of a call have consecutive ids). */

@@ -66,8 +66,9 @@ class FaultPlanTest {
     List<String> p = problems(file, Overrides.none());
     assertEquals(4, p.size(), p.toString());
     assertTrue(p.get(0).startsWith(file + ": scenario.faults[0].kind: unknown fault kind 'gpu-melt'; expected one of "
-        + "[agent-crash, cpu-scheduler-crash, emulator-stall, gpu-hang, gpu-scheduler-crash, memory-crash, "
-        + "metrics-crash, smgroup-crash, vcpu-crash, vcpu-stall, vgpu-crash, vm-crash, vm-reboot]"), p.get(0));
+        + "[agent-crash, core-offline, cpu-scheduler-crash, emulator-stall, gpu-hang, gpu-scheduler-crash, "
+        + "memory-crash, message-delay, message-duplicate, message-loss, metrics-crash, smgroup-crash, vcpu-crash, "
+        + "vcpu-stall, vgpu-crash, vm-crash, vm-reboot]"), p.get(0));
     assertTrue(p.get(1).startsWith(file + ": scenario.faults[0].target: unknown VM 'vm9'; expected one of [vm1, vm2]"),
         p.get(1));
     // 9 s is after the run's 5 s: it would never fire
