@@ -52,7 +52,7 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
    * A kind of fault: its name as written, the reason its victims' requests fail with (null: none fails), whom those
    * are ({@link Scope}), what its heal-after means ({@link Heal}) and whether a random plan draws it. What each does
    * and how it heals is written where it is carried out (SmGroupModel, VgpuFaults, CpuScheduler, ... : README
-   * "Faults" has the table).
+   * "Fault experiments and soak" has the table).
    */
   public enum Kind {
     /** The target's next kernel never finishes; the TDR watchdog resets the engine after the heal delay. */
