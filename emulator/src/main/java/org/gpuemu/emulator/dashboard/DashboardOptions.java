@@ -4,11 +4,13 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Runner;
 import picocli.CommandLine.Option;
@@ -38,14 +40,20 @@ public final class DashboardOptions {
       + "the final state after the run ends, before the summary is written (default: 0s, it stops at the end)")
   String linger;
 
+  @Option(names = "--controls", paramLabel = "SUMMARY", description = "replay the controls a run recorded in its "
+      + "summary.json (faults, weights, shares from the dashboard) at their model times (README: Live dashboard)")
+  Path controls;
+
   private LiveDashboard dashboard;
   private long lingerMillis;
+  private List<Control.Planned> planned = List.of();
 
   /**
    * With {@code --dashboard}, starts listening and prints the address on {@code out}; bad input (one line) when a
    * dashboard option comes without {@code --dashboard}, the linger is not a duration, or the port cannot be had.
    */
   public void open(Settings.Scenario scenario, PrintWriter out) throws ConfigProblems {
+    if (controls != null) planned = ControlReplay.read(controls, scenario);
     if (!enabled) {
       if (port != null || bind != null || linger != null) {
         throw ConfigProblems.of("--port, --bind and --dashboard-linger go with --dashboard");
@@ -71,12 +79,16 @@ public final class DashboardOptions {
    */
   public RunResult run(Settings.Scenario scenario, Path dir, Consumer<MetricsHub.LiveView> progress,
       PrintWriter out) throws Exception {
-    if (dashboard == null) return Runner.run(scenario, dir, progress, LIVE_EVERY_MILLIS);
+    if (dashboard == null) {
+      return Runner.run(scenario, dir, progress, LIVE_EVERY_MILLIS, context -> { }, MetricsHub.TimelineTap.NONE,
+          Runner.Sampler.NONE, new Runner.Attach(session -> { }, record -> { }, planned));
+    }
     try (LiveDashboard live = dashboard) {
       RunResult result = Runner.run(scenario, dir, view -> {
         progress.accept(view);
         live.live(view);
-      }, LIVE_EVERY_MILLIS, context -> { }, live.tap());
+      }, LIVE_EVERY_MILLIS, context -> { }, live.tap(), Runner.Sampler.NONE,
+          new Runner.Attach(live::attach, live::controlled, planned));
       live.end(new Summary(result));
       if (lingerMillis > 0) {
         out.println("dashboard: the run has ended; serving its final state at " + live.url() + " for " + linger);

@@ -19,6 +19,7 @@ final class LiveFeed {
   static final String TIMELINE = "timeline";
   static final String LIVE = "live";
   static final String END = "end";
+  static final String CONTROL = "control";
 
   /** Events a client may fall behind by, beyond the replayed history, before it loses some. */
   private static final int SLACK = 4096;
@@ -37,6 +38,14 @@ final class LiveFeed {
   synchronized void timeline(String json) {
     if (end != null) return;
     ServerSentEvent e = ServerSentEvent.create(json, TIMELINE);
+    history.add(e);
+    publish(e);
+  }
+
+  /** A control given to the run, or what became of it: kept, as the timeline rows are. */
+  synchronized void control(String json) {
+    if (end != null) return;
+    ServerSentEvent e = ServerSentEvent.create(json, CONTROL);
     history.add(e);
     publish(e);
   }
