@@ -66,9 +66,9 @@ final class ControlDesk {
 
   /**
    * Control {@code index} takes effect at model time {@code at}: a fault strikes through the injector as a planned
-   * one would; a weight or a share goes to the GPU scheduler, whose policy applies or refuses it ({@link #answered}),
-   * and a weight also to the metrics hub for λ's weight shares. The vCPUs keep their configured weight on the CPU
-   * scheduler: the weight a control changes is the GPU policy's.
+   * one would; a weight or a share goes to the GPU scheduler, whose policy applies or refuses it ({@link #answered}).
+   * The vCPUs keep their configured weight on the CPU scheduler: the weight a control changes is the GPU policy's
+   * (and, once applied, λ's).
    */
   void apply(int index, long at, ActorRef<Scheduling.Command> scheduler) {
     Control c = controls.get(index);
@@ -81,16 +81,18 @@ final class ControlDesk {
       record(index, new Control.Record(c, at, true, null, 0));
     } else if (c instanceof Control.Weight w) {
       scheduler.tell(new Scheduling.Change(vm, w.weight(), Double.NaN, index, answers));
-      metrics.tell(new MetricsHub.Weight(vm, w.weight()));
     } else {
       scheduler.tell(new Scheduling.Change(vm, 0, ((Control.Share) c).share(), index, answers));
     }
   }
 
-  /** The GPU policy's answer to a weight or share change. */
+  /** The GPU policy's answer to a weight or share change; a weight it applied counts in λ from now on. */
   void answered(Scheduling.Changed changed) {
     int i = changed.tag();
     String note = changed.outcome() instanceof LiveChange.Refused r ? r.reason() : null;
+    if (note == null && controls.get(i) instanceof Control.Weight w) {
+      metrics.tell(new MetricsHub.Weight(vmIndex(w.target()), w.weight()));
+    }
     record(i, new Control.Record(controls.get(i), times.get(i), note == null, note, 0));
   }
 

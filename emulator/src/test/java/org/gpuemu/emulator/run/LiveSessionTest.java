@@ -100,9 +100,10 @@ class LiveSessionTest {
     assertEquals("pause", controls.get(0).what());
     assertEquals(at / 1e9, controls.get(0).atS(), 1e-6);
     assertTrue(controls.get(0).pausedWallS() >= 1.1, controls.toString());
-    // had the timers and the clock gone on during the pause, every event after it would be handled a second late
+    // had the clock gone on during the pause, every event after it would be handled over a second (the pause)
+    // late; the bound is half that, not the verdict's 100 ms, so that a loaded machine's own lag does not fail it
     SummaryDoc.Causality order = withPause.doc().fidelity().causality();
-    assertTrue(order.lagWallMsP99() < 100, "lag p99 " + order.lagWallMsP99() + " ms wall");
+    assertTrue(order.lagWallMsP99() < 500, "lag p99 " + order.lagWallMsP99() + " ms wall");
     assertEquals(0, order.violations());
     assertTrue(withPause.doc().fidelity().realTimeFactor() > 0.8,
         "the real-time factor leaves the pause out: " + withPause.doc().fidelity().realTimeFactor());
