@@ -117,9 +117,9 @@ final class DashboardPage {
         var names = fpsOption.series.map(function (s) { return s.name; });
         var fps = echarts.init(document.getElementById('fps')); fps.setOption(fpsOption);
         var share = echarts.init(document.getElementById('share')); share.setOption(shareOption);
-        var data, last, rows, marks, controls, dirty = false, ended = false;
+        var data, last, prev, rows, marks, controls, dirty = false, ended = false;
         function reset() {
-          data = { fps: {}, share: {} }; last = {}; rows = 0; marks = []; controls = 0;
+          data = { fps: {}, share: {} }; last = {}; prev = {}; rows = 0; marks = []; controls = 0;
           names.forEach(function (n) { data.fps[n] = []; data.share[n] = []; });
           document.getElementById('log').innerHTML = '';
         }
@@ -188,7 +188,7 @@ final class DashboardPage {
           var r = JSON.parse(e.data);
           if (!data.fps[r.vm]) return;
           data.fps[r.vm].push([r.t_s, r.fps]); data.share[r.vm].push([r.t_s, r.gpu_share]);
-          last[r.vm] = r; rows++; dirty = true;
+          prev[r.vm] = last[r.vm]; last[r.vm] = r; rows++; dirty = true;
         });
         events.addEventListener('control', function (e) {
           var c = JSON.parse(e.data);
@@ -210,9 +210,18 @@ final class DashboardPage {
             + '   p99 timer lateness ' + (v.p99_us === undefined ? '-' : v.p99_us + ' µs')
             + '   verdict ' + (v.verdict || '-');
         });
+        // the run's end cuts its last metrics period short (a few ms of drain): its rates are noise, as in the report
+        function dropShortLastPeriod() {
+          names.forEach(function (n) {
+            var p = data.fps[n], k = p.length;
+            if (k >= 3 && p[k - 1][0] - p[k - 2][0] < (p[k - 2][0] - p[k - 3][0]) / 2) {
+              p.pop(); data.share[n].pop(); if (prev[n]) last[n] = prev[n];
+            }
+          });
+        }
         events.addEventListener('end', function (e) {
           var s = JSON.parse(e.data);
-          ended = true; events.close(); dirty = true; draw();
+          ended = true; events.close(); dropShortLastPeriod(); dirty = true; draw();
           document.querySelectorAll('#controls button').forEach(function (b) { b.disabled = true; });
           var b = document.getElementById('banner');
           if (s.faithful === undefined) { b.className = 'bad'; b.textContent = 'The run stopped.'; }
