@@ -95,8 +95,12 @@ final class Compare implements Callable<Integer> {
     }
     Map<String, Map<String, Object>> rows = rows(results);
     stdout.print(table(rows, List.copyOf(results.keySet())));
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-        .writeValue(dir.resolve("compare.json").toFile(), Map.of("scenario", scenarios.get(0).name(), "rows", rows));
+    Map<String, Object> compare = new LinkedHashMap<>();
+    compare.put("scenario", scenarios.get(0).name());
+    compare.put("rows", rows);
+    List<Map<String, Object>> paper = PaperValues.of(options.opts.file, catalog, results);
+    if (!paper.isEmpty()) compare.put("paper", paper);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("compare.json").toFile(), compare);
     boolean unfaithful = results.values().stream().anyMatch(r -> !r.faithful());
     if (unfaithful) {
       err.println("warning: a run is marked faithful: false (see its row); do not trust its figures");

@@ -53,7 +53,7 @@ public sealed interface Control {
    */
   record Record(Control control, long atNanos, boolean applied, String note, long pausedWallNanos) {
     /** A pause at model time {@code atNanos} that lasted {@code wallNanos} of wall time. */
-    static Record pause(long atNanos, long wallNanos) {
+    public static Record pause(long atNanos, long wallNanos) {
       return new Record(null, atNanos, true, null, wallNanos);
     }
 
