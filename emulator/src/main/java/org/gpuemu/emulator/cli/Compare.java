@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.dashboard.DashboardOptions;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
-import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyKind;
 import picocli.CommandLine;
@@ -42,6 +42,8 @@ final class Compare implements Callable<Integer> {
 
   @Option(names = "--no-report", description = "do not write report.html (here and in each policy's folder)")
   boolean noReport;
+
+  @CommandLine.Mixin DashboardOptions dashboard;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -73,25 +75,18 @@ final class Compare implements Callable<Integer> {
       bad = true;
     }
     if (bad) return Main.BAD_INPUT;
+    try {
+      dashboard.open(scenarios.get(0), stdout);
+    } catch (ConfigProblems p) {
+      p.problems().forEach(err::println);
+      return Main.BAD_INPUT;
+    }
     Path dir = out != null ? out : Main.timestamped(scenarios.get(0).name() + "-compare-");
     Map<String, Summary> results = new LinkedHashMap<>();
-    boolean logging = false;
-    for (int i = 0; i < scenarios.size(); i++) {
-      Settings.Scenario s = scenarios.get(i);
-      String label = policies.get(i);
-      Path runDir = dir.resolve(label);
-      if (!Main.createFolder(runDir, err)) return Main.BAD_INPUT;
-      if (!logging) {
-        Main.configureLogging(dir, false);
-        logging = true;
-      }
-      stdout.printf(Locale.ROOT, "running %s under %s: %.1f emulated s at time scale %s -> %s%n", s.name(),
-          label, s.durationNanos() / 1e9, s.timeScale(), runDir);
-      stdout.flush();
-      warmUp.warmUp(s);
-      Summary summary = new Summary(Runner.run(s, runDir, v -> { }, 1000));
-      summary.write(runDir.resolve("summary.json"));
-      results.put(label, summary);
+    try {
+      if (!runAll(scenarios, dir, results, err, stdout)) return Main.BAD_INPUT;
+    } finally {
+      dashboard.endCompare(results, stdout);
     }
     Map<String, Map<String, Object>> rows = rows(results);
     stdout.print(table(rows, List.copyOf(results.keySet())));
@@ -108,6 +103,33 @@ final class Compare implements Callable<Integer> {
     stdout.println("wrote " + dir.resolve("compare.json"));
     ReportCommand.afterRun(dir, noReport, stdout, err);
     return results.values().stream().allMatch(r -> r.brokenInvariants().isEmpty()) ? Main.OK : Main.BROKEN;
+  }
+
+  /**
+   * Runs each policy's scenario into {@code dir/<policy>/}, one after the other, with the dashboard when one is
+   * open; false when a folder cannot be made (bad input).
+   */
+  private boolean runAll(List<Settings.Scenario> scenarios, Path dir, Map<String, Summary> results, PrintWriter err,
+      PrintWriter stdout) throws Exception {
+    boolean logging = false;
+    for (int i = 0; i < scenarios.size(); i++) {
+      Settings.Scenario s = scenarios.get(i);
+      String label = policies.get(i);
+      Path runDir = dir.resolve(label);
+      if (!Main.createFolder(runDir, err)) return false;
+      if (!logging) {
+        Main.configureLogging(dir, false);
+        logging = true;
+      }
+      stdout.printf(Locale.ROOT, "running %s under %s: %.1f emulated s at time scale %s -> %s%n", s.name(),
+          label, s.durationNanos() / 1e9, s.timeScale(), runDir);
+      stdout.flush();
+      warmUp.warmUp(s);
+      Summary summary = new Summary(dashboard.runOf(label, i, scenarios.size(), s, runDir, v -> { }));
+      summary.write(runDir.resolve("summary.json"));
+      results.put(label, summary);
+    }
+    return true;
   }
 
   /** A memory policy's name (gBalloon's comparisons vary the memory policy; names are unique across kinds). */

@@ -82,6 +82,9 @@ final class DashboardPage {
         #log { font-family: monospace; font-size: 12px; margin: 0 0 8px; padding-left: 18px; max-height: 96px;
           overflow-y: auto; color: #444; }
         #log .refused { color: #a00; }
+        #run { font-weight: 600; margin: 4px 0; } #run:empty { display: none; }
+        #results { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
+        #results th, #results td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; }
         #cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 12px 0; }
         .card { border: 1px solid #ccc; border-radius: 6px; padding: 8px 12px; min-width: 150px; }
         .card h2 { font-size: 15px; margin: 0 0 4px; } .card div { font-family: monospace; }
@@ -92,6 +95,7 @@ final class DashboardPage {
       <div class="facts">@FACTS@. Controls take effect as events 1 ms after the model's present (whole ms);
         summary.json records them under <code>controls</code>, and <code>run … --controls summary.json</code> replays
         them.</div>
+      <div id="run"></div>
       <div id="status">waiting for the run…</div>
       <div id="banner"></div>
       <div id="controls">
@@ -106,13 +110,15 @@ final class DashboardPage {
           <button id="share-go">Set</button></fieldset>
       </div>
       <ul id="log"></ul>
+      <table id="results" style="display:none"><thead><tr><th>policy</th><th>FPS per VM</th><th>GPU share per VM</th>
+        <th>MMR</th><th>λ</th><th>GPU utilization</th><th>verdict</th></tr></thead><tbody></tbody></table>
       <div id="cards"></div>
       <h3>FPS per VM</h3><div class="chart" id="fps"></div>
       <h3>GPU share per VM</h3><div class="chart" id="share"></div>
       <script src="echarts.min.js"></script>
       <script>
       (function () {
-        var duration = @DURATION@, weights = @WEIGHTS@;
+        var duration = @DURATION@, initial = @WEIGHTS@, weights = JSON.parse(JSON.stringify(initial));
         var fpsOption = @FPS@, shareOption = @SHARE@;
         var names = fpsOption.series.map(function (s) { return s.name; });
         var fps = echarts.init(document.getElementById('fps')); fps.setOption(fpsOption);
@@ -183,12 +189,37 @@ final class DashboardPage {
         click('share-go', function () { send({ what: 'share', target: value('share-vm'),
           value: Number(value('share-value')) }); });
         var events = new EventSource('events');
-        events.onopen = function () { reset(); document.body.setAttribute('data-state', 'live'); };
+        events.onopen = function () {
+          reset(); document.body.setAttribute('data-state', 'live');
+          document.querySelector('#results tbody').innerHTML = '';
+        };
         events.addEventListener('timeline', function (e) {
           var r = JSON.parse(e.data);
           if (!data.fps[r.vm]) return;
           data.fps[r.vm].push([r.t_s, r.fps]); data.share[r.vm].push([r.t_s, r.gpu_share]);
           prev[r.vm] = last[r.vm]; last[r.vm] = r; rows++; dirty = true;
+        });
+        // a compare's next policy: its charts start afresh; the finished ones stay in the results table
+        events.addEventListener('run', function (e) {
+          var r = JSON.parse(e.data);
+          data = { fps: {}, share: {} }; last = {}; prev = {}; marks = []; weights = JSON.parse(JSON.stringify(initial));
+          names.forEach(function (n) { data.fps[n] = []; data.share[n] = []; });
+          document.getElementById('run').textContent = 'policy ' + r.policy + ' (' + (r.index + 1) + ' of '
+            + r.count + ')';
+          document.body.setAttribute('data-run', r.policy);
+          log('started: policy ' + r.policy); dirty = true;
+        });
+        events.addEventListener('run-end', function (e) {
+          var r = JSON.parse(e.data);
+          var table = document.getElementById('results'); table.style.display = '';
+          function per(o, d) { return names.map(function (n) { return text(n) + ' ' + fmt(o[n], d); }).join(', '); }
+          var row = document.createElement('tr');
+          row.innerHTML = '<td>' + text(r.policy) + '</td><td>' + per(r.fps, 1) + '</td><td>' + per(r.gpu_share, 3)
+            + '</td><td>' + fmt(r.mmr, 3) + '</td><td>' + fmt(r.lambda, 3) + '</td><td>' + fmt(r.utilization, 3)
+            + '</td><td>' + (r.faithful ? 'faithful' : 'UNFAITHFUL (' + text(r.reason) + ')')
+            + (r.invariants ? '' : '; invariants BROKEN') + '</td>';
+          table.querySelector('tbody').appendChild(row);
+          document.body.setAttribute('data-runs-ended', table.querySelectorAll('tbody tr').length);
         });
         events.addEventListener('control', function (e) {
           var c = JSON.parse(e.data);
@@ -227,7 +258,8 @@ final class DashboardPage {
           if (s.faithful === undefined) { b.className = 'bad'; b.textContent = 'The run stopped.'; }
           else {
             b.className = s.faithful && !(s.broken_invariants || []).length ? 'ok' : 'bad';
-            b.textContent = 'Run ended: ' + (s.faithful ? 'faithful' : 'UNFAITHFUL (' + s.reason + ')')
+            b.textContent = (s.compare ? 'Compare ended: ' + (s.faithful ? 'every run faithful' : 'UNFAITHFUL ('
+              + s.reason + ')') : 'Run ended: ' + (s.faithful ? 'faithful' : 'UNFAITHFUL (' + s.reason + ')'))
               + ((s.broken_invariants || []).length ? '; broken invariants: ' + s.broken_invariants.join(', ') : '')
               + '. The dashboard has stopped; summary.json and report.html are in the run folder.';
           }

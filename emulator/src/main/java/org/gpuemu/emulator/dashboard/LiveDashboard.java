@@ -23,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -161,6 +162,41 @@ public final class LiveDashboard implements AutoCloseable {
       vms.addObject().put("vm", view.names().get(i)).put("fps", view.fps()[i]).put("gpu_share", view.gpuShare()[i]);
     }
     feed.live(o.toString());
+  }
+
+  /**
+   * A compare's run {@code index} (from 0) of {@code count}, under policy {@code label}, begins: the page starts its
+   * charts afresh and names the policy.
+   */
+  public void begin(String label, int index, int count) {
+    feed.run(LiveFeed.RUN, json.createObjectNode().put("policy", label).put("index", index).put("count", count)
+        .toString());
+  }
+
+  /** A compare's run under {@code label} has ended: a row of the page's results table. */
+  public void runEnded(String label, Summary summary) {
+    ObjectNode o = json.createObjectNode().put("policy", label).put("faithful", summary.faithful())
+        .put("reason", summary.reason()).put("invariants", summary.brokenInvariants().isEmpty());
+    ObjectNode fps = o.putObject("fps");
+    ObjectNode share = o.putObject("gpu_share");
+    summary.doc().vms().forEach((vm, v) -> {
+      fps.put(vm, v.frames().fps());
+      share.put(vm, v.gpu().gpuShare());
+    });
+    o.put("mmr", summary.doc().fairness().mmr());
+    if (summary.doc().fairness().lambda() != null) o.put("lambda", summary.doc().fairness().lambda());
+    o.put("utilization", summary.doc().gpu().utilization());
+    feed.run(LiveFeed.RUN_END, o.toString());
+  }
+
+  /** A compare has ended: whether every run was faithful and kept its invariants; the streams complete after it. */
+  public void endCompare(boolean faithful, List<String> broken) {
+    control.detach();
+    ObjectNode o = json.createObjectNode().put("faithful", faithful).put("compare", true)
+        .put("reason", faithful ? null : "a run is unfaithful (see its row)");
+    ArrayNode b = o.putArray("broken_invariants");
+    broken.forEach(b::add);
+    feed.end(o.toString());
   }
 
   /** The run has ended: its verdict and summary.json's document; the event streams complete after it. */

@@ -194,6 +194,8 @@ public final class Runner {
       long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap, Sampler sampler, Attach attach)
       throws Exception {
     Started run = start(scenario, outDir, started, tap, attach);
+    // from time zero on: before it the clock is not started, and a pause would stop a clock about to be reset
+    CompletableFuture.anyOf(run.begun(), run.ended()).get(ASK.toSeconds(), TimeUnit.SECONDS);
     attach.session().accept(run.session());
     try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
       StallWatch stall = new StallWatch(run.context().causality(), run.session());
@@ -351,7 +353,7 @@ public final class Runner {
   }
 
   private record Started(ActorSystem<Emulation.Command> system, RunContext context,
-      CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session) {}
+      CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun) {}
 
   private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
       MetricsHub.TimelineTap tap, Attach attach) throws java.io.IOException {
@@ -362,12 +364,18 @@ public final class Runner {
         clock.toEmulatedNanos(f.horizonWallNanos())));
     started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
+    CompletableFuture<Void> begun = new CompletableFuture<>();
     long wallStart = System.nanoTime();
+    Runnable timeZero = () -> {
+      clock.start();
+      begun.complete(null);
+    };
     ActorSystem<Emulation.Command> system = ActorSystem.create(
-        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), clock::start, ended, tap,
+        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
             attach.planned(), attach.controlled()),
         "emulation", pekkoConfig(f.order()));
-    return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()));
+    return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
+        begun);
   }
 
   private static void stop(ActorSystem<?> system) throws Exception {
