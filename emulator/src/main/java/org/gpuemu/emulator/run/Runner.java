@@ -194,9 +194,9 @@ public final class Runner {
       long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap, Sampler sampler, Attach attach)
       throws Exception {
     Started run = start(scenario, outDir, started, tap, attach);
-    // from time zero on: before it the clock is not started, and a pause would stop a clock about to be reset
-    CompletableFuture.anyOf(run.begun(), run.ended()).get(ASK.toSeconds(), TimeUnit.SECONDS);
-    attach.session().accept(run.session());
+    // from time zero on (on the guardian's thread, as time zero is declared): before it the clock is not started,
+    // and a pause would stop a clock about to be reset
+    run.begun().thenRun(() -> attach.session().accept(run.session()));
     try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
       StallWatch stall = new StallWatch(run.context().causality(), run.session());
       Progress progress = new Progress(run.wallStart());
