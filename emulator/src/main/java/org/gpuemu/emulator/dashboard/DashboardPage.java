@@ -12,9 +12,11 @@ import org.gpuemu.emulator.report.html.Charts;
  * The dashboard page: the run's facts, its live status (emulated time, real-time factor, p99 timer lateness, the
  * verdict so far, paused or not), the controls ({@link RemoteControl}: pause and resume, a fault of any kind on a
  * chosen VM, a VM's weight or share), one card per VM (FPS, GPU share, mode, memory of the last metrics period) and
- * the report's two time charts, FPS and GPU share per VM, started from {@link Charts#lines} with empty series and
- * grown by the page's script from the {@code timeline} events, each control marked where it took effect. The
- * script listens ({@code EventSource}) and posts a control when a button is pressed; it never polls.
+ * the report's time charts — FPS per VM (with the policy's mode switches marked, VGRIS Figure 11), GPU share per VM,
+ * fairness (MMR per period by GPU time and the run's λ: FairGV, VMCG) and GPU memory per VM (gBalloon) — started
+ * from {@link Charts#lines} with empty series and grown by the page's script from the {@code timeline} events, each
+ * control marked where it took effect. The script listens ({@code EventSource}) and posts a control when a button
+ * is pressed; it never polls.
  */
 final class DashboardPage {
   private DashboardPage() {}
@@ -24,6 +26,11 @@ final class DashboardPage {
     for (Settings.Vm vm : scenario.vms()) empty.put(vm.name(), List.of());
     ObjectNode fps = Charts.lines("FPS", empty);
     ObjectNode share = Charts.lines("GPU share", empty);
+    Map<String, List<double[]>> fairSeries = new LinkedHashMap<>();
+    fairSeries.put("MMR", List.of());
+    fairSeries.put("λ", List.of());
+    ObjectNode fairness = Charts.lines("MMR, λ", fairSeries);
+    ObjectNode memory = Charts.lines("MiB", empty);
     String facts = String.format(java.util.Locale.ROOT, "%d VMs, policy %s, %.1f emulated s at time scale %s",
         scenario.vms().size(), scenario.gpuPolicy().name(), scenario.durationNanos() / 1e9, scenario.timeScale());
     StringBuilder vms = new StringBuilder();
@@ -52,7 +59,9 @@ final class DashboardPage {
         .replace("@KINDS@", kinds.toString())
         .replace("@WEIGHTS@", script(weights.toString()))
         .replace("@FPS@", script(fps.toString()))
-        .replace("@SHARE@", script(share.toString()));
+        .replace("@SHARE@", script(share.toString()))
+        .replace("@FAIRNESS@", script(fairness.toString()))
+        .replace("@MEMORY@", script(memory.toString()));
   }
 
   private static String escape(String s) {
@@ -115,19 +124,39 @@ final class DashboardPage {
       <div id="cards"></div>
       <h3>FPS per VM</h3><div class="chart" id="fps"></div>
       <h3>GPU share per VM</h3><div class="chart" id="share"></div>
+      <h3>Fairness: MMR per metrics period (min/max of GPU share over weight share) and λ</h3>
+      <div class="chart" id="fairness"></div>
+      <h3>GPU memory per VM</h3><div class="chart" id="memory"></div>
       <script src="echarts.min.js"></script>
       <script>
       (function () {
         var duration = @DURATION@, initial = @WEIGHTS@, weights = JSON.parse(JSON.stringify(initial));
-        var fpsOption = @FPS@, shareOption = @SHARE@;
+        var fpsOption = @FPS@, shareOption = @SHARE@, fairnessOption = @FAIRNESS@, memoryOption = @MEMORY@;
         var names = fpsOption.series.map(function (s) { return s.name; });
         var fps = echarts.init(document.getElementById('fps')); fps.setOption(fpsOption);
         var share = echarts.init(document.getElementById('share')); share.setOption(shareOption);
-        var data, last, prev, rows, marks, controls, dirty = false, ended = false;
+        var fairness = echarts.init(document.getElementById('fairness')); fairness.setOption(fairnessOption);
+        var memory = echarts.init(document.getElementById('memory')); memory.setOption(memoryOption);
+        var data, last, prev, rows, marks, modes, periods, controls, dirty = false, ended = false;
+        function clear() {
+          data = { fps: {}, share: {}, memory: {}, mmr: [], lambda: [] }; last = {}; prev = {}; marks = [];
+          modes = {}; periods = {};
+          names.forEach(function (n) { data.fps[n] = []; data.share[n] = []; data.memory[n] = []; modes[n] = []; });
+        }
         function reset() {
-          data = { fps: {}, share: {} }; last = {}; prev = {}; rows = 0; marks = []; controls = 0;
-          names.forEach(function (n) { data.fps[n] = []; data.share[n] = []; });
+          clear(); rows = 0; controls = 0;
           document.getElementById('log').innerHTML = '';
+        }
+        // MMR of one metrics period as the report computes it (RunPanels.mmrOverTime): min/max over the VMs of
+        // gpu_share / (weight / sum of weights), the weights in force now; only once every VM's row is in
+        function period(r) {
+          var p = periods[r.t_s] = periods[r.t_s] || {};
+          p[r.vm] = r.gpu_share;
+          if (r.lambda !== undefined && p.lambda === undefined) { p.lambda = r.lambda; data.lambda.push([r.t_s, r.lambda]); }
+          if (names.length < 2 || names.some(function (n) { return p[n] === undefined; })) return;
+          var total = names.reduce(function (s, n) { return s + weights[n]; }, 0), min = Infinity, max = 0;
+          names.forEach(function (n) { var x = p[n] / (weights[n] / total); min = Math.min(min, x); max = Math.max(max, x); });
+          if (max > 0) data.mmr.push([r.t_s, min / max]);
         }
         reset();
         function fmt(x, d) { return x === undefined || x === null ? '-' : Number(x).toFixed(d); }
@@ -136,6 +165,7 @@ final class DashboardPage {
         function series(chart, key) {
           return names.map(function (n, i) {
             var s = { name: n, data: data[key][n] };
+            if (key === 'fps') s.markPoint = { symbolSize: 36, data: modes[n] };
             if (i === 0) s.markLine = { silent: true, symbol: ['none', 'none'],
               lineStyle: { type: 'dashed', color: '#a33' }, data: marks };
             return s;
@@ -146,6 +176,8 @@ final class DashboardPage {
           dirty = false;
           fps.setOption({ series: series(fps, 'fps') });
           share.setOption({ series: series(share, 'share') });
+          memory.setOption({ series: series(memory, 'memory') });
+          fairness.setOption({ series: [{ name: 'MMR', data: data.mmr }, { name: 'λ', data: data.lambda }] });
           document.getElementById('cards').innerHTML = names.map(function (n) {
             var r = last[n] || {};
             return '<div class="card" data-vm="' + text(n) + '"><h2>' + text(n) + '</h2>'
@@ -197,13 +229,18 @@ final class DashboardPage {
           var r = JSON.parse(e.data);
           if (!data.fps[r.vm]) return;
           data.fps[r.vm].push([r.t_s, r.fps]); data.share[r.vm].push([r.t_s, r.gpu_share]);
+          data.memory[r.vm].push([r.t_s, r.memory_mb]);
+          // a mode switch of the policy (VGRIS Figure 11): marked where the VM's mode differs from its last period's
+          if (last[r.vm] && r.mode && last[r.vm].mode !== r.mode) {
+            modes[r.vm].push({ coord: [r.t_s, r.fps], value: r.mode, label: { fontSize: 9 } });
+          }
+          period(r);
           prev[r.vm] = last[r.vm]; last[r.vm] = r; rows++; dirty = true;
         });
         // a compare's next policy: its charts start afresh; the finished ones stay in the results table
         events.addEventListener('run', function (e) {
           var r = JSON.parse(e.data);
-          data = { fps: {}, share: {} }; last = {}; prev = {}; marks = []; weights = JSON.parse(JSON.stringify(initial));
-          names.forEach(function (n) { data.fps[n] = []; data.share[n] = []; });
+          clear(); weights = JSON.parse(JSON.stringify(initial));
           document.getElementById('run').textContent = 'policy ' + r.policy + ' (' + (r.index + 1) + ' of '
             + r.count + ')';
           document.body.setAttribute('data-run', r.policy);
@@ -246,7 +283,9 @@ final class DashboardPage {
           names.forEach(function (n) {
             var p = data.fps[n], k = p.length;
             if (k >= 3 && p[k - 1][0] - p[k - 2][0] < (p[k - 2][0] - p[k - 3][0]) / 2) {
-              p.pop(); data.share[n].pop(); if (prev[n]) last[n] = prev[n];
+              var t = p.pop()[0]; data.share[n].pop(); data.memory[n].pop(); if (prev[n]) last[n] = prev[n];
+              data.mmr = data.mmr.filter(function (x) { return x[0] < t; });
+              data.lambda = data.lambda.filter(function (x) { return x[0] < t; });
             }
           });
         }

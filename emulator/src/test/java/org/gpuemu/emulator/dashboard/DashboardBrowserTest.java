@@ -172,6 +172,26 @@ class DashboardBrowserTest {
     Number marked = (Number) js.executeScript("var c = echarts.getInstanceByDom(document.getElementById('fps'));"
         + "return c.getOption().series[0].markLine.data.length;");
     assertEquals(1, marked.intValue(), "the fault is marked on the FPS chart");
+    // the fairness chart: one MMR point per metrics period the page drew, each the report's formula over that
+    // period's rows (equal weights here: min/max of the VMs' GPU shares), to the timeline's 4 decimals
+    java.util.Map<Double, double[]> minMax = new java.util.TreeMap<>();
+    for (String line : Files.readAllLines(dir.resolve("out/timeline.jsonl"))) {
+      var row = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line);
+      double[] m = minMax.computeIfAbsent(row.get("t_s").asDouble(), k -> new double[] {Double.MAX_VALUE, 0});
+      m[0] = Math.min(m[0], row.get("gpu_share").asDouble());
+      m[1] = Math.max(m[1], row.get("gpu_share").asDouble());
+    }
+    @SuppressWarnings("unchecked")
+    List<List<Number>> mmr = (List<List<Number>>) js.executeScript("return echarts.getInstanceByDom("
+        + "document.getElementById('fairness')).getOption().series[0].data;");
+    assertTrue(mmr.size() >= minMax.size() - 1 && !mmr.isEmpty(), mmr.size() + " MMR points, periods " + minMax.size());
+    for (List<Number> point : mmr) {
+      double[] m = minMax.get(point.get(0).doubleValue());
+      assertEquals(m[0] / m[1], point.get(1).doubleValue(), 1e-9, "MMR at " + point.get(0));
+    }
+    long memoryPoints = ((Number) js.executeScript("return echarts.getInstanceByDom(document.getElementById("
+        + "'memory')).getOption().series.reduce(function (n, s) { return n + s.data.length; }, 0);")).longValue();
+    assertEquals(((Number) js.executeScript(FPS_POINTS)).longValue(), memoryPoints, "a memory point per FPS point");
     Files.copy(driver.getScreenshotAs(OutputType.FILE).toPath(), SCREENSHOTS.resolve("dashboard-controls.png"),
         StandardCopyOption.REPLACE_EXISTING);
   }
