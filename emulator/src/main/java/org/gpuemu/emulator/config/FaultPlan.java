@@ -181,7 +181,8 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
    */
   public record Defaults(long tdrNanos, long stallNanos, long rebootNanos, long emulatorStallWallNanos,
       long messageFaultNanos, long coreOfflineNanos) {
-    long of(Kind kind) {
+    /** The heal delay of a {@code kind} fault that names none. */
+    public long of(Kind kind) {
       return switch (kind) {
         case CORE_OFFLINE -> coreOfflineNanos;
         case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> messageFaultNanos;

@@ -33,8 +33,7 @@ import org.gpuemu.policies.gpu.GpuPolicy;
 /**
  * The GPU time-sharing scheduler: a dispatch core around a {@link GpuPolicy}. vGPUs tell it what they queued and
  * what completed ({@link Scheduling}); it asks the policy what to dispatch and tells the owning vGPU to hand that
- * request to its SM group. When the policy wants to be asked again later (a slice ends, a budget refills) it arms a
- * timer.
+ * request to its SM group; it arms a timer when the policy wants to be asked again later (a budget refills).
  *
  * <p>Each paper's extras are parts that the policy's needs switch on ({@link PolicyParts}): VGRIS's controller
  * ({@link VgrisController}), VMCG's inputs ({@link VmcgMeter}), FairGV's GPU-centric coscheduling
@@ -119,6 +118,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(Report.class, this::onReport)
         .onMessage(Scheduling.Resynced.class, this::onResynced)
         .onMessage(Scheduling.Crash.class, this::onCrash)
+        .onMessage(Scheduling.Change.class, this::onChange)
         .onSignal(PreRestart.class, sig -> run.disarmAll(timers, this))
         // the core goes on dispatching what the guests queued until they drain; it takes no notice of frames
         .onMessage(Scheduling.End.class, m -> this).onMessage(Scheduling.Presented.class, m -> this);
@@ -186,6 +186,12 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     long now = atWallNow();
     policy.removeVgpu(msg.vgpu());
     decide(now);
+    return this;
+  }
+
+  private Behavior<Command> onChange(Scheduling.Change msg) {
+    msg.applyTo(policy, atWallNow());
+    decide(clock);
     return this;
   }
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.gpuemu.emulator.clock.Timed;
-import org.HdrHistogram.Histogram;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -51,6 +50,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   public record GpuUsed(int vm, long gpuNanos) implements Command {}
 
   public record MemoryHeld(int vm, long bytes) implements Command {}
+
+  /** VM {@code vm}'s weight from now on (a control during the run), for λ's weight shares. */
+  public record Weight(int vm, int weight) implements Command {}
 
   /** The GPU policy's current mode, recorded in the timeline (hybrid policies switch modes). */
   public record Mode(String mode) implements Command {}
@@ -111,9 +113,22 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     }
   }
 
-  /** Final per-VM figures. Latencies in microseconds. */
+  /**
+   * Final per-VM figures. Latencies in microseconds; {@code latencyCdfUs} the latency at 0, 1, ..., 100 % of the
+   * frames (101 values, the first the shortest and the last the longest; empty without frames).
+   */
   public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-      long gpuBusyNanos, long maxMemoryBytes) {}
+      long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs) {
+    public VmMetrics {
+      latencyCdfUs = List.copyOf(latencyCdfUs);
+    }
+
+    /** Without the distribution (hand-made figures). */
+    public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
+        long gpuBusyNanos, long maxMemoryBytes) {
+      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes, List.of());
+    }
+  }
 
   /** {@code recoveries}: each fault's time to recover on the timeline's measure, by fault, ns ({@link FaultPeriods}). */
   public record FinalMetrics(List<VmMetrics> vms, long medianFrameNanos, long timelineRows, long timelineDropped,
@@ -151,7 +166,8 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** As above; {@code marksFaults}: the run injects faults, and every timeline row names those active in it. */
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
       TimelineTap tap, boolean marksFaults) {
-    MetricsStore held = new MetricsStore(vms.size(), periodNanos, marksFaults);
+    MetricsStore held = new MetricsStore(vms.size(), periodNanos, marksFaults,
+        vms.stream().mapToInt(VmInfo::weight).toArray());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(Crashed.restarting(Behaviors.setup(
         c -> new MetricsHub(c, vms, periodNanos, timeline, run, t, tap, held))))));
   }
@@ -197,6 +213,10 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
           return this;
         })
         .onMessage(Tick.class, this::onTick)
+        .onMessage(Weight.class, m -> {
+          h.weights[m.vm()] = m.weight();
+          return this;
+        })
         .onMessage(Slots.class, m -> {
           h.slots.put(m.vm(), m.slots());
           return this;
@@ -219,9 +239,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private Behavior<Command> onFrame(Frame msg) {
     int v = msg.vm();
-    long us = Math.max(1, msg.latencyNanos() / 1_000);
-    h.latency[v].recordValue(us);
-    h.allFrames.recordValue(us);
+    h.latency.record(v, msg.latencyNanos());
     h.frames[v]++;
     h.periodFrames[v]++;
     if (msg.latencyNanos() > 1e9 / vms.get(v).slaFps()) h.overSla[v]++;
@@ -250,6 +268,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   }
 
   private Behavior<Command> onFaultWindow(FaultWindow msg) {
+    if (h.faults == null) return this; // a fault injected from outside a run that planned none: the timeline marks none
     if (msg.began()) {
       h.faults.began(msg.fault(), msg.label(), msg.atNanos());
     } else {
@@ -287,13 +306,8 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private Behavior<Command> onSinkDone(SinkDone msg) {
     List<VmMetrics> out = new ArrayList<>();
-    for (int v = 0; v < vms.size(); v++) {
-      Histogram lat = h.latency[v];
-      boolean any = lat.getTotalCount() > 0;
-      out.add(new VmMetrics(h.frames[v], h.overSla[v], any ? lat.getValueAtPercentile(50) : 0,
-          any ? lat.getValueAtPercentile(99) : 0, any ? lat.getMaxValue() : 0, h.busy[v], h.maxMemory[v]));
-    }
-    long median = h.allFrames.getTotalCount() == 0 ? 0 : h.allFrames.getValueAtPercentile(50) * 1_000;
+    for (int v = 0; v < vms.size(); v++) out.add(h.latency.of(v, h.frames[v], h.overSla[v], h.busy[v], h.maxMemory[v]));
+    long median = h.latency.medianNanos();
     String failure = msg.failure() == null ? null : String.valueOf(msg.failure().getMessage());
     msg.replyTo().tell(new FinalMetrics(out, median, h.rows, h.dropped, failure,
         h.faults == null ? Map.of() : h.faults.recoveries()));

@@ -3,7 +3,6 @@ package org.gpuemu.emulator.metrics;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import org.HdrHistogram.Histogram;
 import org.apache.pekko.stream.BoundedSourceQueue;
 
 /**
@@ -15,8 +14,9 @@ import org.apache.pekko.stream.BoundedSourceQueue;
 final class MetricsStore {
   BoundedSourceQueue<String> queue;
   CompletionStage<?> written;
-  final Histogram[] latency;
-  final Histogram allFrames = new Histogram(3); // auto-resizing: memory follows the range recorded
+  final FrameLatencies latency;
+  /** The VMs' weights, changed by controls during the run (for λ's weight shares). */
+  final int[] weights;
   final long[] frames;
   final long[] overSla;
   final long[] busy;
@@ -38,10 +38,10 @@ final class MetricsStore {
   /** The fault windows and recoveries (null: the run injects no faults, and the timeline names none). */
   final FaultPeriods faults;
 
-  MetricsStore(int vms, long periodNanos, boolean marksFaults) {
+  MetricsStore(int vms, long periodNanos, boolean marksFaults, int[] weights) {
     faults = marksFaults ? new FaultPeriods(vms, periodNanos) : null;
-    latency = new Histogram[vms];
-    for (int i = 0; i < vms; i++) latency[i] = new Histogram(3); // ~190 KB per VM at a fixed 1 h range
+    latency = new FrameLatencies(vms);
+    this.weights = weights.clone();
     frames = new long[vms];
     overSla = new long[vms];
     busy = new long[vms];

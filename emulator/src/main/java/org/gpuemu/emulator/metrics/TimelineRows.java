@@ -69,7 +69,7 @@ final class TimelineRows {
     Map<Integer, Integer> weights = new java.util.HashMap<>();
     Map<Integer, Long> throughputs = new java.util.HashMap<>();
     for (int v = 0; v < vms.size(); v++) {
-      weights.put(v, vms.get(v).weight());
+      weights.put(v, h.weights[v]);
       throughputs.put(v, h.frames[v] > 0 ? h.periodFrames[v] : h.periodKernels[v]);
     }
     java.util.OptionalDouble l = Fairness.lambda(weights, throughputs);

@@ -64,6 +64,22 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
 
+  /**
+   * From outside the run (unstamped: the live dashboard): apply {@code control} as an event at a model time just
+   * after the model's present ({@link Control#after}); {@code replyTo} hears that time, or -1 when the run ends
+   * before it.
+   */
+  public record Request(Control control, ActorRef<Long> replyTo) implements Command {}
+
+  /** The control {@code index} takes effect: its event ({@link ControlDesk}). */
+  record Apply(int index, long due) implements Command, Timed {}
+
+  /** The GPU scheduler's answer to a weight or share change. */
+  private record Answered(Scheduling.Changed changed) implements Command {}
+
+  /** Every control so far, in the order they were requested (or planned), with what became of each. */
+  public record Controls(ActorRef<List<Control.Record>> replyTo) implements Command {}
+
   /** The vGPUs of the run, for sampling their counters mid-run (a soak); empty before the host is up. */
   public record Vgpus(ActorRef<List<ActorRef<VGpu.Command>>> replyTo) implements Command {}
 
@@ -88,6 +104,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final java.util.Map<Integer, Integer> leaving = new java.util.HashMap<>();
   private int awaiting;
   private long endedAt;
+  private final ControlDesk desk;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended) {
@@ -97,13 +114,24 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture)}; {@code tap} sees the rows. */
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> run.causal(new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap))));
+    return create(scenario, run, timeline, timeZero, ended, tap, List.of(), r -> { });
+  }
+
+  /**
+   * As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture, MetricsHub.TimelineTap)};
+   * {@code planned} controls are applied at their model times (a replay), and {@code onControlled} hears each
+   * control's record once it has taken effect (on the dispatcher's thread: it must not block).
+   */
+  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
+      Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap, List<Control.Planned> planned,
+      java.util.function.Consumer<Control.Record> onControlled) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(
+        new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap, planned, onControlled))));
   }
 
   private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers,
-      MetricsHub.TimelineTap tap) {
+      MetricsHub.TimelineTap tap, List<Control.Planned> planned, java.util.function.Consumer<Control.Record> onControlled) {
     super(ctx);
     this.scenario = scenario;
     this.run = run;
@@ -118,6 +146,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
         ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
     history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
+    desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
+        ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
     ctx.spawn(Host.create(scenario, run, metrics, history, ctx.messageAdapter(Host.Refs.class, HostReady::new)),
         "host");
   }
@@ -142,6 +172,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
           metrics.tell(new MetricsHub.FaultWindow(w.fault(), w.label(), w.atNanos(), w.began()));
           return this;
         })
+        .onMessage(Request.class, this::onRequest)
+        .onMessage(Apply.class, this::onApply)
+        .onMessage(Answered.class, this::onAnswered)
+        .onMessage(Controls.class, this::onControls)
         .build();
   }
 
@@ -170,6 +204,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
       }
     }
     run.arm(timers, "end", new EndRun(scenario.durationNanos()), scenario.durationNanos());
+    desk.armPlanned();
     return this;
   }
 
@@ -254,6 +289,26 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** A fault reaches what it hits: {@link FaultRouting}. */
   private Behavior<Command> onStruck(Struck msg) {
     FaultRouting.strike(msg.strike(), scenario, refs, metrics);
+    return this;
+  }
+
+  private Behavior<Command> onRequest(Request msg) {
+    msg.replyTo().tell(refs == null || endedAt > 0 ? -1L : desk.request(msg.control()));
+    return this;
+  }
+
+  private Behavior<Command> onApply(Apply msg) {
+    desk.apply(msg.index(), run.fired(msg.due()), refs.scheduler());
+    return this;
+  }
+
+  private Behavior<Command> onAnswered(Answered msg) {
+    desk.answered(msg.changed());
+    return this;
+  }
+
+  private Behavior<Command> onControls(Controls msg) {
+    msg.replyTo().tell(desk.records());
     return this;
   }
 

@@ -58,6 +58,11 @@ final class FaultRouting {
         return;
       }
       case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> {
+        if (!scenario.faults().channelFaulted(f.target())) { // injected from outside: the VM was given no channel
+          outcomes.tell(new FaultInjector.Healed(f.id(), at));
+          vgpu.tell(new VGpu.Watch(f.id(), at, outcomes));
+          return;
+        }
         long until = at + f.healAfterNanos();
         for (ActorRef<VCpu.Command> v : units.vcpus()) v.tell(new VCpu.ChannelFault(f.id(), f.kind(), at, until));
         outcomes.tell(new FaultInjector.Healed(f.id(), until));
