@@ -97,9 +97,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         registry);
     metrics.tell(new MetricsHub.Mode(parts.controller != null ? needs.presentGate().algorithm().label()
         : policy.name()));
-    if (recovery.restarted()) {
-      clock = recovery.rebuild(this::onJoin, parts, needs.perSecond() ? this::armSecond : null);
-    }
+    if (recovery.restarted()) clock = recovery.rebuild(this::onJoin, parts, needs.perSecond() ? this::armSecond : null);
   }
 
   private void armSecond(long due) {
@@ -117,7 +115,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(SecondEnded.class, this::onSecondEnded)
         .onMessage(Report.class, this::onReport)
         .onMessage(Scheduling.Resynced.class, this::onResynced)
-        .onMessage(Scheduling.Crash.class, this::onCrash)
+        .onMessage(Scheduling.Crash.class, m -> recovery.crash(at(m.atNanos()), m, getContext().getLog()))
         .onMessage(Scheduling.Change.class, this::onChange)
         .onSignal(PreRestart.class, sig -> run.disarmAll(timers, this))
         // the core goes on dispatching what the guests queued until they drain; it takes no notice of frames
@@ -230,11 +228,6 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private Behavior<Command> onReport(Report msg) {
     msg.replyTo().tell(parts.report(policy, recovery.held.dispatched));
     return this;
-  }
-
-  private Behavior<Command> onCrash(Scheduling.Crash msg) {
-    recovery.crashed(at(msg.atNanos()), msg, getContext().getLog());
-    throw new Crashed("GPU scheduler", msg.fault());
   }
 
   private void decide(long now) {

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.slf4j.Logger;
@@ -100,11 +101,12 @@ final class SchedulerRecovery {
   }
 
   /** The crash at {@code at}: the next incarnation is a new epoch; restarted at once. */
-  void crashed(long at, Scheduling.Crash msg, Logger log) {
+  <T> T crash(long at, Scheduling.Crash msg, Logger log) {
     held.epoch++;
     held.crashedAt = at;
     msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at));
     log.warn("GPU scheduler crashes at {} s (fault {}); supervision restarts it with a fresh policy", at / 1e9,
         msg.fault());
+    throw new Crashed("GPU scheduler", msg.fault());
   }
 }

@@ -40,6 +40,19 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
    */
   public record Progress(double wallS, double emulatedS, double realTimeFactor, long latenessP99Us, boolean paused) {}
 
+  /** A run without a request history (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds,
+      List<Control.Record> controls, List<Progress> progress, TimerLateness.Buckets latenessHistogram,
+      TimerLateness.Buckets lagHistogram) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
+        lateness, skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram, lagHistogram,
+        RequestHistory.Snapshot.EMPTY);
+  }
+
   /** A run without controls, progress samples, histograms or request history (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
