@@ -60,13 +60,8 @@ final class GuestChannel {
   private Mode mode = Mode.CLEAR;
   private long from;
   private long until;
-  long retries;
   /** Requests failed here (timed out, or dropped by a reboot): the vGPU never took them. */
   long failed;
-  long timedOut;
-  long lost;
-  long duplicated;
-  long delayed;
 
   /** {@code timers}: the vCPU's, which outlive its restarts as the channel does. */
   GuestChannel(int vm, FaultPlan.Channel settings, ActorRef<VGpu.Command> vgpu, ActorRef<VCpu.Command> self,
@@ -107,14 +102,12 @@ final class GuestChannel {
     Mode now = at >= from && at < until ? mode : Mode.CLEAR;
     switch (now) {
       case CLEAR -> vgpu.tell(o.message);
-      case LOSS -> lost++;
+      case LOSS -> { } // not sent: the wait above ends unacknowledged
       case DUPLICATE -> {
-        duplicated++;
         vgpu.tell(o.message);
         vgpu.tell(o.message);
       }
       case DELAY -> {
-        delayed++;
         long seq = nextHeld++;
         long arrives = at + settings.delayNanos();
         held.put(seq, o.message);
@@ -141,13 +134,11 @@ final class GuestChannel {
     Open o = open.get(id);
     if (o == null || o.waitEnds != at) return; // acknowledged meanwhile
     if (o.sends < settings.attempts()) {
-      retries++;
       history.retried(vm, id, at);
       transmit(o, at);
       return;
     }
     open.remove(id);
-    timedOut++;
     failed++;
     history.failed(vm, id, "timed-out", at);
     answer(o.message.call(), at);

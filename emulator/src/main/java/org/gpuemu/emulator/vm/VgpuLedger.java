@@ -54,10 +54,6 @@ final class VgpuLedger {
    * later is dropped for that reason, so this holds a give-up's worth of requests however long the run.
    */
   private final java.util.LinkedHashMap<Long, Long> taken = new java.util.LinkedHashMap<>();
-  /** Copies dropped: a request's second copy, and copies that came after their guest gave up. */
-  long copiesDropped;
-  long expiredDropped;
-
   /** What a vGPU does with a copy of a request over a faulty channel. */
   enum Take { NEW, SEEN, EXPIRED }
 
@@ -67,15 +63,8 @@ final class VgpuLedger {
       if (it.next().getValue() > now) break;
       it.remove();
     }
-    if (now >= giveUp) {
-      expiredDropped++;
-      return Take.EXPIRED;
-    }
-    if (taken.putIfAbsent(id, giveUp) != null) {
-      copiesDropped++;
-      return Take.SEEN;
-    }
-    return Take.NEW;
+    if (now >= giveUp) return Take.EXPIRED;
+    return taken.putIfAbsent(id, giveUp) != null ? Take.SEEN : Take.NEW;
   }
 
   private final List<FailedRequest> failures = new ArrayList<>();
