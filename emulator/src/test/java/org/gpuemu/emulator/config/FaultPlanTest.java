@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -52,6 +53,29 @@ class FaultPlanTest {
         // reference.conf's fault-defaults: a stall lasts 1 s, a crash restarts at once
         new Fault(1, Kind.VCPU_STALL, 500 * MS, "vm1", S), new Fault(2, Kind.VGPU_CRASH, 3 * S, "vm1", 0)),
         s.faults().faults());
+  }
+
+  @Test
+  void messageAndCoreFaults_takeTheirDefaults_andOnlyAMessageFaultsTargetGetsAChannel() throws Exception {
+    Settings.Scenario s = ScenarioLoader.load(scenario("[ { at = 1s, kind = message-loss, target = vm1 },"
+        + " { at = 2s, kind = core-offline, target = vm2 } ]"), Overrides.none());
+    // reference.conf's fault-defaults: each lasts 1 s
+    assertEquals(List.of(new Fault(0, Kind.MESSAGE_LOSS, S, "vm1", S), new Fault(1, Kind.CORE_OFFLINE, 2 * S, "vm2", S)),
+        s.faults().faults());
+    assertTrue(s.faults().channelFaulted("vm1"));
+    assertFalse(s.faults().channelFaulted("vm2"), "a core-offline is not on the channel");
+    // 200 ms doubled over 3 sends: the guest gives up 200 + 400 + 800 ms after the first
+    assertEquals(new FaultPlan.Channel(200 * MS, 3, 300 * MS), s.faults().channel());
+    assertEquals(1_400 * MS, s.faults().channel().giveUpNanos());
+  }
+
+  @Test
+  void channelSettings_outOfRange_areOneLineEachAtTheirPath() throws Exception {
+    Path file = Files.writeString(dir.resolve("c.conf"), "scenario { duration = 5s, vms { vm1 {} }\n"
+        + "fault-defaults { guest-attempts = 0, guest-timeout = 0ms } }\n");
+    List<String> p = problems(file, Overrides.none());
+    assertTrue(p.contains(file + ": scenario.fault-defaults.guest-attempts: expected 1 to 16, got 0"), p.toString());
+    assertTrue(p.contains(file + ": scenario.fault-defaults.guest-timeout: expected > 0, e.g. 200ms"), p.toString());
   }
 
   @Test
