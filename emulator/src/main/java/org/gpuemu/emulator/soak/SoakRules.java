@@ -20,8 +20,10 @@ import java.util.Optional;
  *       second-half rule instead: the heap after GC grew from the second half's first sample to its last by more than
  *       {@code heapGrowthFraction} of the first <i>and</i> more than {@code heapGrowthBytes} (a small heap's noise is
  *       a few MiB of buffers);
- *   <li><b>threads</b>: the JVM's live threads in the last third of the samples peak above their peak in the first
- *       third (a pool that grows with the run; the final sample, taken after the actor system stopped, is left out);
+ *   <li><b>threads</b>: after the same first {@code heapSkipNanos} (pools start their threads as work first reaches
+ *       them), the JVM's live threads in the last third of the samples peak above their peak in the first third (a
+ *       pool that grows with the run; the final sample, taken after the actor system stopped, is left out). Shorter
+ *       soaks are not judged on threads;
  *   <li><b>unfaithful stretch</b>: consecutive stretches between samples, each unfaithful by the run's own rules
  *       (a causality violation, or more than {@code lagShare} of its events handled beyond the horizon), spanning more
  *       than {@code unfaithfulNanos} (a minute) of emulated time;
@@ -85,7 +87,7 @@ public final class SoakRules {
     } else {
       heap(samples, limits).ifPresent(problems::add);
     }
-    threads(samples).ifPresent(problems::add);
+    threads(samples, limits).ifPresent(problems::add);
     unfaithful(samples, limits).ifPresent(problems::add);
     problems.addAll(stalls(samples, limits));
     if (end.lost() > 0 || end.open() > 0) {
@@ -150,14 +152,23 @@ public final class SoakRules {
     return Optional.empty();
   }
 
-  /** Threads peaking higher in the last third of the samples (the final one left out) than in the first third. */
-  static Optional<String> threads(List<SoakSample> samples) {
-    int n = samples.size() - 1;
+  /**
+   * Threads peaking higher in the last third of the samples after the warm-up (the final one left out) than in the
+   * first third. The warm-up is left out as for the heap: pools start their threads as work first reaches them (Pekko's
+   * blocking-IO dispatcher, a fixed pool of 16, went from 3 to 16 threads in the first seconds of a run here), which is
+   * a pool reaching its size, not a leak. Fewer than three samples after it: not judged.
+   */
+  static Optional<String> threads(List<SoakSample> samples, Limits limits) {
+    List<SoakSample> after = new ArrayList<>();
+    for (int i = 0; i < samples.size() - 1; i++) {
+      if (samples.get(i).tS() * 1e9 >= limits.heapSkipNanos()) after.add(samples.get(i));
+    }
+    int n = after.size();
     if (n < 3) return Optional.empty();
     int third = n / 3;
     int early = 0, late = 0;
-    for (int i = 0; i < third; i++) early = Math.max(early, samples.get(i).threads());
-    for (int i = n - third; i < n; i++) late = Math.max(late, samples.get(i).threads());
+    for (int i = 0; i < third; i++) early = Math.max(early, after.get(i).threads());
+    for (int i = n - third; i < n; i++) late = Math.max(late, after.get(i).threads());
     if (late <= early) return Optional.empty();
     return Optional.of(String.format(Locale.ROOT, "threads: up to %d live threads in the last third of the samples, "
         + "against at most %d in the first third", late, early));

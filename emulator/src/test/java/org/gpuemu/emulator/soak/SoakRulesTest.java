@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.soak;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -133,9 +134,18 @@ class SoakRulesTest {
   void threadsGrowingThroughTheRun_areAProblem_aSteadyPoolIsNot() {
     assertTrue(SoakRules.judge(hour(i -> 40 * MIB, i -> 30 + (i < 3 ? i : 3)), CLEAN, limits()).ok());
     SoakRules.Verdict v = SoakRules.judge(hour(i -> 40 * MIB, i -> 30 + i / 10), CLEAN, limits());
-    // samples 1-20 peak at 30 + 20/10 = 32 threads, samples 41-60 at 30 + 60/10 = 36
+    // after the first 10 minutes: samples 10-26 peak at 30 + 26/10 = 32 threads, samples 44-60 at 30 + 60/10 = 36
     assertEquals(List.of("threads: up to 36 live threads in the last third of the samples, against at most 32 in "
         + "the first third"), v.problems());
+  }
+
+  @Test
+  void threadsGrowingOnlyInTheFirstTenMinutes_areAPoolReachingItsSize_notAProblem() {
+    // a pool starting a thread a minute up to 16 more, then steady: all of it in the warm-up
+    assertTrue(SoakRules.judge(hour(i -> 40 * MIB, i -> 20 + Math.min(i, 9)), CLEAN, limits()).ok());
+    // the same growth starting after the warm-up is one
+    assertFalse(SoakRules.judge(hour(i -> 40 * MIB, i -> 20 + Math.max(0, Math.min(i, 40) - 20)), CLEAN, limits())
+        .ok());
   }
 
   @Test
