@@ -12,8 +12,11 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -32,20 +35,27 @@ import org.gpuemu.policies.spi.PolicyKind;
  * @param durationNanos emulated length of a reproduce run; 0: the file's duration
  * @param quickDurationNanos the same under {@code --quick}; 0: the duration cut to {@link #QUICK_WALL_NANOS} of
  *                           wall time at the file's time scale
+ * @param timeScale the time scale of a reproduce run; 0: the file's. Under the conservative order a run's figures
+ *                  are the same at any scale (README "Time"), so a long reproduction may run in fast forward
+ * @param groups the co-location groups (or any other variants) the figure runs the file in: every combination of
+ *               its axes' values, each under every policy; none: the file as it is
+ * @param policySettings scenario values set when the file runs under a policy, by policy and path (the paper's
+ *                       variant of a policy: §5.2's relaxed scheme before headroom merging)
  */
 public record Expectations(String paper, List<String> policies, long durationNanos, long quickDurationNanos,
-    List<Row> rows) {
+    double timeScale, Groups groups, Map<String, Map<String, String>> policySettings, List<Row> rows) {
   /** Under --quick a run lasts at most this much wall time unless the file sets {@code quick-duration}. */
   public static final long QUICK_WALL_NANOS = 2_000_000_000L;
 
   public Expectations {
     policies = List.copyOf(policies);
     rows = List.copyOf(rows);
+    policySettings = Map.copyOf(policySettings);
   }
 
   /** No block: nothing to reproduce. */
   public static Expectations none() {
-    return new Expectations(null, List.of(), 0, 0, List.of());
+    return new Expectations(null, List.of(), 0, 0, 0, Groups.NONE, Map.of(), List.of());
   }
 
   public boolean isEmpty() {
@@ -62,9 +72,109 @@ public record Expectations(String paper, List<String> policies, long durationNan
    * @param target what the paper reports
    * @param direction null, or the ordering the paper reports against another policy's value of the metric
    * @param source where the paper's number is and why the tolerance is what it is
+   * @param aggregate over the block's groups: the mean, the largest or the smallest group's value ({@link
+   *                  Aggregate#NONE} when the block has no groups)
+   * @param where the groups the aggregate is over, by axis name and label (empty: every group)
+   * @param input whether the paper's number is an input of the model (a calibration point): the row then shows
+   *              how the run compares with it, and never counts as reproduced
    */
   public record Row(String figure, String metric, String policy, String over, Target target, Direction direction,
-      String source) {}
+      String source, Aggregate aggregate, Map<String, String> where, boolean input) {
+    public Row {
+      where = Map.copyOf(where);
+    }
+
+    /** A row over no groups and not an input (the shape of every row before groups). */
+    public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
+        String source) {
+      this(figure, metric, policy, over, target, direction, source, Aggregate.NONE, Map.of(), false);
+    }
+  }
+
+  /** How a row's value is taken over the block's groups. */
+  public enum Aggregate {
+    NONE(""), MEAN("mean"), MAX("max"), MIN("min");
+
+    private final String label;
+
+    Aggregate(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  /**
+   * One axis of the groups: the scenario value at {@code path} takes each of {@code values} in turn, called by its
+   * label (the value itself when the file gives no labels).
+   */
+  public record Axis(String name, String path, List<String> values, List<String> labels) {
+    public Axis {
+      values = List.copyOf(values);
+      labels = List.copyOf(labels);
+    }
+  }
+
+  /** One group: its label ("steel/vgg16/lbm", the axes' labels joined by '/'), its label per axis, what it sets. */
+  public record Group(String label, Map<String, String> labels, Map<String, String> sets) {
+    public Group {
+      labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+      sets = Collections.unmodifiableMap(new LinkedHashMap<>(sets));
+    }
+
+    /** Whether this group has every label of {@code where}. */
+    public boolean matches(Map<String, String> where) {
+      for (Map.Entry<String, String> w : where.entrySet()) {
+        if (!w.getValue().equals(labels.get(w.getKey()))) return false;
+      }
+      return true;
+    }
+  }
+
+  /**
+   * The groups a figure runs: every combination of the axes' values (the first axis varying slowest), and the
+   * labels of the ones {@code --quick} runs.
+   */
+  public record Groups(List<Axis> axes, List<String> quick) {
+    public static final Groups NONE = new Groups(List.of(), List.of());
+
+    public Groups {
+      axes = List.copyOf(axes);
+      quick = List.copyOf(quick);
+    }
+
+    public boolean isEmpty() {
+      return axes.isEmpty();
+    }
+
+    /** Every group, in order; one group of no label that sets nothing when there are no axes. */
+    public List<Group> all() {
+      List<Group> groups = new ArrayList<>(List.of(new Group("", Map.of(), Map.of())));
+      for (Axis axis : axes) {
+        List<Group> next = new ArrayList<>();
+        for (Group g : groups) {
+          for (int i = 0; i < axis.values().size(); i++) {
+            Map<String, String> labels = new LinkedHashMap<>(g.labels());
+            labels.put(axis.name(), axis.labels().get(i));
+            Map<String, String> sets = new LinkedHashMap<>(g.sets());
+            sets.put(axis.path(), axis.values().get(i));
+            next.add(new Group(g.label().isEmpty() ? axis.labels().get(i) : g.label() + "/" + axis.labels().get(i),
+                labels, sets));
+          }
+        }
+        groups = next;
+      }
+      return List.copyOf(groups);
+    }
+
+    /** The groups a run makes: all, or under --quick the ones {@link #quick} names (all when it names none). */
+    public List<Group> run(boolean quickRun) {
+      if (!quickRun || quick.isEmpty()) return all();
+      return all().stream().filter(g -> quick.contains(g.label())).toList();
+    }
+  }
 
   /** What the paper reports for a row's value. */
   public sealed interface Target {}
@@ -84,7 +194,10 @@ public record Expectations(String paper, List<String> policies, long durationNan
   /** The row's policy's value is greater (or less) than {@code policy}'s. */
   public record Direction(boolean greater, String policy) {}
 
-  private static final Set<String> BLOCK_KEYS = Set.of("paper", "policies", "duration", "quick-duration", "rows");
+  private static final Set<String> BLOCK_KEYS = Set.of("paper", "policies", "duration", "quick-duration", "time-scale",
+      "groups", "policy-settings", "rows");
+  private static final Set<String> GROUP_KEYS = Set.of("axes", "quick");
+  private static final Set<String> AXIS_KEYS = Set.of("name", "path", "values", "labels");
 
   /**
    * Checks the block at {@code path} (a scenario's {@code scenario.expect}); {@code problem} gets (key path,
@@ -135,6 +248,45 @@ public record Expectations(String paper, List<String> policies, long durationNan
     }
     long duration = duration(block.get("duration"), path + ".duration", problem);
     long quick = duration(block.get("quick-duration"), path + ".quick-duration", problem);
+    double timeScale = 0;
+    ConfigValue scale = block.get("time-scale");
+    if (scale != null) {
+      if (scale.unwrapped() instanceof Number n && Double.isFinite(n.doubleValue()) && n.doubleValue() >= 0) {
+        timeScale = n.doubleValue();
+      } else {
+        problem.accept(path + ".time-scale", "expected a time scale > 0 (0: the file's), got "
+            + scale.render().replace('\n', ' '));
+      }
+    }
+    Groups groups = block.get("groups") == null ? Groups.NONE : groups(block.get("groups"), path + ".groups", problem);
+    // rows are checked against the axes the block declares, even where one of them is bad (that is its own problem)
+    boolean grouped = block.get("groups") instanceof ConfigObject g && g.get("axes") instanceof ConfigList l
+        && !l.isEmpty();
+    Map<String, Map<String, String>> settings = new LinkedHashMap<>();
+    ConfigValue ps = block.get("policy-settings");
+    if (ps != null) {
+      if (ps.valueType() != ConfigValueType.OBJECT) {
+        problem.accept(path + ".policy-settings", "expected an object keyed by policy, e.g. { combo-relaxed { "
+            + "\"scheduler.gpu.merge-headrooms\" = false } }");
+      } else {
+        for (Map.Entry<String, ConfigValue> e : ((ConfigObject) ps).entrySet()) {
+          String at = path + ".policy-settings." + ConfigUtil.joinPath(e.getKey());
+          if (!policies.contains(e.getKey())) {
+            problem.accept(at, "policy '" + e.getKey() + "' is not run: name it in scenario.expect.policies");
+          } else if (e.getValue().valueType() != ConfigValueType.OBJECT) {
+            problem.accept(at, "expected an object of scenario paths and values, e.g. { \"scheduler.gpu.merge-headrooms\" "
+                + "= false }");
+          } else {
+            Map<String, String> sets = new LinkedHashMap<>();
+            for (Map.Entry<String, ConfigValue> v : ((ConfigObject) e.getValue()).entrySet()) {
+              sets.put(v.getKey(), v.getValue().valueType() == ConfigValueType.STRING ? (String) v.getValue().unwrapped()
+                  : v.getValue().render());
+            }
+            settings.put(e.getKey(), sets);
+          }
+        }
+      }
+    }
     List<Row> rows = new ArrayList<>();
     ConfigValue r = block.get("rows");
     if (r == null || r.valueType() != ConfigValueType.LIST || ((ConfigList) r).isEmpty()) {
@@ -143,10 +295,101 @@ public record Expectations(String paper, List<String> policies, long durationNan
     } else {
       int i = 0;
       for (ConfigValue item : (ConfigList) r) {
-        row(item, path + ".rows[" + i++ + "]", rowTemplate.root(), policies, problem).ifPresent(rows::add);
+        row(item, path + ".rows[" + i++ + "]", rowTemplate.root(), policies, groups, grouped, problem).ifPresent(rows::add);
       }
     }
-    return new Expectations(paper, policies, duration, quick, rows);
+    return new Expectations(paper, policies, duration, quick, timeScale, groups, settings, rows);
+  }
+
+  /** The {@code groups} block: its axes (each a name, a scenario path, values and their labels) and the quick ones. */
+  private static Groups groups(ConfigValue value, String path, BiConsumer<String, String> problem) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problem.accept(path, "expected an object with keys " + new TreeSet<>(GROUP_KEYS));
+      return Groups.NONE;
+    }
+    ConfigObject block = (ConfigObject) value;
+    for (String key : block.keySet()) {
+      if (!GROUP_KEYS.contains(key)) {
+        problem.accept(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of " + new TreeSet<>(GROUP_KEYS));
+      }
+    }
+    List<Axis> axes = new ArrayList<>();
+    ConfigValue a = block.get("axes");
+    if (a == null || a.valueType() != ConfigValueType.LIST) {
+      problem.accept(path + ".axes", "expected a list of axes (empty: no groups), e.g. [{ name = game, path = "
+          + "vms.game.workload, values = [combo-steel, combo-dutm] }]");
+      return Groups.NONE;
+    }
+    int i = 0;
+    Set<String> names = new LinkedHashSet<>();
+    Set<String> paths = new LinkedHashSet<>();
+    for (ConfigValue item : (ConfigList) a) {
+      String at = path + ".axes[" + i++ + "]";
+      if (item.valueType() != ConfigValueType.OBJECT) {
+        problem.accept(at, "expected an object with keys " + new TreeSet<>(AXIS_KEYS));
+        continue;
+      }
+      ConfigObject axis = (ConfigObject) item;
+      int[] count = {0};
+      BiConsumer<String, String> p = (k, m) -> {
+        count[0]++;
+        problem.accept(k, m);
+      };
+      for (String key : axis.keySet()) {
+        if (!AXIS_KEYS.contains(key)) {
+          p.accept(at + "." + ConfigUtil.joinPath(key), "unknown key; expected one of " + new TreeSet<>(AXIS_KEYS));
+        }
+      }
+      String name = text(axis, "name", at, true, p);
+      if (name != null && !name.matches("[a-z0-9-]+")) {
+        p.accept(at + ".name", "expected a name in lower case, e.g. game, got '" + name + "'");
+      } else if (name != null && !names.add(name)) {
+        p.accept(at + ".name", "axis '" + name + "' is named twice");
+      }
+      String where = text(axis, "path", at, true, p);
+      if (where != null && !paths.add(where)) p.accept(at + ".path", "path '" + where + "' is set by two axes");
+      List<String> values = strings(axis.get("values"), at + ".values", true, p);
+      List<String> labels = axis.get("labels") == null ? values : strings(axis.get("labels"), at + ".labels", true, p);
+      if (values.size() != labels.size() && count[0] == 0) {
+        p.accept(at + ".labels", "expected one label per value (" + values.size() + "), got " + labels.size());
+      }
+      for (String label : labels) {
+        if (!label.matches("[A-Za-z0-9_.-]+")) p.accept(at + ".labels", "a label is letters, digits, '.', '_' or "
+            + "'-' (it names a folder), got '" + label + "'");
+      }
+      if (new LinkedHashSet<>(labels).size() != labels.size()) p.accept(at + ".labels", "labels must differ");
+      if (count[0] == 0) axes.add(new Axis(name, where, values, labels));
+    }
+    Groups groups = new Groups(axes, List.of());
+    List<String> quick = block.get("quick") == null ? List.of()
+        : strings(block.get("quick"), path + ".quick", false, problem);
+    Set<String> known = new LinkedHashSet<>();
+    groups.all().forEach(g -> known.add(g.label()));
+    for (String q : quick) {
+      if (axes.size() == ((ConfigList) a).size() && !known.contains(q)) {
+        problem.accept(path + ".quick", "no group '" + q + "'; a group is its axes' labels joined by '/', e.g. "
+            + known.iterator().next());
+      }
+    }
+    return new Groups(axes, quick);
+  }
+
+  /** A list of non-empty strings ({@code nonEmpty}: of at least one). */
+  private static List<String> strings(ConfigValue v, String path, boolean nonEmpty, BiConsumer<String, String> p) {
+    List<String> out = new ArrayList<>();
+    if (v == null || v.valueType() != ConfigValueType.LIST || (nonEmpty && ((ConfigList) v).isEmpty())) {
+      p.accept(path, "expected a list of " + (nonEmpty ? "at least one string" : "strings") + ", got "
+          + (v == null ? "nothing" : v.render().replace('\n', ' ')));
+      return out;
+    }
+    for (ConfigValue item : (ConfigList) v) {
+      if (item.valueType() != ConfigValueType.STRING || ((String) item.unwrapped()).isBlank()) {
+        p.accept(path, "expected non-empty strings, got " + item.render());
+      } else {
+        out.add((String) item.unwrapped());
+      }
+    }
+    return out;
   }
 
   /** Reads the {@code scenario.expect} block of a scenario file (none when it has none); bad input as problems. */
@@ -168,7 +411,7 @@ public record Expectations(String paper, List<String> policies, long durationNan
   }
 
   private static Optional<Row> row(ConfigValue value, String path, ConfigObject template, List<String> policies,
-      BiConsumer<String, String> problem) {
+      Groups groups, boolean grouped, BiConsumer<String, String> problem) {
     if (value.valueType() != ConfigValueType.OBJECT) {
       problem.accept(path, "expected an object with keys " + new TreeSet<>(template.keySet()));
       return Optional.empty();
@@ -245,8 +488,48 @@ public record Expectations(String paper, List<String> policies, long durationNan
             + "less-than");
       }
     }
+    Aggregate aggregate = Aggregate.NONE;
+    String aggregateName = text(row, "groups", path, false, p);
+    if (aggregateName != null) {
+      if (!grouped) {
+        p.accept(path + ".groups", "the block has no groups to take a value over (scenario.expect.groups)");
+      } else {
+        switch (aggregateName) {
+          case "mean" -> aggregate = Aggregate.MEAN;
+          case "max" -> aggregate = Aggregate.MAX;
+          case "min" -> aggregate = Aggregate.MIN;
+          default -> p.accept(path + ".groups", "expected mean, max or min, got '" + aggregateName + "'");
+        }
+      }
+    } else if (grouped) {
+      p.accept(path + ".groups", "required where the block has groups: mean, max or min (of the groups' values)");
+    }
+    Map<String, String> where = new LinkedHashMap<>();
+    String w = text(row, "where", path, false, p);
+    if (w != null) {
+      for (String part : w.split(",")) {
+        String[] kv = part.trim().split("=");
+        Optional<Axis> axis = kv.length != 2 ? Optional.empty()
+            : groups.axes().stream().filter(x -> x.name().equals(kv[0].trim())).findFirst();
+        if (axis.isEmpty() || !axis.get().labels().contains(kv[1].trim())) {
+          p.accept(path + ".where", "expected axis=label[, axis=label], an axis of scenario.expect.groups and one of "
+              + "its labels, got '" + part.trim() + "'");
+        } else {
+          where.put(kv[0].trim(), kv[1].trim());
+        }
+      }
+    }
+    boolean input = false;
+    ConfigValue in = row.get("input");
+    if (in != null) {
+      if (in.unwrapped() instanceof Boolean b) {
+        input = b;
+      } else {
+        p.accept(path + ".input", "expected true or false, got " + in.render());
+      }
+    }
     if (count[0] > 0) return Optional.empty();
-    return Optional.of(new Row(figure, metric, policy, over, target, direction, source));
+    return Optional.of(new Row(figure, metric, policy, over, target, direction, source, aggregate, where, input));
   }
 
   private static double[] paperValue(ConfigValue v, String path, BiConsumer<String, String> p) {

@@ -90,6 +90,11 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private final SpaceFigures figures;
   private final RenderFrames frames = new RenderFrames();
   private final BeKernels beKernels = new BeKernels();
+  private final RenderTimePredictor predictor;
+  /** BE kernels placed on the render group and not completed. */
+  private final java.util.Set<Long> beOnRender = new java.util.HashSet<>();
+  /** The frame whose kernels started and which has not rendered, or null. */
+  private RenderFrame current;
   private ActorRef<PhysicalGpu.Command> gpu;
   private ActorRef<SmGroup.Command> render;
   private ActorRef<SmGroup.Command> be;
@@ -129,9 +134,9 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     this.metrics = metrics;
     this.timers = timers;
     this.layout = new SmLayout.Whole(totalSms);
-    this.figures = new SpaceFigures(Math.round(1e9 / game.fps()));
-    policy.attach(new SpaceSetup(totalSms, game.fps(), RenderTimePredictor.fit(game.profile()),
-        ColocationTable.combo()));
+    this.figures = new SpaceFigures(Math.round(1e9 / game.fps()), totalSms);
+    this.predictor = RenderTimePredictor.fit(game.profile());
+    policy.attach(new SpaceSetup(totalSms, game.fps(), predictor, ColocationTable.combo()));
     shownScheme = policy.scheme();
     metrics.tell(new MetricsHub.Mode(shownScheme.label()));
   }
@@ -225,6 +230,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     long id = msg.work().id();
     RenderFrame f = frames.completed(id);
     BeKernel k = f == null ? beKernels.completed(id) : null;
+    figures.kernelEnded(id, msg.finishedNanos());
+    beOnRender.remove(id);
     if (f != null) {
       renderBusy = false;
       renderFreeAt = Math.max(renderFreeAt, msg.finishedNanos());
@@ -234,7 +241,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     } else if (k != null) {
       policy.beFinished(k, now);
       if (origin >= 0 && msg.finishedNanos() >= origin && msg.finishedNanos() <= endNanos) {
-        figures.beCompleted(k.type(), k.soloNanos());
+        figures.beCompleted(msg.work().vgpu(), k.type(), k.soloNanos());
       }
     }
     pumpRender(now);
@@ -257,7 +264,15 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     policy.frameRendered(f.index, now);
     long end = f.lastFinish;
     if (f.suspendedBy >= 0) gpu.tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
-    if (end <= endNanos) figures.rendered(f.plan, end);
+    if (end <= endNanos) {
+      figures.rendered(f.plan, end);
+      if (f.started && !f.colocated && !f.layoutChanged) {
+        int sms = f.plan.layout() instanceof SmLayout.Split split ? split.renderSms() : totalSms;
+        long predicted = Math.round(predictor.estimate(scenes.scene(f.index)).totalNanos() * (double) totalSms / sms);
+        figures.renderedAlone(f.firstStart, end, predicted);
+      }
+    }
+    if (current == f) current = null;
     return true;
   }
 
@@ -276,12 +291,16 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     long startAt = Math.max(Math.max(f.plan.startAt(), renderFreeAt), h.atNanos());
     if (!f.started) {
       f.started = true;
+      f.firstStart = startAt;
+      f.colocated = !beOnRender.isEmpty();
+      current = f;
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
       if (lastStarted == f.index - 1 && startAt <= endNanos) {
         figures.headroom(startAt - renderFreeAt);
       }
       lastStarted = f.index;
       if (!f.plan.layout().equals(layout)) {
+        f.layoutChanged = true;
         layout = f.plan.layout();
         epoch++;
         gpu.tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
@@ -312,6 +331,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     while (policy.next(now) instanceof SpaceDecision.Launch launch) {
       Held h = beKernels.launched(launch.kernel().id());
       if (launch.placement() == Placement.WHOLE_GPU) {
+        beOnRender.add(h.work().id());
+        if (current != null) current.colocated = true;
         send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
       } else {
         send(h, now, be, new SmGroup.Bind(epoch, totalSms - renderTarget(), 0));
@@ -321,6 +342,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
 
   private void send(Held h, long now, ActorRef<SmGroup.Command> group, SmGroup.Bind bind) {
     dispatched++;
+    figures.kernelStarted(h.work().id(), now);
     vgpus.get(h.work().vgpu()).tell(new Dispatch(h.work(), now, group, bind));
   }
 
@@ -343,8 +365,9 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     List<String> problems = new ArrayList<>(policy.checkInvariants());
     double seconds = endNanos == Long.MAX_VALUE || origin < 0 || endNanos <= origin ? Double.NaN
         : (endNanos - origin) / 1e9;
+    double idle = Double.isNaN(seconds) ? Double.NaN : figures.idleShare(origin, endNanos);
     msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, problems, List.of(), Map.of(),
-        figures.figures(seconds, gameVgpu, policy.switches().size())));
+        figures.figures(seconds, gameVgpu, policy.switches().size(), idle)));
     return this;
   }
 }

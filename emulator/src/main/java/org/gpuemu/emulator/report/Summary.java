@@ -35,6 +35,8 @@ public final class Summary {
   private final SummaryDoc doc;
   private Map<String, Object> document;
   private boolean faithful;
+  /** The fidelity rule that failed ("causality", "lag"), null when faithful. */
+  private String rule;
   private String reason;
 
   public Summary(RunResult result) {
@@ -60,6 +62,16 @@ public final class Summary {
 
   public boolean faithful() {
     return faithful;
+  }
+
+  /**
+   * Whether the run is unfaithful by lag alone under the conservative order: it kept every event in model-time order
+   * and only fell behind the wall clock, so its figures are those of a faithful run at any time scale (README
+   * "Time"); what a fast-forward run is.
+   */
+  public boolean exactDespiteLag() {
+    return !faithful && "lag".equals(rule) && r.order().order() == Causality.Order.CONSERVATIVE
+        && r.order().violations() == 0;
   }
 
   /** Why the run is unfaithful; null when it is faithful. */
@@ -121,12 +133,18 @@ public final class Summary {
     /** Takes the space-sharing figures out of the policy's; none when the run did not share space. */
     static Space take(Map<String, Object> figures, Settings.Scenario s) {
       if (!figures.containsKey("be_throughput")) return new Space(null, null, null);
+      Map<String, Object> perFrame = new LinkedHashMap<>();
+      Object byVgpu = figures.remove("be_kernels_per_frame");
+      if (byVgpu instanceof Map<?, ?> m) {
+        m.forEach((vgpu, n) -> perFrame.put(s.vms().get(Integer.parseInt((String) vgpu)).name(), n));
+      }
       SummaryDoc.SpaceSharing top = new SummaryDoc.SpaceSharing(figures.remove("be_throughput"),
-          figures.remove("qos_violations"));
+          figures.remove("qos_violations"), perFrame);
       int game = ((Number) figures.remove("game_vm")).intValue();
       SummaryDoc.GameFigures figuresOfGame = new SummaryDoc.GameFigures(figures.remove("fps_avg"),
           figures.remove("fps_p99"), figures.remove("frames_rendered"), figures.remove("headroom_ms"),
-          top.qosViolations());
+          top.qosViolations(), figures.remove("gpu_idle"), figures.remove("render_sm_share"),
+          figures.remove("render_error"), figures.remove("online_overhead_ms"));
       return new Space(top, s.vms().get(game).name(), figuresOfGame);
     }
   }
@@ -226,6 +244,7 @@ public final class Summary {
     Verdict verdict = Verdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
     faithful = verdict.faithful();
     reason = verdict.reason();
+    rule = verdict.rule();
     return new SummaryDoc.Fidelity(faithful, reason, known ? unit : null, known ? round(reference / 1e6, 3) : null,
         causality(known ? OptionalLong.of(reference) : OptionalLong.empty()),
         r.runningWallSeconds() > 0 ? round(r.emulatedNanos() / 1e9 / r.runningWallSeconds(), 4) : null,

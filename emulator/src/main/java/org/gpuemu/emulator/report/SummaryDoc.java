@@ -84,17 +84,26 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** gBalloon's GTT slots: at the end and at most. */
   public record MemorySlots(@JsonProperty("final") int last, int max) {}
 
-  /** COMBO's game VM (combo.txt Figure 15): average and 99th-percentile FPS, headroom, QoS violations. */
+  /**
+   * COMBO's game VM (combo.txt Figure 15): average and 99th-percentile FPS, headroom, QoS violations; the share of
+   * the time no kernel ran on the GPU (Figure 2), the render group's mean share of the SMs under the exact scheme
+   * (Table 4; null without exact frames), Eq. 4's error on frames rendered alone (§5.4) and the policy's host work
+   * per frame (§6.7).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record GameFigures(Object fpsAvg, @JsonProperty("fps_p99") Object fpsP99, Object framesRendered,
-      Object headroomMs, Object qosViolations) {}
+      Object headroomMs, Object qosViolations, Object gpuIdle, Object renderSmShare, Object renderError,
+      Object onlineOverheadMs) {}
 
   /** A VGRIS algorithm switch. */
   public record PolicySwitch(@JsonProperty("t_s") double tS, String from, String to) {}
 
-  /** A space-sharing run's figures at the top (combo.txt Eq. 6's BE throughput, the QoS violations). */
+  /**
+   * A space-sharing run's figures at the top (combo.txt Eq. 6's BE throughput, the QoS violations, each BE VM's
+   * kernels completed per frame rendered: Table 6).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record SpaceSharing(Object beThroughput, Object qosViolations) {}
+  public record SpaceSharing(Object beThroughput, Object qosViolations, Object beKernelsPerFrame) {}
 
   /** The GPU over the run and its drain. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

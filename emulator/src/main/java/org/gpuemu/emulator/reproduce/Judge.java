@@ -65,6 +65,23 @@ public final class Judge {
     return new Judged(median, min, max, verdict, note);
   }
 
+  /**
+   * A calibration row: the verdict is {@link Verdict#INPUT} whatever the value, and the note says whether the run
+   * matches the input it was built from (the value within the paper's tolerance, or the bound holding).
+   */
+  public static Judged input(Expectations.Target target, List<Double> values, boolean faithful) {
+    if (values.isEmpty() || values.stream().anyMatch(Objects::isNull)) {
+      return new Judged(null, null, null, Verdict.NOT_RUN, "no value in a run's summary");
+    }
+    double median = median(values);
+    boolean matches = target instanceof Expectations.Value v
+        ? median >= v.low() - v.tolerance() && median <= v.high() + v.tolerance()
+        : target instanceof Expectations.Bound b && (b.atLeast() ? median >= b.bound() : median <= b.bound());
+    String note = (matches ? "calibration input: the run matches it" : "calibration input: the run misses it")
+        + (faithful ? "" : "; a run it reads is unfaithful");
+    return new Judged(median, Collections.min(values), Collections.max(values), Verdict.INPUT, note);
+  }
+
   /** The median: the middle value, or the mean of the two middle ones. */
   public static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);

@@ -19,14 +19,23 @@ import org.gpuemu.emulator.config.Expectations;
 public final class Report {
   /** Verdicts in the order the counts are printed. */
   private static final List<Verdict> ORDER = List.of(Verdict.REPRODUCED, Verdict.SAME_DIRECTION,
-      Verdict.CONTRADICTS, Verdict.UNFAITHFUL, Verdict.NOT_RUN);
+      Verdict.CONTRADICTS, Verdict.UNFAITHFUL, Verdict.NOT_RUN, Verdict.INPUT);
 
   private Report() {}
 
-  /** One row of reproduction.json. */
+  /**
+   * One row of reproduction.json; {@code groupValues}: for a row over groups, each group's value (the median of its
+   * seeds), by group label (empty otherwise).
+   */
   public record Row(String paper, String figure, String scenario, String policy, String metric, String claim,
       Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
-      String source) {
+      String source, Map<String, Double> groupValues) {
+    public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
+        Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
+        String source) {
+      this(paper, figure, scenario, policy, metric, claim, paperValue, tolerance, judged, seedValues, faithful, source,
+          Map.of());
+    }
 
     Map<String, Object> json() {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -45,6 +54,7 @@ public final class Report {
       m.put("faithful", faithful);
       m.put("note", judged.note());
       m.put("source", source);
+      if (!groupValues.isEmpty()) m.put("groups", groupValues);
       return m;
     }
   }
@@ -161,6 +171,9 @@ public final class Report {
   /** The verdict; an unfaithful row says what it would have been ("unfaithful (would be reproduced)"). */
   private static String verdict(Map<String, Object> r) {
     Object note = r.get("note");
+    if (Verdict.INPUT.label().equals(r.get("verdict")) && note instanceof String n) {
+      return n.startsWith("calibration input: the run matches") ? "input (matches)" : "input (misses)";
+    }
     if (Verdict.UNFAITHFUL.label().equals(r.get("verdict")) && note instanceof String n && n.startsWith("would be ")) {
       return "unfaithful (" + n.substring(0, n.indexOf(';') < 0 ? n.length() : n.indexOf(';')) + ")";
     }

@@ -15,7 +15,12 @@ public enum Verdict {
    */
   UNFAITHFUL("unfaithful"),
   /** A run failed, or its summary has no number at the metric (null: e.g. a run time before the program ended). */
-  NOT_RUN("not run");
+  NOT_RUN("not run"),
+  /**
+   * The paper's number is an input of the model (a calibration point the model was built from): the row shows how
+   * the run compares with it (its note), and never counts as reproduced.
+   */
+  INPUT("input");
 
   private final String label;
 

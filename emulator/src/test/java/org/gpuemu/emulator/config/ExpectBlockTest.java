@@ -111,4 +111,61 @@ class ExpectBlockTest {
     onlyProblem("{ rows = [{ figure = F, metric = m, policy = fairgv, at-least = 1, source = s }] }",
         "scenario.expect.rows[0].policy", "only the file's own policy");
   }
+
+  private static final String AXES = """
+      groups {
+        axes = [
+          { name = game, path = vms.a.workload, values = [dirt3, nba2012], labels = [dirt, nba] }
+          { name = load, path = vms.a.weight, values = ["1", "2"] }
+        ]
+        quick = [nba/2]
+      }""";
+
+  @Test
+  void groups_areEveryCombinationOfTheAxes_andRowsTakeAMeanMaxOrMinOverThem() throws Exception {
+    Path f = file("{\n  policies = [fcfs, round-robin]\n  time-scale = 1000\n" + AXES + """
+
+          policy-settings { round-robin { "vms.a.weight" = 3 } }
+          rows = [
+            { figure = F, metric = vms.a.fps, over = fcfs, policy = round-robin, groups = mean, where = "game=nba",
+              paper = 1, tolerance = 0.1, source = s }
+            { figure = F, metric = gpu.utilization, groups = max, at-most = 0.9, input = true, source = s }
+          ]
+        }""");
+    ScenarioLoader.load(f, Overrides.none());
+    Expectations e = Expectations.read(f, PolicyCatalog.builtIn());
+    assertEquals(1000, e.timeScale());
+    List<Expectations.Group> all = e.groups().all();
+    // the first axis varies slowest; a label is the axes' labels joined by '/'
+    assertEquals(List.of("dirt/1", "dirt/2", "nba/1", "nba/2"), all.stream().map(Expectations.Group::label).toList());
+    assertEquals(java.util.Map.of("vms.a.workload", "nba2012", "vms.a.weight", "2"), all.get(3).sets());
+    assertEquals(List.of("nba/2"), e.groups().run(true).stream().map(Expectations.Group::label).toList());
+    assertEquals(4, e.groups().run(false).size());
+    assertEquals(java.util.Map.of("round-robin", java.util.Map.of("vms.a.weight", "3")), e.policySettings());
+    Expectations.Row mean = e.rows().get(0);
+    assertEquals(Expectations.Aggregate.MEAN, mean.aggregate());
+    assertEquals(java.util.Map.of("game", "nba"), mean.where());
+    assertTrue(all.get(2).matches(mean.where()) && !all.get(0).matches(mean.where()));
+    assertTrue(e.rows().get(1).input());
+    assertEquals(Expectations.Aggregate.MAX, e.rows().get(1).aggregate());
+  }
+
+  @Test
+  void groupProblems_areNamedWithTheirPath() throws IOException {
+    String row = "rows = [{ figure = F, metric = m, at-least = 1, source = s%s }]";
+    onlyProblem("{\n" + AXES + "\n" + row.formatted("") + " }", "scenario.expect.rows[0].groups", "required");
+    onlyProblem("{ " + row.formatted(", groups = mean") + " }", "scenario.expect.rows[0].groups", "no groups");
+    onlyProblem("{\n" + AXES + "\n" + row.formatted(", groups = median") + " }", "scenario.expect.rows[0].groups",
+        "mean, max or min");
+    onlyProblem("{\n" + AXES + "\n" + row.formatted(", groups = mean, where = \"game=halo\"") + " }",
+        "scenario.expect.rows[0].where", "axis=label");
+    onlyProblem("{\n" + AXES.replace("nba/2", "halo/2") + "\n" + row.formatted(", groups = mean") + " }",
+        "scenario.expect.groups.quick", "no group 'halo/2'");
+    onlyProblem("{ groups { axes = [{ name = game, path = vms.a.workload, values = [dirt3], labels = [a, b] }] }\n"
+        + row.formatted(", groups = mean") + " }", "scenario.expect.groups.axes[0].labels", "one label per value");
+    onlyProblem("{ policy-settings { fairgv { x = 1 } }\n" + row.formatted("") + " }",
+        "scenario.expect.policy-settings.fairgv", "not run");
+    onlyProblem("{ time-scale = -1\n" + row.formatted("") + " }", "scenario.expect.time-scale", "time scale");
+    onlyProblem("{ " + row.formatted(", input = maybe") + " }", "scenario.expect.rows[0].input", "true or false");
+  }
 }

@@ -128,6 +128,18 @@ class SummaryGoldenTest {
     figures.put("fps_p99", null);
     figures.put("merged_frames", 4);
     figures.put("headroom_ms", headroom);
+    figures.put("gpu_idle", 0.0712);
+    figures.put("render_sm_share", 0.7195);
+    Map<String, Object> error = new LinkedHashMap<>();
+    error.put("frames", 900L);
+    error.put("mean", 0.0);
+    error.put("max", 0.00001);
+    figures.put("render_error", error);
+    figures.put("online_overhead_ms", 0.08);
+    Map<String, Object> perFrame = new LinkedHashMap<>();
+    perFrame.put("1", 2.5);
+    perFrame.put("2", 1.25);
+    figures.put("be_kernels_per_frame", perFrame);
     figures.put("scheme_switches", 1);
     return new RunResult(scenario("golden-combo", "combo", "fcfs", vms), 10 * S, 41.0, true, vgpus, vcpus,
         List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),

@@ -1,0 +1,95 @@
+package org.gpuemu.emulator.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.gpuemu.emulator.config.Expectations;
+import org.gpuemu.emulator.config.Expectations.Aggregate;
+import org.gpuemu.emulator.config.Expectations.Axis;
+import org.gpuemu.emulator.config.Expectations.Groups;
+import org.gpuemu.emulator.config.Expectations.Row;
+import org.gpuemu.emulator.config.Expectations.Value;
+import org.junit.jupiter.api.Test;
+
+/** Rows over groups (combo's 128 co-location groups): a ratio per group and seed, then the mean, max or min. */
+class GroupRowsTest {
+  private static final Groups GAMES = new Groups(List.of(new Axis("game", "vms.game.workload",
+      List.of("combo-steel", "combo-quake2", "combo-dutm"), List.of("steel", "quake2", "dutm"))), List.of());
+  private static final Value GAIN = new Value(1.14, 1.14, 0.05, Double.NaN);
+
+  /** Runs whose total BE throughput is {@code combo[g][seed]} and {@code pilotfish[g][seed]} per group g. */
+  private static Map<String, Map<String, List<Reproduction.Run>>> runs(double[][] combo, double[][] pilotfish,
+      boolean trusted) {
+    Map<String, Map<String, List<Reproduction.Run>>> runs = new LinkedHashMap<>();
+    List<String> labels = List.of("steel", "quake2", "dutm");
+    for (int g = 0; g < combo.length; g++) {
+      Map<String, List<Reproduction.Run>> byPolicy = new LinkedHashMap<>();
+      byPolicy.put("pilotfish", seeds(pilotfish[g], trusted));
+      byPolicy.put("combo", seeds(combo[g], trusted));
+      runs.put(labels.get(g), byPolicy);
+    }
+    return runs;
+  }
+
+  private static List<Reproduction.Run> seeds(double[] totals, boolean trusted) {
+    List<Reproduction.Run> list = new ArrayList<>();
+    for (double t : totals) list.add(new Reproduction.Run(Map.of("be_throughput", Map.of("total", t)), trusted));
+    return list;
+  }
+
+  private static Report.Row judge(Row row, Map<String, Map<String, List<Reproduction.Run>>> runs) {
+    Expectations e = new Expectations("combo", List.of("pilotfish", "combo"), 0, 0, 1000, GAMES, Map.of(), List.of(row));
+    Reproduction.Figure f = new Reproduction.Figure("combo", "combo/evaluation", Path.of("evaluation.conf"), e,
+        Map.of());
+    return Reproduction.judgeRow(f, row, runs, new ArrayList<>());
+  }
+
+  private static Row ratio(Aggregate aggregate, Map<String, String> where) {
+    return new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", GAIN, null, "s", aggregate, where, false);
+  }
+
+  @Test
+  void theMeanOfTheGroupsRatios_perSeed_thenTheMedianOfTheSeeds() {
+    // ratios: steel 1.2 / 1.0, quake2 1.5 / 1.3, dutm 1.05 / 1.1 -> means per seed 1.25 and 1.133..., median 1.19
+    double[][] combo = {{120, 100}, {150, 130}, {105, 110}};
+    double[][] pilotfish = {{100, 100}, {100, 100}, {100, 100}};
+    Report.Row r = judge(ratio(Aggregate.MEAN, Map.of()), runs(combo, pilotfish, true));
+    assertEquals(List.of(1.25, (1.0 + 1.3 + 1.1) / 3), r.seedValues());
+    assertEquals((1.25 + 3.4 / 3) / 2, r.judged().median(), 1e-12);
+    assertEquals(Verdict.SAME_DIRECTION, r.judged().verdict());
+    assertEquals("combo / pilotfish, mean of 3 groups", r.policy());
+    // each group's value is the median of its seeds
+    assertEquals(Map.of("steel", 1.1, "quake2", 1.4, "dutm", 1.075), r.groupValues());
+  }
+
+  @Test
+  void maxMinAndWhere_pickTheirGroups() {
+    double[][] combo = {{120}, {150}, {105}};
+    double[][] pilotfish = {{100}, {100}, {100}};
+    assertEquals(List.of(1.5), judge(ratio(Aggregate.MAX, Map.of()), runs(combo, pilotfish, true)).seedValues());
+    assertEquals(List.of(1.05), judge(ratio(Aggregate.MIN, Map.of()), runs(combo, pilotfish, true)).seedValues());
+    Report.Row quake = judge(ratio(Aggregate.MEAN, Map.of("game", "quake2")), runs(combo, pilotfish, true));
+    assertEquals(List.of(1.5), quake.seedValues());
+    assertEquals("combo / pilotfish, mean of 1 group (game quake2)", quake.policy());
+  }
+
+  @Test
+  void aMissingValueInAnyGroup_leavesTheRowNotRun_andAnUntrustedRunMakesItUnfaithful() {
+    assertEquals(Arrays.asList(1.0, null),
+        Reproduction.aggregate(List.of(List.of(1.0, 2.0), Arrays.asList(1.0, null)), Aggregate.MEAN));
+    double[][] combo = {{120}, {150}, {105}};
+    double[][] pilotfish = {{100}, {100}, {100}};
+    Report.Row r = judge(ratio(Aggregate.MEAN, Map.of()), runs(combo, pilotfish, false));
+    assertFalse(r.faithful());
+    // the mean ratio 1.25 would be "same direction"; a run that cannot be trusted never supports a claim
+    assertEquals(Verdict.UNFAITHFUL, r.judged().verdict());
+    assertNull(Reproduction.aggregate(List.of(), Aggregate.MAX).stream().findFirst().orElse(null));
+  }
+}
