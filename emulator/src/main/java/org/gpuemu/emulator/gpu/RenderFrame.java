@@ -25,7 +25,7 @@ final class RenderFrame {
   long suspendedBy = -1;
   /** When its first kernel started. */
   long firstStart;
-  /** Whether a BE kernel ran beside it on the render group's SMs. */
+  /** Whether a BE kernel ran beside it on the render group's SMs, or held SMs of its whole layout. */
   boolean colocated;
   /** Whether it started on another layout than the frame before it. */
   boolean layoutChanged;

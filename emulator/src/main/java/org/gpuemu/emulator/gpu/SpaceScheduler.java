@@ -93,6 +93,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private final RenderTimePredictor predictor;
   /** BE kernels placed on the render group and not completed. */
   private final java.util.Set<Long> beOnRender = new java.util.HashSet<>();
+  /** BE kernels placed in the BE group and not completed: under a whole layout they still hold SMs (§5.3). */
+  private final java.util.Set<Long> beInGroup = new java.util.HashSet<>();
   /** The frame whose kernels started and which has not rendered, or null. */
   private RenderFrame current;
   private ActorRef<PhysicalGpu.Command> gpu;
@@ -232,6 +234,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     BeKernel k = f == null ? beKernels.completed(id) : null;
     figures.kernelEnded(id, msg.finishedNanos());
     beOnRender.remove(id);
+    beInGroup.remove(id);
     if (f != null) {
       renderBusy = false;
       renderFreeAt = Math.max(renderFreeAt, msg.finishedNanos());
@@ -292,7 +295,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     if (!f.started) {
       f.started = true;
       f.firstStart = startAt;
-      f.colocated = !beOnRender.isEmpty();
+      // beside a BE kernel on its SMs, or on a whole layout while BE-group kernels still hold SMs
+      f.colocated = !beOnRender.isEmpty() || (f.plan.layout() instanceof SmLayout.Whole && !beInGroup.isEmpty());
       current = f;
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
       if (lastStarted == f.index - 1 && startAt <= endNanos) {
@@ -335,6 +339,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
         if (current != null) current.colocated = true;
         send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
       } else {
+        beInGroup.add(h.work().id());
         send(h, now, be, new SmGroup.Bind(epoch, totalSms - renderTarget(), 0));
       }
     }
