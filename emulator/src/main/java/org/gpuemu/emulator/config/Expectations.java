@@ -77,17 +77,20 @@ public record Expectations(String paper, List<String> policies, long durationNan
    * @param where the groups the aggregate is over, by axis name and label (empty: every group)
    * @param input whether the paper's number is an input of the model (a calibration point): the row then shows
    *              how the run compares with it, and never counts as reproduced
+   * @param perKey whether the metric's {@code *} segment is taken key by key: the mean over the keys of each key's
+   *               value (with {@code over}: of each key's ratio), instead of the sum (gballoon Figure 7: the mean of
+   *               the benchmarks' normalised performance)
    */
   public record Row(String figure, String metric, String policy, String over, Target target, Direction direction,
-      String source, Aggregate aggregate, Map<String, String> where, boolean input) {
+      String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey) {
     public Row {
       where = Map.copyOf(where);
     }
 
-    /** A row over no groups and not an input (the shape of every row before groups). */
+    /** A row over no groups, not an input, summing at a {@code *} (the shape of every row before groups). */
     public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
         String source) {
-      this(figure, metric, policy, over, target, direction, source, Aggregate.NONE, Map.of(), false);
+      this(figure, metric, policy, over, target, direction, source, Aggregate.NONE, Map.of(), false, false);
     }
   }
 
@@ -107,8 +110,9 @@ public record Expectations(String paper, List<String> policies, long durationNan
   }
 
   /**
-   * One axis of the groups: the scenario value at {@code path} takes each of {@code values} in turn, called by its
-   * label (the value itself when the file gives no labels).
+   * One axis of the groups: the scenario value at {@code path} takes each of {@code values} in turn (HOCON text: a
+   * name, a number, or an object such as a whole {@code vms} block), called by its label (the value itself when the
+   * file gives no labels).
    */
   public record Axis(String name, String path, List<String> values, List<String> labels) {
     public Axis {
@@ -348,7 +352,7 @@ public record Expectations(String paper, List<String> policies, long durationNan
       }
       String where = text(axis, "path", at, true, p);
       if (where != null && !paths.add(where)) p.accept(at + ".path", "path '" + where + "' is set by two axes");
-      List<String> values = strings(axis.get("values"), at + ".values", true, p);
+      List<String> values = hoconValues(axis.get("values"), at + ".values", p);
       List<String> labels = axis.get("labels") == null ? values : strings(axis.get("labels"), at + ".labels", true, p);
       if (values.size() != labels.size() && count[0] == 0) {
         p.accept(at + ".labels", "expected one label per value (" + values.size() + "), got " + labels.size());
@@ -374,6 +378,30 @@ public record Expectations(String paper, List<String> policies, long durationNan
     return new Groups(axes, quick);
   }
 
+  /**
+   * An axis's values as HOCON text, each set at the axis's path as it stands: a simple name or number as it is, any
+   * other string quoted, an object or list rendered.
+   */
+  private static List<String> hoconValues(ConfigValue v, String path, BiConsumer<String, String> p) {
+    List<String> out = new ArrayList<>();
+    if (v == null || v.valueType() != ConfigValueType.LIST || ((ConfigList) v).isEmpty()) {
+      p.accept(path, "expected a list of at least one value, got " + (v == null ? "nothing" : v.render()
+          .replace('\n', ' ')));
+      return out;
+    }
+    for (ConfigValue item : (ConfigList) v) {
+      if (item.valueType() == ConfigValueType.STRING) {
+        String text = (String) item.unwrapped();
+        out.add(text.matches("[A-Za-z0-9_.-]+") ? text : ConfigUtil.quoteString(text));
+      } else if (item.valueType() == ConfigValueType.NULL) {
+        p.accept(path, "expected values, got null");
+      } else {
+        out.add(item.render(com.typesafe.config.ConfigRenderOptions.concise()));
+      }
+    }
+    return out;
+  }
+
   /** A list of non-empty strings ({@code nonEmpty}: of at least one). */
   private static List<String> strings(ConfigValue v, String path, boolean nonEmpty, BiConsumer<String, String> p) {
     List<String> out = new ArrayList<>();
@@ -383,7 +411,9 @@ public record Expectations(String paper, List<String> policies, long durationNan
       return out;
     }
     for (ConfigValue item : (ConfigList) v) {
-      if (item.valueType() != ConfigValueType.STRING || ((String) item.unwrapped()).isBlank()) {
+      if (item.valueType() == ConfigValueType.NUMBER) {
+        out.add(item.render()); // a label may be a number: a count of VMs
+      } else if (item.valueType() != ConfigValueType.STRING || ((String) item.unwrapped()).isBlank()) {
         p.accept(path, "expected non-empty strings, got " + item.render());
       } else {
         out.add((String) item.unwrapped());
@@ -519,17 +549,23 @@ public record Expectations(String paper, List<String> policies, long durationNan
         }
       }
     }
-    boolean input = false;
-    ConfigValue in = row.get("input");
-    if (in != null) {
-      if (in.unwrapped() instanceof Boolean b) {
-        input = b;
-      } else {
-        p.accept(path + ".input", "expected true or false, got " + in.render());
-      }
+    boolean input = flag(row, "input", path, p);
+    boolean perKey = flag(row, "per-key", path, p);
+    if (perKey && metric != null && java.util.Arrays.stream(metric.split("\\.")).filter(x -> x.equals("*")).count() != 1) {
+      p.accept(path + ".per-key", "takes a metric with one * segment, e.g. benchmarks.*.performance, got '" + metric
+          + "'");
     }
     if (count[0] > 0) return Optional.empty();
-    return Optional.of(new Row(figure, metric, policy, over, target, direction, source, aggregate, where, input));
+    return Optional.of(new Row(figure, metric, policy, over, target, direction, source, aggregate, where, input,
+        perKey));
+  }
+
+  private static boolean flag(ConfigObject row, String key, String path, BiConsumer<String, String> p) {
+    ConfigValue v = row.get(key);
+    if (v == null) return false;
+    if (v.unwrapped() instanceof Boolean b) return b;
+    p.accept(path + "." + key, "expected true or false, got " + v.render());
+    return false;
   }
 
   private static double[] paperValue(ConfigValue v, String path, BiConsumer<String, String> p) {

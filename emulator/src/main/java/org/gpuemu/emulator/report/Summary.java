@@ -17,6 +17,7 @@ import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Verdict;
+import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
 import org.gpuemu.policies.vmcg.Fairness;
@@ -99,7 +100,32 @@ public final class Summary {
     List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), r.scenario(), r.vgpus());
     for (String finding : FaultTally.unattributed(faults, r.scenario(), r.vgpus())) broken.add("faults: " + finding);
     return new SummaryDoc(header(), vms, switches(), space.top(), policyFigures(figures), gpu.figures(), cpu(),
-        fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants(tallies, gpu), faults);
+        fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants(tallies, gpu), faults,
+        benchmarks());
+  }
+
+  /** Every named benchmark the VMs' programs ran, in the order first met (VM by VM), with its performance. */
+  private Map<String, SummaryDoc.Benchmark> benchmarks() {
+    Map<String, List<org.gpuemu.workloads.BenchmarkRun>> byName = new LinkedHashMap<>();
+    for (List<VCpu.VcpuReport> vm : r.vcpus()) {
+      for (VCpu.VcpuReport thread : vm) {
+        for (org.gpuemu.workloads.BenchmarkRun b : thread.benchmarks()) {
+          byName.computeIfAbsent(b.name(), k -> new ArrayList<>()).add(b);
+        }
+      }
+    }
+    Map<String, SummaryDoc.Benchmark> out = new LinkedHashMap<>();
+    byName.forEach((name, runs) -> {
+      double sum = 0;
+      int ended = 0;
+      for (org.gpuemu.workloads.BenchmarkRun b : runs) {
+        sum += b.rate(r.emulatedNanos());
+        if (b.endNanos() >= 0) ended++;
+      }
+      out.put(name, new SummaryDoc.Benchmark(runs.get(0).byFrames() ? "fps" : "ops_per_s", runs.size(), ended,
+          round(sum / runs.size(), 4)));
+    });
+    return out;
   }
 
   private SummaryDoc.Header header() {

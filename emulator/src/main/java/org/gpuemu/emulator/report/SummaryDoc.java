@@ -18,19 +18,28 @@ import org.gpuemu.emulator.clock.TimerLateness;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu", "fairness",
-    "fidelity", "invariants", "faults"})
+    "fidelity", "invariants", "faults", "benchmarks"})
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
     Fairness fairness, Fidelity fidelity, Invariants invariants,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Benchmark> benchmarks) {
 
   /** Without faults (the key is left out then). */
   public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
       Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
       Invariants invariants) {
     this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, fairness, fidelity, invariants,
-        List.of());
+        List.of(), Map.of());
   }
+
+  /**
+   * A named benchmark over every VM that ran it (gballoon.txt §4; Table 2's VMs run three each): its instances,
+   * how many ended within the run, and its performance, the mean over the instances of each one's frames per second
+   * (3D) or operations per second (2D: the inverse of its run time), up to the end of the run for one still running.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Benchmark(String unit, int instances, int ended, double performance) {}
 
   /**
    * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time

@@ -15,6 +15,8 @@ import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.workloads.BenchmarkAware;
+import org.gpuemu.workloads.BenchmarkRun;
 import org.gpuemu.workloads.MemoryAware;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
@@ -77,7 +79,25 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
    */
   public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
       long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
-      long memoryRefused, long objectReturns, long programNanos) {}
+      long memoryRefused, long objectReturns, long programNanos, List<BenchmarkRun> benchmarks) {
+    public VcpuReport {
+      benchmarks = List.copyOf(benchmarks);
+    }
+
+    /** A report of a program that names no benchmarks. */
+    public VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted, long memoryCompleted,
+        long memoryFailed, List<String> failures, long maxStallNanos, long steps, long memoryRefused,
+        long objectReturns, long programNanos) {
+      this(vm, vcpu, ranNanos, stealNanos, memorySubmitted, memoryCompleted, memoryFailed, failures, maxStallNanos,
+          steps, memoryRefused, objectReturns, programNanos, List.of());
+    }
+
+    /** This report with the benchmarks its program ran ({@link BenchmarkAware}). */
+    VcpuReport withBenchmarks(List<BenchmarkRun> runs) {
+      return new VcpuReport(vm, vcpu, ranNanos, stealNanos, memorySubmitted, memoryCompleted, memoryFailed, failures,
+          maxStallNanos, steps, memoryRefused, objectReturns, programNanos, runs);
+    }
+  }
 
   private static final int ASYNC_BATCH = 64;
   private static final Object SLEEP = "sleep";
@@ -271,7 +291,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onReport(Report msg) {
     long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
     long programNanos = programEnded >= 0 ? programEnded - programStarted : -1;
-    msg.replyTo().tell(calls.report(ran, steal, maxStall, steps, returns, programNanos));
+    VcpuReport report = calls.report(ran, steal, maxStall, steps, returns, programNanos);
+    msg.replyTo().tell(program instanceof BenchmarkAware b ? report.withBenchmarks(b.benchmarks()) : report);
     return this;
   }
 

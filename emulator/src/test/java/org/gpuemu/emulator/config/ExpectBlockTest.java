@@ -168,4 +168,24 @@ class ExpectBlockTest {
     onlyProblem("{ time-scale = -1\n" + row.formatted("") + " }", "scenario.expect.time-scale", "time scale");
     onlyProblem("{ " + row.formatted(", input = maybe") + " }", "scenario.expect.rows[0].input", "true or false");
   }
+
+  @Test
+  void anAxisValue_mayBeAnObject_aWholeVmsBlock_andALabelANumber() throws Exception {
+    Path f = file("""
+        {
+          policies = [static-384, static-1024]
+          groups { axes = [{ name = vms, path = vms, labels = [1, 2]
+            values = [{ a { workload = valley } }, { a { workload = valley }, b { workload = valley } }] }] }
+          rows = [{ figure = F, metric = "vms.*.fps", per-key = true, groups = mean, where = "vms=2", at-least = 1,
+            source = s }]
+        }""");
+    Expectations e = Expectations.read(f, PolicyCatalog.builtIn());
+    Expectations.Group two = e.groups().all().get(1);
+    assertEquals("2", two.label());
+    // HOCON text, set at the path as it stands: the loader reads it as an object
+    assertEquals(2, ScenarioLoader.load(f, new Overrides(null, null, null, two.sets())).vms().size());
+    assertTrue(e.rows().get(0).perKey());
+    onlyProblem("{ rows = [{ figure = F, metric = vms.a.fps, per-key = true, at-least = 1, source = s }] }",
+        "scenario.expect.rows[0].per-key", "one * segment");
+  }
 }

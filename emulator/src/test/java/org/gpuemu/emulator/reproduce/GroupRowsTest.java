@@ -52,7 +52,8 @@ class GroupRowsTest {
   }
 
   private static Row ratio(Aggregate aggregate, Map<String, String> where) {
-    return new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", GAIN, null, "s", aggregate, where, false);
+    return new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", GAIN, null, "s", aggregate, where, false,
+        false);
   }
 
   @Test
@@ -91,5 +92,30 @@ class GroupRowsTest {
     // the mean ratio 1.25 would be "same direction"; a run that cannot be trusted never supports a claim
     assertEquals(Verdict.UNFAITHFUL, r.judged().verdict());
     assertNull(Reproduction.aggregate(List.of(), Aggregate.MAX).stream().findFirst().orElse(null));
+  }
+
+  @Test
+  void aPerKeyRow_isTheMeanOfTheKeysRatios_notTheRatioOfTheirSums() {
+    // gballoon Figure 7: the benchmarks' performance normalised to gVirt-384, averaged (1.5 and 0.5: 1.0), where
+    // the sums' ratio would be (15 + 1) / (10 + 2) = 1.33
+    Map<String, Object> big = Map.of("benchmarks", Map.of("valley", Map.of("performance", 15.0),
+        "midori", Map.of("performance", 1.0)));
+    Map<String, Object> small = Map.of("benchmarks", Map.of("valley", Map.of("performance", 10.0),
+        "midori", Map.of("performance", 2.0)));
+    Map<String, Map<String, List<Reproduction.Run>>> runs = Map.of("", Map.of(
+        "static-384", List.of(new Reproduction.Run(small, true)),
+        "gballoon", List.of(new Reproduction.Run(big, true))));
+    Row row = new Row("Figure 7", "benchmarks.*.performance", "gballoon", "static-384",
+        new Value(1.08, 1.08, 0.027, Double.NaN), null, "s", Aggregate.NONE, Map.of(), false, true);
+    Expectations e = new Expectations("gballoon", List.of("static-384", "gballoon"), 0, 0, 0, Groups.NONE, Map.of(),
+        List.of(row));
+    Reproduction.Figure f = new Reproduction.Figure("gballoon", "gballoon/mixed-15vms", Path.of("m.conf"), e,
+        Map.of());
+    assertEquals(List.of(1.0), Reproduction.judgeRow(f, row, runs, new ArrayList<>()).seedValues());
+    // a segment with a * in it sums the keys it matches
+    Map<String, Object> doc = Map.of("vms", Map.of("c1", Map.of("cpu_ms", 2.0), "c2", Map.of("cpu_ms", 3.0),
+        "v1", Map.of("cpu_ms", 7.0)));
+    assertEquals(5.0, Reproduction.at(doc, "vms.c*.cpu_ms").orElseThrow());
+    assertEquals(12.0, Reproduction.at(doc, "vms.*.cpu_ms").orElseThrow());
   }
 }
