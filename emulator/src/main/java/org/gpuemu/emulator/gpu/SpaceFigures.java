@@ -3,15 +3,20 @@ package org.gpuemu.emulator.gpu;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 import org.gpuemu.policies.combo.BeThroughput;
 import org.gpuemu.policies.combo.FramePlan;
+import org.gpuemu.policies.combo.RenderTimePredictor;
 import org.gpuemu.policies.combo.Scheme;
+import org.gpuemu.policies.combo.SmLayout;
+import org.gpuemu.workloads.ComboGame;
 import org.gpuemu.workloads.KernelType;
 
 /**
@@ -35,6 +40,14 @@ final class SpaceFigures {
   private final Histogram headrooms = new Histogram(3);
   private final Map<Scheme, Long> framesByScheme = new EnumMap<>(Scheme.class);
   private final int totalSms;
+  private final RenderTimePredictor predictor;
+  private final ComboGame.SceneTrace scenes;
+  /** BE kernels placed on the render group and not completed. */
+  private final Set<Long> beOnRender = new HashSet<>();
+  /** BE kernels placed in the BE group and not completed: under a whole layout they still hold SMs (§5.3). */
+  private final Set<Long> beInGroup = new HashSet<>();
+  /** The frame whose kernels started and which has not rendered, or null. */
+  private RenderFrame current;
   /** Kernels executing, by request id: when each started (model time). */
   private final Map<Long, Long> executing = new HashMap<>();
   /** Execution intervals of the kernels that ended, [start, end], for the GPU's idle time. */
@@ -51,10 +64,49 @@ final class SpaceFigures {
   private double errorSum;
   private double errorMax;
 
-  /** {@code periodNanos}: the game's frame period (1/fps) on a GPU of {@code totalSms}. */
-  SpaceFigures(long periodNanos, int totalSms) {
-    this.periodNanos = periodNanos;
+  /**
+   * The figures of {@code game} on a GPU of {@code totalSms}: its frame period (1/fps), Eq. 4 fitted offline on it
+   * and the scenes of its frames, for the estimate a frame rendered alone is compared with.
+   */
+  SpaceFigures(ComboGame game, int totalSms, ComboGame.SceneTrace scenes) {
+    this.periodNanos = Math.round(1e9 / game.fps());
     this.totalSms = totalSms;
+    this.predictor = RenderTimePredictor.fit(game.profile());
+    this.scenes = scenes;
+  }
+
+  /**
+   * A frame's first kernel started at {@code start}, on another layout than the frame before it or not. It renders
+   * alone unless a BE kernel runs beside it on the render group's SMs, or BE-group kernels still hold SMs of a whole
+   * layout, or a BE kernel is placed beside it while it renders.
+   */
+  void frameStarted(RenderFrame f, long start, boolean layoutChanged) {
+    f.firstStart = start;
+    f.layoutChanged = layoutChanged;
+    f.colocated = !beOnRender.isEmpty() || (f.plan.layout() instanceof SmLayout.Whole && !beInGroup.isEmpty());
+    current = f;
+  }
+
+  /** A BE kernel was launched on the render group ({@code onRender}) or in the BE group. */
+  void beLaunched(long id, boolean onRender) {
+    if (onRender) {
+      beOnRender.add(id);
+      if (current != null) current.colocated = true;
+    } else {
+      beInGroup.add(id);
+    }
+  }
+
+  /** Frame {@code f} rendered at {@code end}; counted when {@code inRun} (it ended within the run). */
+  void rendered(RenderFrame f, long end, boolean inRun) {
+    if (current == f) current = null;
+    if (!inRun) return;
+    rendered(f.plan, end);
+    if (f.started && !f.colocated && !f.layoutChanged) {
+      int sms = f.plan.layout() instanceof SmLayout.Split split ? split.renderSms() : totalSms;
+      renderedAlone(f.firstStart, end,
+          Math.round(predictor.estimate(scenes.scene(f.index)).totalNanos() * (double) totalSms / sms));
+    }
   }
 
   /** Kernel {@code id} started executing at {@code start} (render or BE, on either group). */
@@ -64,6 +116,8 @@ final class SpaceFigures {
 
   /** Kernel {@code id} ended at {@code end}. */
   void kernelEnded(long id, long end) {
+    beOnRender.remove(id);
+    beInGroup.remove(id);
     Long start = executing.remove(id);
     if (start != null) intervals.add(new long[] {start, Math.max(start, end)});
   }
@@ -72,7 +126,7 @@ final class SpaceFigures {
    * A frame rendered alone (no BE kernel beside it on its SMs, its layout the previous frame's) from {@code start}
    * to {@code end}, where Eq. 4 predicted {@code predictedNanos} on its SMs.
    */
-  void renderedAlone(long start, long end, long predictedNanos) {
+  private void renderedAlone(long start, long end, long predictedNanos) {
     if (predictedNanos <= 0) return;
     double error = Math.abs((end - start) - predictedNanos) / (double) predictedNanos;
     aloneFrames++;
@@ -86,10 +140,10 @@ final class SpaceFigures {
   }
 
   /** A frame that rendered at {@code end}, within the run. */
-  void rendered(FramePlan plan, long end) {
+  private void rendered(FramePlan plan, long end) {
     framesRendered++;
     hostNanos += plan.hostNanos();
-    if (plan.layout() instanceof org.gpuemu.policies.combo.SmLayout.Split split) {
+    if (plan.layout() instanceof SmLayout.Split split) {
       exactFrames++;
       exactSmShare += split.renderSms() / (double) totalSms;
     }
@@ -130,8 +184,18 @@ final class SpaceFigures {
     return 1 - busy / (double) (to - from);
   }
 
-  /** The figures of {@code seconds} measured (NaN: none), for the summary. */
-  Map<String, Object> figures(double seconds, int gameVgpu, int schemeSwitches, double idleShare) {
+  /** Eq. 4 as fitted on the game (what the policy is attached with). */
+  RenderTimePredictor predictor() {
+    return predictor;
+  }
+
+  /**
+   * The figures of the measured time, from the game's first frame ({@code from}, -1: none) to the end of the run
+   * ({@code to}, Long.MAX_VALUE: none), for the summary.
+   */
+  Map<String, Object> figures(int gameVgpu, int schemeSwitches, long from, long to) {
+    double seconds = to == Long.MAX_VALUE || from < 0 || to <= from ? Double.NaN : (to - from) / 1e9;
+    double idleShare = Double.isNaN(seconds) ? Double.NaN : idleShare(from, to);
     Map<String, Object> figures = new LinkedHashMap<>();
     Map<String, Object> be = new LinkedHashMap<>();
     for (KernelType t : List.of(KernelType.CD, KernelType.TC)) {

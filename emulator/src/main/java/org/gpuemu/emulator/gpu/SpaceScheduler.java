@@ -30,7 +30,6 @@ import org.gpuemu.policies.combo.Binding;
 import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.policies.combo.FramePlan;
 import org.gpuemu.policies.combo.Placement;
-import org.gpuemu.policies.combo.RenderTimePredictor;
 import org.gpuemu.policies.combo.Scheme;
 import org.gpuemu.policies.combo.SmLayout;
 import org.gpuemu.policies.combo.SpaceDecision;
@@ -48,11 +47,11 @@ import org.gpuemu.workloads.KernelType;
  * <ul>
  *   <li>The game's requests (one VM, a {@link ComboGame}) are its render kernels, tagged with their frame by the
  *       vGPU. The first one of frame k to arrive makes the frame ready ({@link SpacePolicy#frameReady} with the
- *       scene of frame k of the game's seeded trace); the frame's kernels are held until its plan's start, then
- *       its layout goes to the physical GPU (suspending the BE group's kernels if the plan says so, until the frame
- *       has rendered) and its kernels go, one at a time in order (one CUDA stream), to the
- *       render group, SM-bound to the render group's SMs or unbound ("original") as the plan says. A frame has
- *       rendered when the vGPU has reported its Present and every one of its kernels has completed.
+ *       scene of frame k of the game's seeded trace); the frame's kernels are held until its plan's start, then its
+ *       layout goes to the physical GPU (suspending the BE group's kernels if the plan says so, until the frame has
+ *       rendered) and its kernels go, one at a time in order (one CUDA stream), to the render group, SM-bound to
+ *       its SMs or unbound ("original") as the plan says. A frame has rendered when the vGPU has reported its
+ *       Present and every one of its kernels has completed.
  *   <li>Every other VM is a BE application: each request is a {@link BeKernel} queued with the policy, and each
  *       launch the policy decides goes to the render group (whole GPU, beside the render) or the BE group.
  *   <li>After every event and at a held frame's start the policy is asked for launches until it answers idle.
@@ -90,13 +89,6 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private final SpaceFigures figures;
   private final RenderFrames frames = new RenderFrames();
   private final BeKernels beKernels = new BeKernels();
-  private final RenderTimePredictor predictor;
-  /** BE kernels placed on the render group and not completed. */
-  private final java.util.Set<Long> beOnRender = new java.util.HashSet<>();
-  /** BE kernels placed in the BE group and not completed: under a whole layout they still hold SMs (§5.3). */
-  private final java.util.Set<Long> beInGroup = new java.util.HashSet<>();
-  /** The frame whose kernels started and which has not rendered, or null. */
-  private RenderFrame current;
   private ActorRef<PhysicalGpu.Command> gpu;
   private ActorRef<SmGroup.Command> render;
   private ActorRef<SmGroup.Command> be;
@@ -136,9 +128,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     this.metrics = metrics;
     this.timers = timers;
     this.layout = new SmLayout.Whole(totalSms);
-    this.figures = new SpaceFigures(Math.round(1e9 / game.fps()), totalSms);
-    this.predictor = RenderTimePredictor.fit(game.profile());
-    policy.attach(new SpaceSetup(totalSms, game.fps(), predictor, ColocationTable.combo()));
+    this.figures = new SpaceFigures(game, totalSms, scenes);
+    policy.attach(new SpaceSetup(totalSms, game.fps(), figures.predictor(), ColocationTable.combo()));
     shownScheme = policy.scheme();
     metrics.tell(new MetricsHub.Mode(shownScheme.label()));
   }
@@ -233,8 +224,6 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     RenderFrame f = frames.completed(id);
     BeKernel k = f == null ? beKernels.completed(id) : null;
     figures.kernelEnded(id, msg.finishedNanos());
-    beOnRender.remove(id);
-    beInGroup.remove(id);
     if (f != null) {
       renderBusy = false;
       renderFreeAt = Math.max(renderFreeAt, msg.finishedNanos());
@@ -267,15 +256,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     policy.frameRendered(f.index, now);
     long end = f.lastFinish;
     if (f.suspendedBy >= 0) gpu.tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
-    if (end <= endNanos) {
-      figures.rendered(f.plan, end);
-      if (f.started && !f.colocated && !f.layoutChanged) {
-        int sms = f.plan.layout() instanceof SmLayout.Split split ? split.renderSms() : totalSms;
-        long predicted = Math.round(predictor.estimate(scenes.scene(f.index)).totalNanos() * (double) totalSms / sms);
-        figures.renderedAlone(f.firstStart, end, predicted);
-      }
-    }
-    if (current == f) current = null;
+    figures.rendered(f, end, end <= endNanos);
     return true;
   }
 
@@ -294,17 +275,13 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     long startAt = Math.max(Math.max(f.plan.startAt(), renderFreeAt), h.atNanos());
     if (!f.started) {
       f.started = true;
-      f.firstStart = startAt;
-      // beside a BE kernel on its SMs, or on a whole layout while BE-group kernels still hold SMs
-      f.colocated = !beOnRender.isEmpty() || (f.plan.layout() instanceof SmLayout.Whole && !beInGroup.isEmpty());
-      current = f;
+      figures.frameStarted(f, startAt, !f.plan.layout().equals(layout));
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
       if (lastStarted == f.index - 1 && startAt <= endNanos) {
         figures.headroom(startAt - renderFreeAt);
       }
       lastStarted = f.index;
       if (!f.plan.layout().equals(layout)) {
-        f.layoutChanged = true;
         layout = f.plan.layout();
         epoch++;
         gpu.tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
@@ -334,12 +311,10 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     if (endNanos != Long.MAX_VALUE || render == null) return;
     while (policy.next(now) instanceof SpaceDecision.Launch launch) {
       Held h = beKernels.launched(launch.kernel().id());
+      figures.beLaunched(h.work().id(), launch.placement() == Placement.WHOLE_GPU);
       if (launch.placement() == Placement.WHOLE_GPU) {
-        beOnRender.add(h.work().id());
-        if (current != null) current.colocated = true;
         send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
       } else {
-        beInGroup.add(h.work().id());
         send(h, now, be, new SmGroup.Bind(epoch, totalSms - renderTarget(), 0));
       }
     }
@@ -368,11 +343,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
 
   private Behavior<Command> onReport(Report msg) {
     List<String> problems = new ArrayList<>(policy.checkInvariants());
-    double seconds = endNanos == Long.MAX_VALUE || origin < 0 || endNanos <= origin ? Double.NaN
-        : (endNanos - origin) / 1e9;
-    double idle = Double.isNaN(seconds) ? Double.NaN : figures.idleShare(origin, endNanos);
     msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, problems, List.of(), Map.of(),
-        figures.figures(seconds, gameVgpu, policy.switches().size(), idle)));
+        figures.figures(gameVgpu, policy.switches().size(), origin, endNanos)));
     return this;
   }
 }

@@ -15,7 +15,6 @@ import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
-import org.gpuemu.workloads.BenchmarkAware;
 import org.gpuemu.workloads.BenchmarkRun;
 import org.gpuemu.workloads.MemoryAware;
 import org.gpuemu.workloads.Program;
@@ -73,31 +72,13 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   /**
    * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
-   * refusals a memory-aware guest handled (they are among the completed, not the failed: see
-   * {@link MemoryCalls}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
-   * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended).
+   * refusals a memory-aware guest handled (among the completed, not the failed: {@link MemoryCalls});
+   * {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1); {@code programNanos} how long its
+   * program ran from its first step to its end (-1: not ended); {@code benchmarks} the named benchmarks it ran.
    */
   public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
       long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
-      long memoryRefused, long objectReturns, long programNanos, List<BenchmarkRun> benchmarks) {
-    public VcpuReport {
-      benchmarks = List.copyOf(benchmarks);
-    }
-
-    /** A report of a program that names no benchmarks. */
-    public VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted, long memoryCompleted,
-        long memoryFailed, List<String> failures, long maxStallNanos, long steps, long memoryRefused,
-        long objectReturns, long programNanos) {
-      this(vm, vcpu, ranNanos, stealNanos, memorySubmitted, memoryCompleted, memoryFailed, failures, maxStallNanos,
-          steps, memoryRefused, objectReturns, programNanos, List.of());
-    }
-
-    /** This report with the benchmarks its program ran ({@link BenchmarkAware}). */
-    VcpuReport withBenchmarks(List<BenchmarkRun> runs) {
-      return new VcpuReport(vm, vcpu, ranNanos, stealNanos, memorySubmitted, memoryCompleted, memoryFailed, failures,
-          maxStallNanos, steps, memoryRefused, objectReturns, programNanos, runs);
-    }
-  }
+      long memoryRefused, long objectReturns, long programNanos, List<BenchmarkRun> benchmarks) {}
 
   private static final int ASYNC_BATCH = 64;
   private static final Object SLEEP = "sleep";
@@ -289,10 +270,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
     long programNanos = programEnded >= 0 ? programEnded - programStarted : -1;
-    VcpuReport report = calls.report(ran, steal, maxStall, steps, returns, programNanos);
-    msg.replyTo().tell(program instanceof BenchmarkAware b ? report.withBenchmarks(b.benchmarks()) : report);
+    msg.replyTo().tell(calls.report(program, ran, steal, maxStall, steps, programNanos));
     return this;
   }
 
