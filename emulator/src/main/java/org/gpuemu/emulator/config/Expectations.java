@@ -80,17 +80,55 @@ public record Expectations(String paper, List<String> policies, long durationNan
    * @param perKey whether the metric's {@code *} segment is taken key by key: the mean over the keys of each key's
    *               value (with {@code over}: of each key's ratio), instead of the sum (gballoon Figure 7: the mean of
    *               the benchmarks' normalised performance)
+   * @param unmeasured {@link Unmeasured#NONE} for a row read from the runs (it has a metric); otherwise what the
+   *                   figure or table is when no run can give its number (then there is no metric)
+   * @param why null, or the measured reason the emulator differs from the paper's number (written after the runs,
+   *            from what they measured; it changes no verdict)
    */
   public record Row(String figure, String metric, String policy, String over, Target target, Direction direction,
-      String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey) {
+      String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey,
+      Unmeasured unmeasured, String why) {
     public Row {
       where = Map.copyOf(where);
+    }
+
+    /** A row read from the runs, with no measured reason beside it. */
+    public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
+        String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey) {
+      this(figure, metric, policy, over, target, direction, source, aggregate, where, input, perKey, Unmeasured.NONE,
+          null);
     }
 
     /** A row over no groups, not an input, summing at a {@code *} (the shape of every row before groups). */
     public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
         String source) {
       this(figure, metric, policy, over, target, direction, source, Aggregate.NONE, Map.of(), false, false);
+    }
+  }
+
+  /**
+   * A figure or table of the paper that no run gives a number for (key {@code unmeasured}); its row has no metric
+   * and its {@code source} says what it shows and where the emulator has it, or why it does not.
+   */
+  public enum Unmeasured {
+    /** A row read from the runs. */
+    NONE(""),
+    /** Its numbers are constants of the model: the testbed, a configuration, a table the model is built on. */
+    INPUT("input"),
+    /** It prints no number: a diagram, a code listing, an example's timeline. */
+    NO_NUMBER("no-number"),
+    /** Its numbers are of something the emulator does not model. */
+    NOT_MODELLED("not-modelled");
+
+    private final String key;
+
+    Unmeasured(String key) {
+      this.key = key;
+    }
+
+    /** The value of the row's {@code unmeasured} key. */
+    public String key() {
+      return key;
     }
   }
 
@@ -458,6 +496,9 @@ public record Expectations(String paper, List<String> policies, long durationNan
       }
     }
     String figure = text(row, "figure", path, true, p);
+    String kind = text(row, "unmeasured", path, false, p);
+    if (kind != null) return unmeasured(row, figure, kind, path, p, count);
+    String why = text(row, "why", path, false, p);
     String metric = text(row, "metric", path, true, p);
     if (metric != null && !metric.matches("[A-Za-z0-9_\\-*]+(\\.[A-Za-z0-9_\\-*]+)*")) {
       p.accept(path + ".metric", "expected a dotted path into summary.json, e.g. fairness.mmr, vms.vm1.fps or "
@@ -557,7 +598,25 @@ public record Expectations(String paper, List<String> policies, long durationNan
     }
     if (count[0] > 0) return Optional.empty();
     return Optional.of(new Row(figure, metric, policy, over, target, direction, source, aggregate, where, input,
-        perKey));
+        perKey, Unmeasured.NONE, why));
+  }
+
+  /** A row no run gives a number for: figure, unmeasured and source, nothing else. */
+  private static Optional<Row> unmeasured(ConfigObject row, String figure, String kind, String path,
+      BiConsumer<String, String> p, int[] count) {
+    Optional<Unmeasured> known = java.util.Arrays.stream(Unmeasured.values())
+        .filter(u -> u != Unmeasured.NONE && u.key().equals(kind)).findFirst();
+    if (known.isEmpty()) p.accept(path + ".unmeasured", "expected input, no-number or not-modelled, got '" + kind + "'");
+    for (String key : row.keySet()) {
+      if (!Set.of("figure", "unmeasured", "source").contains(key)) {
+        p.accept(path + "." + ConfigUtil.joinPath(key), "a row with unmeasured reads no run: it takes figure, "
+            + "unmeasured and source only");
+      }
+    }
+    String source = text(row, "source", path, true, p);
+    if (count[0] > 0) return Optional.empty();
+    return Optional.of(new Row(figure, null, null, null, OrderingOnly.INSTANCE, null, source, Aggregate.NONE, Map.of(),
+        known.get() == Unmeasured.INPUT, false, known.get(), null));
   }
 
   private static boolean flag(ConfigObject row, String key, String path, BiConsumer<String, String> p) {

@@ -82,6 +82,16 @@ public final class Judge {
     return new Judged(median, Collections.min(values), Collections.max(values), Verdict.INPUT, note);
   }
 
+  /** A row no run gives a number for ({@link Expectations.Unmeasured}): its verdict, with no value. */
+  public static Judged unmeasured(Expectations.Unmeasured kind) {
+    return switch (kind) {
+      case INPUT -> new Judged(null, null, null, Verdict.INPUT, "a constant of the model, not read from a run");
+      case NO_NUMBER -> new Judged(null, null, null, Verdict.NO_NUMBER, "");
+      case NOT_MODELLED -> new Judged(null, null, null, Verdict.NOT_MODELLED, "");
+      case NONE -> throw new IllegalArgumentException("a measured row is judged from its runs");
+    };
+  }
+
   /** The median: the middle value, or the mean of the two middle ones. */
   public static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);

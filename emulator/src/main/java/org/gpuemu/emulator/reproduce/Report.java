@@ -19,17 +19,26 @@ import org.gpuemu.emulator.config.Expectations;
 public final class Report {
   /** Verdicts in the order the counts are printed. */
   private static final List<Verdict> ORDER = List.of(Verdict.REPRODUCED, Verdict.SAME_DIRECTION,
-      Verdict.CONTRADICTS, Verdict.UNFAITHFUL, Verdict.NOT_RUN, Verdict.INPUT);
+      Verdict.CONTRADICTS, Verdict.UNFAITHFUL, Verdict.NOT_RUN, Verdict.INPUT, Verdict.NO_NUMBER,
+      Verdict.NOT_MODELLED);
 
   private Report() {}
 
   /**
    * One row of reproduction.json; {@code groupValues}: for a row over groups, each group's value (the median of its
-   * seeds), by group label (empty otherwise).
+   * seeds), by group label (empty otherwise); {@code why}: the measured reason the emulator differs (null: none
+   * given).
    */
   public record Row(String paper, String figure, String scenario, String policy, String metric, String claim,
       Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
-      String source, Map<String, Double> groupValues) {
+      String source, Map<String, Double> groupValues, String why) {
+    public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
+        Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
+        String source, Map<String, Double> groupValues) {
+      this(paper, figure, scenario, policy, metric, claim, paperValue, tolerance, judged, seedValues, faithful, source,
+          groupValues, null);
+    }
+
     public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
         Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
         String source) {
@@ -54,6 +63,7 @@ public final class Report {
       m.put("faithful", faithful);
       m.put("note", judged.note());
       m.put("source", source);
+      if (why != null) m.put("why", why);
       if (!groupValues.isEmpty()) m.put("groups", groupValues);
       return m;
     }
@@ -146,13 +156,20 @@ public final class Report {
         b.append("| ").append(cell(r.get("figure")))
             .append(" | `").append(r.get("scenario")).append('`')
             .append(" | ").append(cell(r.get("policy")))
-            .append(" | `").append(r.get("metric")).append('`')
+            .append(" | ").append(r.get("metric") == null ? "–" : "`" + r.get("metric") + "`")
             .append(" | ").append(cell(r.get("claim")))
             .append(" | ").append(emulator(r, seeds))
             .append(" | ").append(verdict(r))
             .append(" | ").append(Boolean.TRUE.equals(r.get("faithful")) ? "yes" : "no")
             .append(" |\n");
       }
+      List<String> whys = new ArrayList<>();
+      for (Map<String, Object> r : rows) {
+        if (paper.getKey().equals(r.get("paper")) && r.get("why") != null) {
+          whys.add("- " + r.get("figure") + ", " + r.get("policy") + ", `" + r.get("metric") + "`: " + r.get("why"));
+        }
+      }
+      if (!whys.isEmpty()) b.append("\nWhy, as measured:\n\n").append(String.join("\n", whys)).append('\n');
     }
     return b.toString();
   }
@@ -172,6 +189,7 @@ public final class Report {
   private static String verdict(Map<String, Object> r) {
     Object note = r.get("note");
     if (Verdict.INPUT.label().equals(r.get("verdict")) && note instanceof String n) {
+      if (n.startsWith("a constant of the model")) return "input";
       return n.startsWith("calibration input: the run matches") ? "input (matches)" : "input (misses)";
     }
     if (Verdict.UNFAITHFUL.label().equals(r.get("verdict")) && note instanceof String n && n.startsWith("would be ")) {

@@ -217,7 +217,7 @@ public final class Reproduction {
     String note = j.note().isEmpty() ? failure : j.note() + "; " + failure;
     return new Report.Row(r.paper(), r.figure(), r.scenario(), r.policy(), r.metric(), r.claim(), r.paperValue(),
         r.tolerance(), new Judge.Judged(j.median(), j.min(), j.max(), j.verdict(), note), r.seedValues(),
-        r.faithful(), r.source(), r.groupValues());
+        r.faithful(), r.source(), r.groupValues(), r.why());
   }
 
   /**
@@ -241,7 +241,10 @@ public final class Reproduction {
           && g.matches(row.where()))) {
         continue;
       }
-      rows.add(judgeRow(f, row, runs, badMetrics));
+      rows.add(row.unmeasured() != Expectations.Unmeasured.NONE
+          ? new Report.Row(f.paper(), row.figure(), f.name(), "", null, "no run: see source", null, null,
+              Judge.unmeasured(row.unmeasured()), List.of(), true, row.source())
+          : judgeRow(f, row, runs, badMetrics));
     }
     return rows;
   }
@@ -303,7 +306,7 @@ public final class Reproduction {
       }
     }
     return new Report.Row(f.paper(), row.figure(), f.name(), label, row.metric(), Report.claim(row),
-        Report.paperValue(row.target()), tolerance, j, values, ok, row.source(), groupMedians);
+        Report.paperValue(row.target()), tolerance, j, values, ok, row.source(), groupMedians, row.why());
   }
 
   /** Whether every run of a policy's seeds can be trusted (a missing policy or a failed run cannot). */

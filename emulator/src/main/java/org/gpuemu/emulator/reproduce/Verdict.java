@@ -20,7 +20,14 @@ public enum Verdict {
    * The paper's number is an input of the model (a calibration point the model was built from): the row shows how
    * the run compares with it (its note), and never counts as reproduced.
    */
-  INPUT("input");
+  INPUT("input"),
+  /**
+   * The figure or table prints no number a run could give (a diagram, a code listing, an example's timeline): the
+   * row's source says what it shows and where the emulator has it.
+   */
+  NO_NUMBER("no number"),
+  /** Its numbers are of something the emulator does not model: the row's source says what and why. */
+  NOT_MODELLED("not modelled");
 
   private final String label;
 

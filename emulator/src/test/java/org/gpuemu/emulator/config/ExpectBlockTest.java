@@ -188,4 +188,34 @@ class ExpectBlockTest {
     onlyProblem("{ rows = [{ figure = F, metric = vms.a.fps, per-key = true, at-least = 1, source = s }] }",
         "scenario.expect.rows[0].per-key", "one * segment");
   }
+
+  @Test
+  void anUnmeasuredRow_takesFigureKindAndSourceOnly_andAWhyGoesBesideAMeasuredRow() throws Exception {
+    Path f = file("""
+        {
+          rows = [
+            { figure = "Figure 8", metric = fairness.mmr, at-least = 0.99, why = "measured: 0.86, because ...", source = "s" }
+            { figure = "Figure 3", unmeasured = no-number, source = "a diagram: the parts are ..." }
+            { figure = "Table 1", unmeasured = input, source = "the testbed: gpu.sms = 82" }
+            { figure = "Table 5", unmeasured = not-modelled, source = "no L2 in the model" }
+          ]
+        }""");
+    ScenarioLoader.load(f, Overrides.none());
+    List<Expectations.Row> rows = Expectations.read(f, PolicyCatalog.builtIn()).rows();
+    assertEquals("measured: 0.86, because ...", rows.get(0).why());
+    assertEquals(Expectations.Unmeasured.NONE, rows.get(0).unmeasured());
+    assertEquals(List.of(Expectations.Unmeasured.NO_NUMBER, Expectations.Unmeasured.INPUT,
+        Expectations.Unmeasured.NOT_MODELLED), rows.subList(1, 4).stream().map(Expectations.Row::unmeasured).toList());
+    assertEquals(null, rows.get(1).metric());
+    assertTrue(rows.get(2).input(), "an unmeasured input counts as an input");
+  }
+
+  @Test
+  void anUnmeasuredRow_withAMetricOrAnUnknownKind_isBadInput() throws IOException {
+    onlyProblem("{ rows = [{ figure = \"Figure 3\", unmeasured = no-number, metric = fairness.mmr, source = \"s\" }] }",
+        "scenario.expect.rows[0].metric", "reads no run");
+    onlyProblem("{ rows = [{ figure = \"Figure 3\", unmeasured = diagram, source = \"s\" }] }",
+        "scenario.expect.rows[0].unmeasured", "expected input, no-number or not-modelled");
+  }
+
 }

@@ -3,6 +3,7 @@ package org.gpuemu.emulator.reproduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,4 +119,37 @@ class GroupRowsTest {
     assertEquals(5.0, Reproduction.at(doc, "vms.c*.cpu_ms").orElseThrow());
     assertEquals(12.0, Reproduction.at(doc, "vms.*.cpu_ms").orElseThrow());
   }
+
+  @Test
+  void unmeasuredRows_haveTheirVerdictAndNoValue_andAWhyIsListedUnderTheTable() {
+    Row why = new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", GAIN, null, "s", Aggregate.MEAN,
+        Map.of(), false, false, Expectations.Unmeasured.NONE, "VGG16's kernels fit few idle periods");
+    Report.Row measured = judge(why, runs(new double[][] {{130}, {120}, {110}}, new double[][] {{100}, {100}, {100}},
+        true));
+    assertEquals(Verdict.SAME_DIRECTION, measured.judged().verdict(), "1.2 is outside 1.14 +- 0.05, above 1");
+    Expectations e = new Expectations("combo", List.of("pilotfish", "combo"), 0, 0, 1000, GAMES, Map.of(),
+        List.of(why, unmeasured("Figure 3", Expectations.Unmeasured.NO_NUMBER),
+            unmeasured("Table 1", Expectations.Unmeasured.INPUT),
+            unmeasured("Table 5", Expectations.Unmeasured.NOT_MODELLED)));
+    Reproduction.Figure f = new Reproduction.Figure("combo", "combo/evaluation", Path.of("evaluation.conf"), e,
+        Map.of());
+    List<Report.Row> rows = Reproduction.judge(f, runs(new double[][] {{130}, {120}, {110}},
+        new double[][] {{100}, {100}, {100}}, true), new ArrayList<>());
+    assertEquals(List.of(Verdict.SAME_DIRECTION, Verdict.NO_NUMBER, Verdict.INPUT, Verdict.NOT_MODELLED),
+        rows.stream().map(r -> r.judged().verdict()).toList());
+    assertNull(rows.get(1).judged().median());
+    String md = Report.markdown(Report.document("reproduce combo", false, 1, 1, rows));
+    assertTrue(md.contains("| Figure 3 | `combo/evaluation` |  | – | no run: see source | – | no number | yes |"), md);
+    assertTrue(md.contains("| Table 1 | `combo/evaluation` |  | – | no run: see source | – | input | yes |"), md);
+    assertTrue(md.contains("1 same direction, 0 contradicts, 0 unfaithful, 0 not run, 1 input, 1 no number, "
+        + "1 not modelled"), md);
+    assertTrue(md.contains("Why, as measured:\n\n- Figure 13, combo / pilotfish, mean of 3 groups, "
+        + "`be_throughput.total`: VGG16's kernels fit few idle periods\n"), md);
+  }
+
+  private static Row unmeasured(String figure, Expectations.Unmeasured kind) {
+    return new Row(figure, null, null, null, Expectations.OrderingOnly.INSTANCE, null, "what it shows",
+        Aggregate.NONE, Map.of(), kind == Expectations.Unmeasured.INPUT, false, kind, null);
+  }
+
 }
