@@ -146,9 +146,10 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
         .onMessage(Report.class, this::onReport)
         .onMessage(AgentJoin.class, agents::onAgentJoin)
         .onMessage(MayPresent.class, agents::onMayPresent)
-        // nothing here works per second, and a vGPU that left has nothing held here
+        // nothing here works per second, a vGPU that left has nothing held here, and no VM has a weight or share
         .onMessage(Scheduling.Begin.class, m -> this)
         .onMessage(Scheduling.Leave.class, m -> this)
+        .onMessage(Scheduling.Change.class, m -> m.refuse(policy.name() + " shares the GPU's SMs, by no weight"))
         .build();
   }
 
@@ -277,9 +278,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
       f.started = true;
       figures.frameStarted(f, startAt, !f.plan.layout().equals(layout));
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
-      if (lastStarted == f.index - 1 && startAt <= endNanos) {
-        figures.headroom(startAt - renderFreeAt);
-      }
+      if (lastStarted == f.index - 1 && startAt <= endNanos) figures.headroom(startAt - renderFreeAt);
       lastStarted = f.index;
       if (!f.plan.layout().equals(layout)) {
         layout = f.plan.layout();
