@@ -166,10 +166,10 @@ public record Expectations(String paper, List<String> policies, long durationNan
       sets = Collections.unmodifiableMap(new LinkedHashMap<>(sets));
     }
 
-    /** Whether this group has every label of {@code where}. */
+    /** Whether this group has, on every axis of {@code where}, its label or one of its alternatives ("cp|mrif"). */
     public boolean matches(Map<String, String> where) {
       for (Map.Entry<String, String> w : where.entrySet()) {
-        if (!w.getValue().equals(labels.get(w.getKey()))) return false;
+        if (!List.of(w.getValue().split("\\|")).contains(labels.get(w.getKey()))) return false;
       }
       return true;
     }
@@ -233,8 +233,29 @@ public record Expectations(String paper, List<String> policies, long durationNan
   /** No number: the paper reports only the ordering ({@link Row#direction}). */
   public enum OrderingOnly implements Target { INSTANCE }
 
-  /** The row's policy's value is greater (or less) than {@code policy}'s. */
-  public record Direction(boolean greater, String policy) {}
+  /**
+   * The row's value is greater (or less) than {@code policy}'s; or, with {@code groups} (not empty), than the same
+   * value (policy, ratio, aggregate) taken over those groups instead of the row's own {@code where}: combo.txt's
+   * "higher improvements for compute-intensive BE applications" than for memory-intensive ones.
+   */
+  public record Direction(boolean greater, String policy, Map<String, String> groups) {
+    public Direction {
+      groups = groups == null ? Map.of() : Map.copyOf(groups);
+    }
+
+    /** Against another policy's run. */
+    public Direction(boolean greater, String policy) {
+      this(greater, policy, Map.of());
+    }
+
+    /** What it compares with, as the table prints it: the policy, or "game=steel". */
+    public String against() {
+      if (groups.isEmpty()) return policy;
+      List<String> parts = new ArrayList<>();
+      groups.forEach((axis, labels) -> parts.add(axis + "=" + labels));
+      return String.join(", ", parts);
+    }
+  }
 
   private static final Set<String> BLOCK_KEYS = Set.of("paper", "policies", "duration", "quick-duration", "time-scale",
       "groups", "policy-settings", "rows");
@@ -511,12 +532,26 @@ public record Expectations(String paper, List<String> policies, long durationNan
     String greater = policyRef(row, "greater-than", path, policies, p);
     String less = policyRef(row, "less-than", path, policies, p);
     Direction direction = null;
+    String greaterGroups = text(row, "greater-than-groups", path, false, p);
+    String lessGroups = text(row, "less-than-groups", path, false, p);
     if (over != null && (greater != null || less != null)) {
       p.accept(path + ".over", "a ratio (over) already orders the two runs against 1; drop greater-than/less-than");
     } else if (greater != null && less != null) {
       p.accept(path + ".less-than", "set greater-than or less-than, not both");
     } else if (greater != null || less != null) {
       direction = new Direction(greater != null, greater != null ? greater : less);
+    }
+    if (greaterGroups != null || lessGroups != null) {
+      String key = greaterGroups != null ? "greater-than-groups" : "less-than-groups";
+      if (direction != null || (greaterGroups != null && lessGroups != null)) {
+        p.accept(path + "." + key, "one ordering per row: greater-than, less-than, greater-than-groups or "
+            + "less-than-groups");
+      } else if (!grouped) {
+        p.accept(path + "." + key, "the block has no groups to compare (scenario.expect.groups)");
+      } else {
+        direction = new Direction(greaterGroups != null, null,
+            where(greaterGroups != null ? greaterGroups : lessGroups, path + "." + key, groups, p));
+      }
     }
     String self = policy != null ? policy : policies.isEmpty() ? null : policies.get(0);
     for (String k : new String[] {"over", "greater-than", "less-than"}) {
@@ -554,7 +589,8 @@ public record Expectations(String paper, List<String> policies, long durationNan
       }
       if (atLeast != null) target = new Bound(atLeast, true);
       if (atMost != null) target = new Bound(atMost, false);
-      if (targets == 0 && !row.containsKey("greater-than") && !row.containsKey("less-than")) {
+      if (targets == 0 && !row.containsKey("greater-than") && !row.containsKey("less-than")
+          && !row.containsKey("greater-than-groups") && !row.containsKey("less-than-groups")) {
         p.accept(path, "set what the paper reports: paper (with a tolerance), at-least, at-most, greater-than or "
             + "less-than");
       }
@@ -575,21 +611,8 @@ public record Expectations(String paper, List<String> policies, long durationNan
     } else if (grouped) {
       p.accept(path + ".groups", "required where the block has groups: mean, max or min (of the groups' values)");
     }
-    Map<String, String> where = new LinkedHashMap<>();
     String w = text(row, "where", path, false, p);
-    if (w != null) {
-      for (String part : w.split(",")) {
-        String[] kv = part.trim().split("=");
-        Optional<Axis> axis = kv.length != 2 ? Optional.empty()
-            : groups.axes().stream().filter(x -> x.name().equals(kv[0].trim())).findFirst();
-        if (axis.isEmpty() || !axis.get().labels().contains(kv[1].trim())) {
-          p.accept(path + ".where", "expected axis=label[, axis=label], an axis of scenario.expect.groups and one of "
-              + "its labels, got '" + part.trim() + "'");
-        } else {
-          where.put(kv[0].trim(), kv[1].trim());
-        }
-      }
-    }
+    Map<String, String> where = w == null ? Map.of() : where(w, path + ".where", groups, p);
     boolean input = flag(row, "input", path, p);
     boolean perKey = flag(row, "per-key", path, p);
     if (perKey && metric != null && java.util.Arrays.stream(metric.split("\\.")).filter(x -> x.equals("*")).count() != 1) {
@@ -617,6 +640,26 @@ public record Expectations(String paper, List<String> policies, long durationNan
     if (count[0] > 0) return Optional.empty();
     return Optional.of(new Row(figure, null, null, null, OrderingOnly.INSTANCE, null, source, Aggregate.NONE, Map.of(),
         known.get() == Unmeasured.INPUT, false, known.get(), null));
+  }
+
+  /**
+   * Groups by axis and label, "game=quake2, dnn=vgg16"; a label may be alternatives, "cuda=cp|mrif" (a group with any
+   * of them).
+   */
+  private static Map<String, String> where(String text, String path, Groups groups, BiConsumer<String, String> p) {
+    Map<String, String> where = new LinkedHashMap<>();
+    for (String part : text.split(",")) {
+      String[] kv = part.trim().split("=");
+      Optional<Axis> axis = kv.length != 2 ? Optional.empty()
+          : groups.axes().stream().filter(x -> x.name().equals(kv[0].trim())).findFirst();
+      if (axis.isEmpty() || !axis.get().labels().containsAll(List.of(kv[1].trim().split("\\|")))) {
+        p.accept(path, "expected axis=label[|label][, axis=label], an axis of scenario.expect.groups and its labels, "
+            + "got '" + part.trim() + "'");
+      } else {
+        where.put(kv[0].trim(), kv[1].trim());
+      }
+    }
+    return where;
   }
 
   private static boolean flag(ConfigObject row, String key, String path, BiConsumer<String, String> p) {

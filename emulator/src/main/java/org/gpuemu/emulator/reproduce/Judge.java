@@ -37,7 +37,7 @@ public final class Judge {
       return new Judged(null, null, null, Verdict.NOT_RUN, "no value in a run's summary");
     }
     if (direction != null && (baseline.isEmpty() || baseline.stream().anyMatch(Objects::isNull))) {
-      return new Judged(null, null, null, Verdict.NOT_RUN, "no value for " + direction.policy());
+      return new Judged(null, null, null, Verdict.NOT_RUN, "no value for " + direction.against());
     }
     double median = median(values);
     double min = Collections.min(values);

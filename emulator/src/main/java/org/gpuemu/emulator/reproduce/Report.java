@@ -79,10 +79,10 @@ public final class Report {
     } else if (row.target() instanceof Expectations.Bound bound) {
       b.append(bound.atLeast() ? "≥ " : "≤ ").append(number(bound.bound()));
     }
-    if (row.over() != null) b.append(" (ratio to ").append(row.over()).append(')');
+    if (row.over() != null) b.append(b.length() > 0 ? " (ratio to " : "(ratio to ").append(row.over()).append(')');
     if (row.direction() != null) {
       if (b.length() > 0) b.append(", ");
-      b.append(row.direction().greater() ? "> " : "< ").append(row.direction().policy());
+      b.append(row.direction().greater() ? "> " : "< ").append(row.direction().against());
     }
     return b.toString();
   }
@@ -166,7 +166,8 @@ public final class Report {
       List<String> whys = new ArrayList<>();
       for (Map<String, Object> r : rows) {
         if (paper.getKey().equals(r.get("paper")) && r.get("why") != null) {
-          whys.add("- " + r.get("figure") + ", " + r.get("policy") + ", `" + r.get("metric") + "`: " + r.get("why"));
+          whys.add("- " + r.get("figure") + ", " + r.get("policy") + ", `" + r.get("metric") + "`, paper "
+              + r.get("claim") + ": " + r.get("why"));
         }
       }
       if (!whys.isEmpty()) b.append("\nWhy, as measured:\n\n").append(String.join("\n", whys)).append('\n');

@@ -283,7 +283,7 @@ public final class Reproduction {
         values = ratios;
         ok &= trusted(byPolicy.get(row.over()));
       }
-      if (row.direction() != null) {
+      if (row.direction() != null && row.direction().groups().isEmpty()) {
         baselines.add(values(byPolicy.get(row.direction().policy()), row.metric(), f, badMetrics));
         ok &= trusted(byPolicy.get(row.direction().policy()));
       }
@@ -294,6 +294,15 @@ public final class Reproduction {
     }
     List<Double> values = aggregate(perGroup, row.aggregate());
     List<Double> baseline = row.direction() == null ? List.of() : aggregate(baselines, row.aggregate());
+    if (row.direction() != null && !row.direction().groups().isEmpty()) {
+      // the same value over the other groups: the row as it would read with their where, judged on its own
+      Expectations.Row other = new Expectations.Row(row.figure(), row.metric(), row.policy(), row.over(),
+          Expectations.OrderingOnly.INSTANCE, null, row.source(), row.aggregate(), row.direction().groups(),
+          row.input(), row.perKey());
+      Report.Row judged = judgeRow(f, other, runs, badMetrics);
+      baseline = judged.seedValues();
+      ok &= judged.faithful();
+    }
     Judge.Judged j = row.input() ? Judge.input(row.target(), values, ok)
         : Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok);
     Double tolerance = row.target() instanceof Expectations.Value v ? v.tolerance() : null;

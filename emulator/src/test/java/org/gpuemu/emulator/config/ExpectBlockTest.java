@@ -218,4 +218,18 @@ class ExpectBlockTest {
         "scenario.expect.rows[0].unmeasured", "expected input, no-number or not-modelled");
   }
 
+
+  @Test
+  void anOrderingBetweenGroups_namesAxesAndLabelsOfTheBlock() throws Exception {
+    String rows = """
+        { policies = [pilotfish, combo], groups { axes = [{ name = game, path = vms.a.workload, values = [dirt3, nba2012],
+          labels = [dirt, nba] }] }, rows = [{ figure = "Figure 13", metric = fairness.mmr, policy = combo,
+          over = pilotfish, groups = mean, where = "game=dirt", greater-than-groups = "%s", source = "s" }] }""";
+    Path f = file(rows.formatted("game=nba"));
+    Expectations.Row row = Expectations.read(f, PolicyCatalog.builtIn()).rows().get(0);
+    assertEquals(new Expectations.Direction(true, null, java.util.Map.of("game", "nba")), row.direction());
+    onlyProblem(rows.formatted("game=nba|quake"), "scenario.expect.rows[0].greater-than-groups",
+        "an axis of scenario.expect.groups and its labels");
+  }
+
 }

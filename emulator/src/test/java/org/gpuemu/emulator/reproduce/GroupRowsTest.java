@@ -144,7 +144,25 @@ class GroupRowsTest {
     assertTrue(md.contains("1 same direction, 0 contradicts, 0 unfaithful, 0 not run, 1 input, 1 no number, "
         + "1 not modelled"), md);
     assertTrue(md.contains("Why, as measured:\n\n- Figure 13, combo / pilotfish, mean of 3 groups, "
-        + "`be_throughput.total`: VGG16's kernels fit few idle periods\n"), md);
+        + "`be_throughput.total`, paper 1.14 ± 0.05 (ratio to pilotfish): VGG16's kernels fit few idle periods\n"), md);
+  }
+
+  @Test
+  void anOrderingBetweenGroups_comparesTheSameValueOverTheOtherGroups() {
+    // Quake 2's mean ratio against Severed Steel's (combo.txt §6.3: "the highest throughput improvements with Quake 2")
+    Row quake2 = new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", Expectations.OrderingOnly.INSTANCE,
+        new Expectations.Direction(true, null, Map.of("game", "steel|dutm")), "s", Aggregate.MEAN,
+        Map.of("game", "quake2"), false, false);
+    Map<String, Map<String, List<Reproduction.Run>>> runs = runs(new double[][] {{130}, {120}, {110}},
+        new double[][] {{100}, {100}, {100}}, true);
+    Report.Row r = judge(quake2, runs);
+    // quake2 1.2 against the mean of steel 1.3 and dutm 1.1: 1.2, not greater
+    assertEquals(Verdict.CONTRADICTS, r.judged().verdict());
+    assertEquals("(ratio to pilotfish), > game=steel|dutm", r.claim());
+    Row steel = new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", Expectations.OrderingOnly.INSTANCE,
+        new Expectations.Direction(true, null, Map.of("game", "quake2|dutm")), "s", Aggregate.MEAN,
+        Map.of("game", "steel"), false, false);
+    assertEquals(Verdict.REPRODUCED, judge(steel, runs).judged().verdict(), "1.3 > the mean of 1.2 and 1.1");
   }
 
   private static Row unmeasured(String figure, Expectations.Unmeasured kind) {
