@@ -26,6 +26,13 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * <p>Host work ({@link HostRun}: the hypervisor's own, such as gVirt's GTT copies in Dom0) is above the CPU policy:
  * it preempts the running vCPU at once, runs to completion without slices (several in arrival order), and the
  * policy never sees it; the vCPUs it kept waiting count it as steal time, as a guest sees the hypervisor's work.
+ *
+ * <p>A context switch costs CPU time ({@code host.vcpu-switch}): whenever the core starts a context — a vCPU or host
+ * work — after running another one or idling, the first {@code switchNanos} of its slice go to the switch. The
+ * incoming vCPU's CPU policy is charged for them (CFS charges a switch to the task it switches to), its guest
+ * progresses only after them (to the guest they are steal time), and a spin that sees its answer during them goes on
+ * once they are over. A vCPU that goes on at once after its request ended (the next step of the same guest, at the
+ * same model time) was never switched out and pays nothing.
  */
 public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
@@ -87,6 +94,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {}
 
   /** A core's final figures. */
+  /** A core's final figures; {@code switches}: context switches it paid for ({@code host.vcpu-switch}). */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
 
   /** The vCPU number of host work in {@link Done}. */
@@ -128,17 +136,29 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private long busy;
   private long switches;
   private int lastVcpu = -1;
+  /** When the core last stopped running a context (its request ended, or it was preempted). */
+  private long stoppedAt = Long.MIN_VALUE;
+  /** CPU time a context switch costs ({@code host.vcpu-switch}). */
+  private final long switchNanos;
   private CoscheduleGpu coscheduleGpu;
   /** Stalled vCPUs (faults): they get no core until their stall ends. */
   private final Map<Integer, Stall> stalled = new HashMap<>();
 
   public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run, timers))));
+    return create(core, policy, run, 0);
+  }
+
+  /** A core whose context switches cost {@code switchNanos} of CPU time each. */
+  public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run, long switchNanos) {
+    if (switchNanos < 0) throw new IllegalArgumentException("core " + core + ": context switch of " + switchNanos + " ns");
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run,
+        timers, switchNanos))));
   }
 
   private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, RunContext run,
-      TimerScheduler<Command> timers) {
+      TimerScheduler<Command> timers, long switchNanos) {
     super(ctx);
+    this.switchNanos = switchNanos;
     this.core = core;
     this.policy = policy;
     this.run = run;
@@ -224,6 +244,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     run.disarm(timers, SLICE);
     Request r = current;
     current = null;
+    stoppedAt = now;
     if (r.remaining <= 0) complete(r, now);
     dispatch(now);
   }
@@ -238,6 +259,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
       account(r, now - sliceStart, now);
       complete(r, now);
       current = null;
+      stoppedAt = now;
       dispatch(now);
     } else {
       r.remaining = 0; // it still has to get the core to notice: done the moment it is picked
@@ -251,6 +273,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     Request r = current;
     account(r, now - sliceStart, now);
     current = null;
+    stoppedAt = now;
     if (r.remaining <= 0) {
       complete(r, now);
     }
@@ -296,11 +319,10 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private void dispatch(long now) {
     if (current == null && !hostWork.isEmpty()) {
       Request r = hostWork.poll();
-      if (lastVcpu != HOST) switches++;
-      lastVcpu = HOST;
+      long overhead = switchTo(HOST, now);
       current = r;
-      sliceStart = now;
-      long due = now + r.remaining;
+      sliceStart = now + overhead;
+      long due = sliceStart + r.remaining;
       run.arm(timers, SLICE, new SliceEnded(++token, due), due);
       return;
     }
@@ -317,17 +339,30 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         continue;
       }
       if (pick.vcpu() != lastVcpu) {
-        switches++;
         Integer vgpu = coscheduleGpu == null ? null : coscheduleGpu.vgpuOfVcpu().get(pick.vcpu());
         if (vgpu != null) coscheduleGpu.gpu().tell(new SwitchedTo(vgpu, now));
       }
-      lastVcpu = pick.vcpu();
+      long overhead = switchTo(pick.vcpu(), now);
+      if (overhead > 0) policy.ran(pick.vcpu(), overhead, now);
       current = r;
-      sliceStart = now;
+      sliceStart = now + overhead;
       long length = Math.min(pick.sliceNanos(), r.remaining);
-      long due = now + length;
+      long due = sliceStart + length;
       run.arm(timers, SLICE, new SliceEnded(++token, due), due);
     }
+  }
+
+  /**
+   * The core starts {@code context} at {@code now}: the CPU time the switch costs, none when the same context goes
+   * on where it stopped at this very time (it was never switched out). Counted as busy time.
+   */
+  private long switchTo(int context, long now) {
+    boolean switched = context != lastVcpu || now > stoppedAt;
+    lastVcpu = context;
+    if (!switched) return 0;
+    switches++;
+    busy += switchNanos;
+    return switchNanos;
   }
 
   private void account(Request r, long ran, long now) {

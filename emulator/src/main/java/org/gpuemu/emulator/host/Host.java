@@ -79,7 +79,8 @@ public final class Host extends AbstractBehavior<Host.Command> {
     this.replyTo = replyTo;
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
     for (int c = 0; c < scenario.host().cores(); c++) {
-      cores.add(ctx.spawn(CpuScheduler.create(c, cpu.create(PolicyKind.CPU), run), "core-" + c));
+      cores.add(ctx.spawn(CpuScheduler.create(c, cpu.create(PolicyKind.CPU), run, scenario.host().vcpuSwitchNanos()),
+          "core-" + c));
     }
     Settings.PolicyChoice g = scenario.gpuPolicy();
     Settings.PolicyChoice m = scenario.memoryPolicy();

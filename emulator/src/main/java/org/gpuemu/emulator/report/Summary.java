@@ -180,8 +180,13 @@ public final class Summary {
   private SummaryDoc.Cpu cpu() {
     double seconds = r.emulatedNanos() / 1e9;
     long busy = 0;
-    for (CpuScheduler.CoreReport c : r.cores()) busy += c.busyNanos();
-    return new SummaryDoc.Cpu(r.cores().size(), round(seconds > 0 ? busy / 1e9 / seconds / r.cores().size() : 0, 4));
+    long switches = 0;
+    for (CpuScheduler.CoreReport c : r.cores()) {
+      busy += c.busyNanos();
+      switches += c.switches();
+    }
+    return new SummaryDoc.Cpu(r.cores().size(), round(seconds > 0 ? busy / 1e9 / seconds / r.cores().size() : 0, 4),
+        switches);
   }
 
   private static SummaryDoc.Fairness fairness(List<VmTally> tallies, boolean bySolo) {

@@ -43,6 +43,38 @@ class CpuSchedulerTest {
   }
 
   /**
+   * A context switch costs the core {@code switchNanos} before the incoming context runs (host.vcpu-switch): two
+   * vCPUs alternating in 3 ms slices pay it at every slice but the first, and see it as steal time; a vCPU that asks
+   * again at the very time its request ended (its guest's next step) was never switched out and pays nothing; one
+   * that comes back after the core idled (a woken guest) pays it.
+   */
+  @Test
+  void contextSwitch_costsTheCoreBeforeTheIncomingVcpuRuns_butNotAVcpuThatGoesOnAtOnce() {
+    RunContext run = realTime();
+    long sw = 100_000; // 0.1 ms, large enough to read off the due times
+    ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, PolicyCatalog.builtIn().create(
+        PolicyKind.CPU, "weighted-fair", PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 3 * MS,
+            "wakeup-granularity", MS))), run, sw));
+    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    long start = run.now();
+    core.tell(new CpuScheduler.Run(0, 1, 6 * MS, vcpus.getRef(), start));
+    core.tell(new CpuScheduler.Run(1, 1, 6 * MS, vcpus.getRef(), start));
+    CpuScheduler.Done first = vcpus.receiveMessage();
+    CpuScheduler.Done second = vcpus.receiveMessage();
+    // vCPU 0 alone when picked: a 6 ms slice after the first start's switch (0.1 ms), ends at 6.1 ms; then vCPU 1
+    // after a switch: 6.2 to 12.2 ms.
+    assertEquals(start + 6 * MS + sw, first.endNanos());
+    assertEquals(6 * MS, first.ranNanos(), "the switch is not the guest's progress");
+    assertEquals(sw, first.stealNanos(), "to the guest, the switch is steal time");
+    assertEquals(start + 12 * MS + 2 * sw, second.endNanos());
+    core.tell(new CpuScheduler.Run(1, 1, MS, vcpus.getRef(), second.endNanos()));
+    assertEquals(second.endNanos() + MS, vcpus.receiveMessage().endNanos(), "went on at once: no switch");
+    long later = second.endNanos() + 5 * MS;
+    core.tell(new CpuScheduler.Run(1, 1, MS, vcpus.getRef(), later));
+    assertEquals(later + sw + MS, vcpus.receiveMessage().endNanos(), "woken after the core idled: a switch");
+  }
+
+  /**
    * Host work (a GTT copy) preempts the running vCPU at once and runs its whole length, though the fair share's
    * slices are 3 ms; the preempted vCPU resumes after it and counts the host work as steal time.
    */
