@@ -12,6 +12,7 @@ import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 
 /**
@@ -21,7 +22,7 @@ import org.gpuemu.emulator.vm.VGpu;
  * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took.
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-    List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+    List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
     List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
     TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
@@ -29,7 +30,7 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
 
   /** A run whose running time is not known apart from its whole wall time (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults) {
@@ -39,7 +40,7 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
 
   /** A run without faults. */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order) {
