@@ -97,7 +97,8 @@ public final class Summary {
     List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), r.scenario(), r.vgpus());
     for (String finding : FaultTally.unattributed(faults, r.scenario(), r.vgpus())) broken.add("faults: " + finding);
     return new SummaryDoc(header(), vms, switches(), space.top(), policyFigures(figures), gpu.figures(), cpu(),
-        fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants(tallies, gpu), faults);
+        fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants(tallies, gpu), faults,
+        ControlTally.entries(r.controls()));
   }
 
   private SummaryDoc.Header header() {
@@ -245,8 +246,8 @@ public final class Summary {
     return new SummaryDoc.Fidelity(faithful, reason, known ? unit : null, known ? round(reference / 1e6, 3) : null,
         causality(known ? OptionalLong.of(reference) : OptionalLong.empty()),
         r.runningWallSeconds() > 0 ? round(r.emulatedNanos() / 1e9 / r.runningWallSeconds(), 4) : null,
-        SummaryDoc.Distribution.of(r.lateness()), SummaryDoc.Distribution.of(r.skew()),
-        r.metrics().timelineDropped());
+        SummaryDoc.Distribution.of(r.lateness(), r.latenessHistogram()), SummaryDoc.Distribution.of(r.skew()),
+        r.metrics().timelineDropped(), ControlTally.progress(r.progress()));
   }
 
   /** The causal order; without a reference unit, no violation limit. */
@@ -260,7 +261,7 @@ public final class Summary {
             round(o.largestViolationNanos() / 1e3, 1)),
         !arrival ? Double.valueOf(0) : referenceNanos.isEmpty() ? null
             : round(s.fidelity().violationThreshold() * referenceNanos.getAsLong() / 1e3, 1),
-        new SummaryDoc.Lag(o.lag().p50(), o.lag().p99(), o.lag().max()),
+        new SummaryDoc.Lag(o.lag().p50(), o.lag().p99(), o.lag().max(), SummaryDoc.Buckets.of(r.lagHistogram())),
         round(o.lag().p50() / 1e3 / s.timeScale(), 3), round(o.lag().p99() / 1e3 / s.timeScale(), 3),
         o.beyondHorizon());
   }

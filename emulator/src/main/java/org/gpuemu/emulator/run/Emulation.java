@@ -63,6 +63,22 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
 
+  /**
+   * From outside the run (unstamped: the live dashboard): apply {@code control} as an event at a model time just
+   * after the model's present ({@link Control#after}); {@code replyTo} hears that time, or -1 when the run ends
+   * before it.
+   */
+  public record Request(Control control, ActorRef<Long> replyTo) implements Command {}
+
+  /** The control {@code index} takes effect: its event ({@link ControlDesk}). */
+  record Apply(int index, long due) implements Command, Timed {}
+
+  /** The GPU scheduler's answer to a weight or share change. */
+  private record Answered(Scheduling.Changed changed) implements Command {}
+
+  /** Every control so far, in the order they were requested (or planned), with what became of each. */
+  public record Controls(ActorRef<List<Control.Record>> replyTo) implements Command {}
+
   /** The vGPUs of the run, for sampling their counters mid-run (a soak); empty before the host is up. */
   public record Vgpus(ActorRef<List<ActorRef<VGpu.Command>>> replyTo) implements Command {}
 
@@ -84,6 +100,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final java.util.Map<Integer, Integer> leaving = new java.util.HashMap<>();
   private int awaiting;
   private long endedAt;
+  private final ControlDesk desk;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended) {
@@ -93,24 +110,38 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture)}; {@code tap} sees the rows. */
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> run.causal(new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap))));
+    return create(scenario, run, timeline, timeZero, ended, tap, List.of(), r -> { });
+  }
+
+  /**
+   * As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture, MetricsHub.TimelineTap)};
+   * {@code planned} controls are applied at their model times (a replay), and {@code onControlled} hears each
+   * control's record once it has taken effect (on the dispatcher's thread: it must not block).
+   */
+  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
+      Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap, List<Control.Planned> planned,
+      java.util.function.Consumer<Control.Record> onControlled) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(
+        new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap, planned, onControlled))));
   }
 
   private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers,
-      MetricsHub.TimelineTap tap) {
+      MetricsHub.TimelineTap tap, List<Control.Planned> planned, java.util.function.Consumer<Control.Record> onControlled) {
     super(ctx);
     this.scenario = scenario;
     this.run = run;
     this.timeZero = timeZero;
     this.ended = ended;
     this.timers = timers;
+
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
         ctx.messageAdapter(FaultInjector.Strike.class, Struck::new)), "faults");
     List<MetricsHub.VmInfo> infos = new ArrayList<>();
     for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
     metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
+    desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
+        ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
     ctx.spawn(Host.create(scenario, run, metrics, ctx.messageAdapter(Host.Refs.class, HostReady::new)), "host");
   }
 
@@ -129,6 +160,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
         .onMessage(Struck.class, this::onStruck)
+        .onMessage(Request.class, this::onRequest)
+        .onMessage(Apply.class, this::onApply)
+        .onMessage(Answered.class, this::onAnswered)
+        .onMessage(Controls.class, this::onControls)
         .build();
   }
 
@@ -157,6 +192,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
       }
     }
     run.arm(timers, "end", new EndRun(scenario.durationNanos()), scenario.durationNanos());
+    desk.armPlanned();
     return this;
   }
 
@@ -265,6 +301,26 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
       }
       case EMULATOR_STALL -> { } // carried out by the injector itself
     }
+    return this;
+  }
+
+  private Behavior<Command> onRequest(Request msg) {
+    msg.replyTo().tell(refs == null || endedAt > 0 ? -1L : desk.request(msg.control()));
+    return this;
+  }
+
+  private Behavior<Command> onApply(Apply msg) {
+    desk.apply(msg.index(), run.fired(msg.due()), refs.scheduler());
+    return this;
+  }
+
+  private Behavior<Command> onAnswered(Answered msg) {
+    desk.answered(msg.changed());
+    return this;
+  }
+
+  private Behavior<Command> onControls(Controls msg) {
+    msg.replyTo().tell(desk.records());
     return this;
   }
 
