@@ -11,7 +11,6 @@ import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 
@@ -41,7 +40,7 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
 
   /** A run without controls, progress samples or histograms (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
