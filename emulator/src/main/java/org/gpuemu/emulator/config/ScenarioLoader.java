@@ -402,7 +402,7 @@ public final class ScenarioLoader {
     FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
         o.faults(), (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
-        new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(),
+        new Settings.Host(cores, nonNegativeNanos(c, "host.vcpu-switch")), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(),
         faults);
   }
 

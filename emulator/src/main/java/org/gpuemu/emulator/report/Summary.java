@@ -17,10 +17,11 @@ import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Verdict;
-import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
 import org.gpuemu.policies.vmcg.Fairness;
+import org.gpuemu.workloads.BenchmarkRun;
 
 /**
  * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
@@ -66,13 +67,12 @@ public final class Summary {
   }
 
   /**
-   * Whether the run is unfaithful by lag alone under the conservative order: it kept every event in model-time order
-   * and only fell behind the wall clock, so its figures are those of a faithful run at any time scale (README
-   * "Time"); what a fast-forward run is.
+   * Whether the run's figures are the model's: it is faithful, or it is unfaithful only by lag under the
+   * conservative order, which delays the model without changing what it computes (README "Time"; a run in fast
+   * forward always lags). False when an event was handled out of model-time order.
    */
-  public boolean exactDespiteLag() {
-    return !faithful && "lag".equals(rule) && r.order().order() == Causality.Order.CONSERVATIVE
-        && r.order().violations() == 0;
+  public boolean figuresExact() {
+    return faithful || ("lag".equals(rule) && r.order().order() == Causality.Order.CONSERVATIVE);
   }
 
   /** Why the run is unfaithful; null when it is faithful. */
@@ -106,10 +106,10 @@ public final class Summary {
 
   /** Every named benchmark the VMs' programs ran, in the order first met (VM by VM), with its performance. */
   private Map<String, SummaryDoc.Benchmark> benchmarks() {
-    Map<String, List<org.gpuemu.workloads.BenchmarkRun>> byName = new LinkedHashMap<>();
-    for (List<VCpu.VcpuReport> vm : r.vcpus()) {
-      for (VCpu.VcpuReport thread : vm) {
-        for (org.gpuemu.workloads.BenchmarkRun b : thread.benchmarks()) {
+    Map<String, List<BenchmarkRun>> byName = new LinkedHashMap<>();
+    for (List<VcpuReport> vm : r.vcpus()) {
+      for (VcpuReport thread : vm) {
+        for (BenchmarkRun b : thread.benchmarks()) {
           byName.computeIfAbsent(b.name(), k -> new ArrayList<>()).add(b);
         }
       }
@@ -118,7 +118,7 @@ public final class Summary {
     byName.forEach((name, runs) -> {
       double sum = 0;
       int ended = 0;
-      for (org.gpuemu.workloads.BenchmarkRun b : runs) {
+      for (BenchmarkRun b : runs) {
         sum += b.rate(r.emulatedNanos());
         if (b.endNanos() >= 0) ended++;
       }
@@ -214,8 +214,13 @@ public final class Summary {
   private SummaryDoc.Cpu cpu() {
     double seconds = r.emulatedNanos() / 1e9;
     long busy = 0;
-    for (CpuScheduler.CoreReport c : r.cores()) busy += c.busyNanos();
-    return new SummaryDoc.Cpu(r.cores().size(), round(seconds > 0 ? busy / 1e9 / seconds / r.cores().size() : 0, 4));
+    long switches = 0;
+    for (CpuScheduler.CoreReport c : r.cores()) {
+      busy += c.busyNanos();
+      switches += c.switches();
+    }
+    return new SummaryDoc.Cpu(r.cores().size(), round(seconds > 0 ? busy / 1e9 / seconds / r.cores().size() : 0, 4),
+        switches);
   }
 
   private static SummaryDoc.Fairness fairness(List<VmTally> tallies, boolean bySolo) {
@@ -269,8 +274,8 @@ public final class Summary {
     String unit = byFrames ? "median frame" : "GPU-time median kernel";
     Verdict verdict = Verdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
     faithful = verdict.faithful();
-    reason = verdict.reason();
     rule = verdict.rule();
+    reason = verdict.reason();
     return new SummaryDoc.Fidelity(faithful, reason, known ? unit : null, known ? round(reference / 1e6, 3) : null,
         causality(known ? OptionalLong.of(reference) : OptionalLong.empty()),
         r.runningWallSeconds() > 0 ? round(r.emulatedNanos() / 1e9 / r.runningWallSeconds(), 4) : null,

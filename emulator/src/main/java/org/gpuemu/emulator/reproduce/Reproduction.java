@@ -41,9 +41,16 @@ public final class Reproduction {
    * @param conf the folder of scenario files (conf/scenarios), searched recursively
    * @param papers the papers to reproduce, in order
    * @param seeds runs per policy; seed i is the file's seed + i
+   * @param scale the time scale of every run (null: each file's own); under the conservative order a run's figures
+   *     do not depend on it (DeterminismTest), so a large one runs as fast as the machine goes
    */
   public record Options(Path conf, List<String> papers, boolean quick, int seeds, Path out, PolicyCatalog catalog,
-      boolean warmUp) {}
+      boolean warmUp, Double scale) {
+    public Options(Path conf, List<String> papers, boolean quick, int seeds, Path out, PolicyCatalog catalog,
+        boolean warmUp) {
+      this(conf, papers, quick, seeds, out, catalog, warmUp, null);
+    }
+  }
 
   /**
    * One file to run: its scenario in each group (one unnamed group when it declares none) under each policy and
@@ -136,7 +143,9 @@ public final class Reproduction {
       sets.put(memory ? "memory.policy" : "scheduler.gpu.policy", policy);
       sets.putAll(expect.policySettings().getOrDefault(policy, Map.of()));
     }
-    return new ScenarioLoader.Overrides(expect.timeScale() > 0 ? expect.timeScale() : null, duration, seed, sets);
+    // --scale sets every file's time scale; else a file's expect.time-scale (fast forward), else its own
+    Double scale = o.scale() != null ? o.scale() : expect.timeScale() > 0 ? expect.timeScale() : null;
+    return new ScenarioLoader.Overrides(scale, duration, seed, sets);
   }
 
   /**
@@ -183,7 +192,7 @@ public final class Reproduction {
                 broken = true;
                 failures.add(what + " seed " + s.seed() + " broke " + summary.brokenInvariants());
               }
-              seeded.add(new Run(summary.document(), trusted(summary, f.expect())));
+              seeded.add(new Run(summary.document(), summary.figuresExact()));
             } catch (Exception ex) {
               broken = true;
               failures.add(what + " seed " + s.seed() + " failed: " + ex);
@@ -221,15 +230,11 @@ public final class Reproduction {
   }
 
   /**
-   * One run as a row reads it: its summary document, and whether its figures can be trusted (it was faithful; or,
-   * in a file that asks for fast forward, unfaithful by lag alone under the conservative order, whose figures are
-   * those of a faithful run: README "Time").
+   * One run as a row reads it: its summary document, and whether its figures are exact ({@link
+   * Summary#figuresExact}: faithful, or unfaithful by lag alone under the conservative order, whose figures are those
+   * of a faithful run at any time scale: README "Time").
    */
   record Run(Map<String, Object> document, boolean trusted) {}
-
-  static boolean trusted(Summary s, Expectations e) {
-    return s.faithful() || (e.timeScale() > 0 && s.exactDespiteLag());
-  }
 
   /** Judges a figure's rows from its runs (by group, then policy; a null run failed). */
   static List<Report.Row> judge(Figure f, Map<String, Map<String, List<Run>>> runs, List<String> badMetrics) {

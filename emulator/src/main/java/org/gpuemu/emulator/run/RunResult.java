@@ -11,7 +11,7 @@ import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 
 /**
@@ -24,7 +24,7 @@ import org.gpuemu.emulator.vm.VGpu;
  * {@code lagHistogram}: the timer lateness and the causal order's lag in buckets.
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-    List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+    List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
     List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
     TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
@@ -40,7 +40,7 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
 
   /** A run without controls, progress samples or histograms (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
@@ -51,7 +51,7 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
 
   /** A run whose running time is not known apart from its whole wall time (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults) {
@@ -61,7 +61,7 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
 
   /** A run without faults. */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order) {
