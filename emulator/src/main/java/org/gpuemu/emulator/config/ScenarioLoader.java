@@ -406,7 +406,7 @@ public final class ScenarioLoader {
           + cores));
     }
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
-        new Settings.Host(cores), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(),
+        new Settings.Host(cores, nonNegativeNanos(c, "host.vcpu-switch")), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(),
         faults);
   }
 

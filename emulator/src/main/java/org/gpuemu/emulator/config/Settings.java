@@ -63,7 +63,15 @@ public final class Settings {
     }
   }
 
-  public record Host(int cores) {}
+  /**
+   * The host's CPU: its cores and the CPU time a core loses when it switches context ({@code vcpu-switch}; the
+   * derivation is beside its default in reference.conf).
+   */
+  public record Host(int cores, long vcpuSwitchNanos) {
+    public Host(int cores) {
+      this(cores, 0);
+    }
+  }
 
   public record Gpu(int sms, long memoryBytes, long contextSwitchNanos, int maxConcurrentKernels) {}
 

@@ -14,10 +14,11 @@ import org.gpuemu.emulator.clock.RunContext;
  * <p>Effect ({@link CpuScheduler.Offline}): as Linux's CPU hot-unplug moves the tasks of a CPU going down to an online
  * one (kernel/sched/core.c, {@code migrate_tasks}; a task whose affinity holds no other CPU gets any online one,
  * {@code select_fallback_rq}), every vCPU that has asked this core has its request taken back ({@code Withdraw}:
- * answered with the CPU time left), and asks again; from then on the gate passes to the fallback core (the first other
- * online one) every vCPU's request, and a moved vCPU's {@code Finish}, {@code Boost} and {@code Withdraw}, and new host
- * work. The fallback core's policy sees a new runnable vCPU, so the moved vCPUs share its time with those there,
- * and the time they wait is their steal time. Host work already queued here (a gBalloon GTT copy) finishes here.
+ * answered with the CPU time left; one holding the core after its request ended gives it up), and asks again; from
+ * then on the gate passes to the fallback core (the first other online one) every vCPU's request, a moved vCPU's
+ * {@code Finish}, {@code Release}, {@code Boost} and {@code Withdraw}, and new host work. The fallback core's
+ * policy sees a new runnable vCPU, so the moved vCPUs share its time with those there, and the time they wait is
+ * their steal time. Host work already queued here (a gBalloon GTT copy) finishes here.
  *
  * <p>Recovery ({@code Online}, at the fault's planned end): the vCPUs moved away are taken back from the fallback core
  * and ask here again (their pinning is the scenario's). Nothing fails. The gate sits outside the scheduler's
@@ -78,6 +79,7 @@ final class CoreGate extends BehaviorInterceptor<CpuScheduler.Command, CpuSchedu
     if (msg instanceof CpuScheduler.HostRun) return true;
     if (msg instanceof CpuScheduler.Finish f) return ledger.moved.contains(f.vcpu());
     if (msg instanceof CpuScheduler.Boost b) return ledger.moved.contains(b.vcpu());
+    if (msg instanceof CpuScheduler.Release r) return ledger.moved.contains(r.vcpu());
     return msg instanceof CpuScheduler.Withdraw w && ledger.moved.contains(w.vcpu());
   }
 }

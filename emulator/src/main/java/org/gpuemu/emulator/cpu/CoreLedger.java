@@ -25,7 +25,6 @@ import org.slf4j.Logger;
 final class CoreLedger {
   long busy;
   long switches;
-  int lastVcpu = -1;
   CpuScheduler.CoscheduleGpu coscheduleGpu;
   /** Stalled vCPUs (faults): they get no core until their stall ends. */
   final Map<Integer, CpuScheduler.Stall> stalled = new TreeMap<>();
@@ -59,7 +58,6 @@ final class CoreLedger {
   /** Records a crash of core {@code core} at {@code at}; restarted at once, so healed then. */
   void crashed(long at, CpuScheduler.Crash msg, Logger log, int core) {
     crashedAt = at;
-    lastVcpu = -1;
     msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at));
     log.warn("core {}'s scheduler crashes at {} s (fault {}); supervision restarts it", core, at / 1e9, msg.fault());
   }

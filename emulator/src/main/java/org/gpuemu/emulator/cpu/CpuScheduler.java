@@ -15,7 +15,6 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
-import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
 
 /**
@@ -27,6 +26,10 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * <p>Host work ({@link HostRun}: the hypervisor's own, such as gVirt's GTT copies in Dom0) is above the CPU policy:
  * it preempts the running vCPU at once, runs to completion without slices (several in arrival order), and the
  * policy never sees it; the vCPUs it kept waiting count it as steal time, as a guest sees the hypervisor's work.
+ *
+ * <p>The rules — a request's end is not a scheduling point, and what a context switch costs — are in
+ * {@link CoreModel}, which this actor carries out: it turns messages into the model's events at their model times,
+ * and the model's effects into timers and messages.
  *
  * <p>Faults (issue 18): {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), the
  * withdrawal of a crashed or rebooting vCPU's request ({@link Withdraw}): {@link CoreLedger}; {@link Offline}: gate.
@@ -40,11 +43,26 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
    * at emulated time {@code atNanos} (the model time of the event the vCPU acted on; -1: when it arrives). Going by
    * the model time rather than the message's arrival keeps message latency out of emulated time.
    */
-  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {}
+  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {
+    public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) {
+      this(vcpu, weight, nanos, replyTo, -1);
+    }
+  }
+
+  /** The vCPU's request leaves the core at {@code atNanos}: answered with the CPU time left ({@link Done}). */
+  public record Withdraw(int vcpu, long atNanos) implements Command {}
+
+  /** Fault {@code fault} (cpu-scheduler-crash) at {@code atNanos}: see {@link CoreLedger}. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
+  /** Fault {@code fault} ({@code core-offline}) from {@code atNanos} to {@code untilNanos}: see {@link CoreGate}. */
+  public record Offline(int fault, long atNanos, long untilNanos, ActorRef<Command> fallback) implements Command {}
+  record Online(long due) implements Command, Timed {}
 
   /**
-   * Run this vCPU next, now, at the GPU switch's time {@code atNanos} (FairGV's Algorithm 4, {@code resched_cpu}): the
-   * running one is preempted and stays runnable. Ignored when the vCPU has no request here or already runs.
+   * Run this vCPU next, now (FairGV's coscheduling, Algorithm 4's {@code resched_cpu}): the running one is
+   * preempted and stays runnable. Ignored when the vCPU has no request here or already runs. {@code atNanos} is the
+   * model time of the GPU switch that asked for it.
    */
   public record Boost(int vcpu, long atNanos) implements Command {}
 
@@ -58,8 +76,18 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** To a coscheduling GPU scheduler: the core switched to a vCPU of vGPU {@code vgpu}'s VM at {@code atNanos}. */
   public record SwitchedTo(int vgpu, long atNanos) {}
 
-  /** Host work of {@code nanos} CPU time from {@code atNanos}, before any vCPU; {@link Done} ({@link #HOST}) after. */
+  /**
+   * Run host work of {@code nanos} CPU time, asked at emulated time {@code atNanos} (-1: on arrival), before any
+   * vCPU; {@link Done} (vCPU {@link #HOST}) goes to {@code replyTo} when it is done.
+   */
   public record HostRun(long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {}
+
+  /**
+   * The vCPU whose request ended gives the core up at {@code atNanos} (its guest blocks: a sleep, a blocked call,
+   * its program's end): after every {@link Done} a vCPU sends either this or its next {@link Run}, at the model time
+   * the request ended.
+   */
+  public record Release(int vcpu, long atNanos) implements Command {}
 
   /** End the vCPU's current request as soon as it is on the core (a spin saw its response, at {@code atNanos}). */
   public record Finish(int vcpu, long atNanos) implements Command {}
@@ -67,31 +95,30 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** Final figures of this core. */
   public record Report(ActorRef<CoreReport> replyTo) implements Command {}
 
-  /** The vCPU's request leaves the core at {@code atNanos}: answered with the CPU time left ({@link Done}). */
-  public record Withdraw(int vcpu, long atNanos) implements Command {}
-
-  /** Fault {@code fault} (cpu-scheduler-crash) at {@code atNanos}: see {@link CoreLedger}. */
-  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
-
   private record SliceEnded(long token, long due) implements Command, Timed {}
 
-  /** Fault {@code fault} ({@code vcpu-stall}): vCPU {@code vcpu} gets no core from {@code atNanos} for {@code nanos}. */
+  /**
+   * Fault {@code fault} ({@code vcpu-stall}): vCPU {@code vcpu} gets no core from {@code atNanos} for {@code nanos}:
+   * taken off the core or never picked, its request waits and the wait is steal time. Recovery: at the end it is
+   * runnable again as a waking vCPU (it may preempt) and goes on where it was; {@code outcomes} hears then.
+   */
   public record Stall(int fault, int vcpu, long nanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
       implements Command {}
 
   private record StallEnded(int vcpu, long due) implements Command, Timed {}
 
-  /** Fault {@code fault} ({@code core-offline}) from {@code atNanos} to {@code untilNanos}: see {@link CoreGate}. */
-  public record Offline(int fault, long atNanos, long untilNanos, ActorRef<Command> fallback) implements Command {}
-  record Online(long due) implements Command, Timed {}
-
   /**
    * Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos};
-   * {@code remainingNanos} > 0: taken back before it was done ({@link Withdraw}, a crash), this much left to ask for.
+   * {@code remainingNanos} > 0: taken back before it was done ({@link Withdraw}, a crash), this much left to ask for
+   * (the core does not hold for it: its vCPU sends no {@link Release}).
    */
-  public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos, long remainingNanos) {}
+  public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos, long remainingNanos) {
+    public Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {
+      this(vcpu, ranNanos, stealNanos, endNanos, 0);
+    }
+  }
 
-  /** A core's final figures. */
+  /** A core's final figures; {@code switches}: context switches it paid for ({@code host.vcpu-switch}). */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
 
   /** The vCPU number of host work in {@link Done}. */
@@ -103,34 +130,68 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private final CpuPolicy policy;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final CoreRequests q; // the requests this incarnation holds
-  private CoreRequest current;
-  private long sliceStart;
-  private long clock; // the model time of the core's latest event: never goes back
-  private long token;
-  private final CoreLedger ledger; // what survives a crash: counters, the coscheduling link, stalls, an offline
+  private final CoreModel<ActorRef<Done>> model;
+  /** The model time of the core's latest event: never goes back. */
+  private long clock;
+  /** What survives a crash: counters, the coscheduling link, stalls, an offline. */
+  private final CoreLedger ledger;
 
-  /** A core whose CPU policy {@code policies} makes (again after a crash: a fresh one). */
+  /** A core whose CPU policy {@code policies} makes (again after a crash), whose context switches cost nothing. */
   public static Behavior<Command> create(int core, Supplier<CpuPolicy> policies, RunContext run) {
+    return create(core, policies, run, 0);
+  }
+
+  /** A core with this one policy instance (not for a core that may crash: its restart would keep the policy). */
+  public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run, long switchNanos) {
+    return create(core, () -> policy, run, switchNanos);
+  }
+
+  /**
+   * A core whose CPU policy {@code policies} makes (again after a crash: a fresh one), whose context switches cost
+   * {@code switchNanos} of CPU time each ({@code host.vcpu-switch}).
+   */
+  public static Behavior<Command> create(int core, Supplier<CpuPolicy> policies, RunContext run, long switchNanos) {
+    if (switchNanos < 0) throw new IllegalArgumentException("core " + core + ": context switch of " + switchNanos + " ns");
     CoreLedger ledger = new CoreLedger();
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Behaviors.intercept(() -> new CoreGate(
         ledger, run, timers), Crashed.restarting(Behaviors.setup(c -> new CpuScheduler(c, core, policies.get(),
-        ledger, run, timers)))))));
+        ledger, run, timers, switchNanos)))))));
   }
 
   private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, CoreLedger ledger, RunContext run,
-      TimerScheduler<Command> timers) {
+      TimerScheduler<Command> timers, long switchNanos) {
     super(ctx);
     this.core = core;
     this.policy = policy;
     this.ledger = ledger;
     this.run = run;
     this.timers = timers;
-    this.q = new CoreRequests(policy, ledger);
+    this.model = new CoreModel<>(policy, switchNanos, new CoreModel.Effects<>() {
+      @Override public void armSlice(long token, long due) {
+        run.arm(timers, SLICE, new SliceEnded(token, due), due);
+      }
+
+      @Override public void disarmSlice() {
+        run.disarm(timers, SLICE);
+      }
+
+      @Override public void done(ActorRef<Done> to, int vcpu, long ran, long steal, long end, long remaining) {
+        to.tell(new Done(vcpu, ran, steal, end, remaining));
+      }
+
+      @Override public void switchedTo(int vcpu, long now) {
+        CoscheduleGpu co = ledger.coscheduleGpu;
+        Integer vgpu = co == null ? null : co.vgpuOfVcpu().get(vcpu);
+        if (vgpu != null) co.gpu().tell(new SwitchedTo(vgpu, now));
+      }
+    }, ledger.busy, ledger.switches);
     clock = ledger.crashedAt;
-    // a restarted incarnation: the stalls' ends and an offline core's return, cancelled by the restart, as before
-    for (Stall s : ledger.stalled.values()) run.arm(timers, s, new StallEnded(s.vcpu(), ledger.stallEnd(s)),
-        ledger.stallEnd(s));
+    // a restarted incarnation: the stalls go on (their ends, cancelled by the restart, as before), and so does an
+    // offline core's return
+    for (Stall s : ledger.stalled.values()) {
+      run.arm(timers, s, new StallEnded(s.vcpu(), ledger.stallEnd(s)), ledger.stallEnd(s));
+      model.stall(s.vcpu(), clock);
+    }
     if (ledger.offline != null) CoreGate.online(ledger.offline, run, timers);
   }
 
@@ -139,6 +200,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(Run.class, this::onRun)
         .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Finish.class, this::onFinish)
+        .onMessage(Release.class, this::onRelease)
         .onMessage(Boost.class, this::onBoost)
         .onMessage(CoscheduleGpu.class, m -> ledger.coscheduled(m, this))
         .onMessage(SliceEnded.class, this::onSliceEnded)
@@ -161,140 +223,66 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   }
 
   private Behavior<Command> onRun(Run msg) {
-    long now = at(msg.atNanos());
-    q.byVcpu.put(msg.vcpu(), new CoreRequest(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), now, false));
-    if (!ledger.stalled.isEmpty() && ledger.stalled.containsKey(msg.vcpu())) return this; // runnable after the stall
-    becameRunnable(msg.vcpu(), msg.weight(), now);
+    model.run(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), at(msg.atNanos()));
     return this;
   }
 
-  /** A vCPU with a request here is runnable from {@code now}: it may take the core, or preempt the running one. */
-  private void becameRunnable(int vcpu, int weight, long now) {
-    policy.runnable(vcpu, weight, now);
-    if (current == null) {
-      dispatch(now);
-    } else if (current.vcpu != vcpu && !current.host) {
-      accountSoFar(now);
-      if (policy.preempts(vcpu, current.vcpu, now)) preempt(now);
-    }
+  private Behavior<Command> onRelease(Release msg) {
+    if (!model.holds(msg.vcpu())) return this;
+    model.release(msg.vcpu(), at(msg.atNanos()));
+    return this;
   }
 
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
-    long now = at(msg.atNanos());
-    q.host.add(new CoreRequest(HOST, 0, msg.nanos(), msg.replyTo(), now, true));
-    if (current == null) {
-      dispatch(now);
-    } else if (!current.host) {
-      accountSoFar(now);
-      preempt(now);
-    }
+    model.hostRun(msg.nanos(), msg.replyTo(), at(msg.atNanos()));
     return this;
   }
 
   private Behavior<Command> onBoost(Boost msg) {
-    int v = msg.vcpu();
-    if (!q.byVcpu.containsKey(v) || current != null && current.vcpu == v || ledger.stalled.containsKey(v)) return this;
-    long now = at(msg.atNanos());
-    policy.boost(msg.vcpu(), now);
-    if (current != null && current.host) return this; // picked next, once the host work is done
-    if (current != null) {
-      accountSoFar(now);
-      preempt(now);
-    } else {
-      dispatch(now);
-    }
+    if (!model.boostable(msg.vcpu())) return this; // nothing changes: the core's clock does not move either
+    model.boost(msg.vcpu(), at(msg.atNanos()));
     return this;
-  }
-
-  /** Reports what the running vCPU has run of its slice so far; the slice goes on to its due time. */
-  private void accountSoFar(long now) {
-    if (now > sliceStart) {
-      q.account(current, now - sliceStart, now);
-      sliceStart = now;
-    }
-  }
-
-  /** Takes the core from the running vCPU, which stays runnable, and picks again. */
-  private void preempt(long now) {
-    token++;
-    run.disarm(timers, SLICE);
-    CoreRequest r = current;
-    current = null;
-    if (r.remaining <= 0) q.complete(r, now);
-    dispatch(now);
-  }
-
-  /** A crashed or rebooting vCPU's request leaves the core, answered with what was left of it. */
-  private Behavior<Command> onWithdraw(Withdraw msg) {
-    CoreRequest r = q.byVcpu.get(msg.vcpu());
-    if (r == null) return this;
-    long now = Math.max(at(msg.atNanos()), current == r ? sliceStart : 0);
-    takeBack(r, now);
-    dispatch(now);
-    return this;
-  }
-
-  /** Ends request {@code r} at {@code now}, done or not: its answer says what is left ({@link Done}). */
-  private void takeBack(CoreRequest r, long now) {
-    if (current == r) {
-      q.account(r, now - sliceStart, now);
-      token++;
-      run.disarm(timers, SLICE);
-      current = null;
-    }
-    q.complete(r, now);
-  }
-
-  /**
-   * cpu-scheduler-crash: every request on the core is answered with what was left of it, so its vCPU (or its SM
-   * group, for host work) asks the next incarnation again; then the actor fails ({@link CoreLedger}).
-   */
-  private Behavior<Command> onCrash(Crash msg) {
-    long now = at(msg.atNanos());
-    if (current != null) takeBack(current, now);
-    q.answerAll(now);
-    ledger.crashed(now, msg, getContext().getLog(), core);
-    throw new Crashed("core " + core, msg.fault());
   }
 
   private Behavior<Command> onFinish(Finish msg) {
-    CoreRequest r = q.byVcpu.get(msg.vcpu());
-    if (r == null) return this;
-    if (current == r) {
-      long now = Math.max(at(msg.atNanos()), sliceStart);
-      r.remaining = Math.min(r.remaining, now - sliceStart); // done once what it ran so far is accounted
-      takeBack(r, now);
-      dispatch(now);
-    } else {
-      r.remaining = 0; // it still has to get the core to notice: done the moment it is picked
-    }
+    if (!model.hasRequest(msg.vcpu())) return this;
+    // a request not on the core ends when it is picked: the message's time moves nothing now
+    model.finish(msg.vcpu(), model.runs(msg.vcpu()) ? at(msg.atNanos()) : clock);
     return this;
   }
 
   private Behavior<Command> onSliceEnded(SliceEnded msg) {
-    if (msg.token() != token || current == null) return this;
-    long now = at(run.fired(msg.due()));
-    CoreRequest r = current;
-    q.account(r, now - sliceStart, now);
-    current = null;
-    if (r.remaining <= 0) {
-      q.complete(r, now);
-    }
-    dispatch(now);
+    model.sliceEnded(msg.token(), at(run.fired(msg.due())));
     return this;
+  }
+
+  /** A crashed or rebooting vCPU's request leaves the core, answered with what was left of it. */
+  private Behavior<Command> onWithdraw(Withdraw msg) {
+    if (!model.hasRequest(msg.vcpu()) && !model.holds(msg.vcpu())) return this;
+    model.withdraw(msg.vcpu(), at(msg.atNanos()));
+    return this;
+  }
+
+  /**
+   * cpu-scheduler-crash: every request on the core is answered with what was left of it, so its vCPU (or its SM
+   * group, for host work) asks the next incarnation again; the counters go to the ledger; then the actor fails.
+   */
+  private Behavior<Command> onCrash(Crash msg) {
+    long now = at(msg.atNanos());
+    model.takeBackAll(now);
+    ledger.busy = model.busyNanos();
+    ledger.switches = model.switches();
+    ledger.crashed(now, msg, getContext().getLog(), core);
+    throw new Crashed("core " + core, msg.fault());
   }
 
   private Behavior<Command> onStall(Stall msg) {
     long now = at(msg.atNanos());
     ledger.stalled.put(msg.vcpu(), msg);
-    long end = Math.max(now, ledger.stallEnd(msg));
+    long end = Math.max(now, ledger.stallEnd(msg)); // the planned end, not shifted by the core's own clock
     run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
-    CoreRequest r = q.byVcpu.get(msg.vcpu());
-    if (r == null) return this;
-    if (current == r) accountSoFar(now);
-    if (current != r || r.remaining > 0) policy.blocked(r.vcpu, now);
-    if (current == r) preempt(now);
+    model.stall(msg.vcpu(), now);
     return this;
   }
 
@@ -302,49 +290,12 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     long now = at(run.fired(msg.due()));
     Stall s = ledger.stalled.remove(msg.vcpu());
     s.outcomes().tell(new FaultInjector.Healed(s.fault(), now));
-    CoreRequest r = q.byVcpu.get(msg.vcpu());
-    if (r != null) becameRunnable(r.vcpu, r.weight, now);
+    model.stallEnded(msg.vcpu(), now);
     return this;
   }
 
   private Behavior<Command> onReport(Report msg) {
-    msg.replyTo().tell(new CoreReport(core, ledger.busy, ledger.switches, policy.checkInvariants()));
+    msg.replyTo().tell(new CoreReport(core, model.busyNanos(), model.switches(), policy.checkInvariants()));
     return this;
-  }
-
-  /** Gives the core to the next host work, or else to the next vCPU the policy picks, starting at {@code now}. */
-  private void dispatch(long now) {
-    if (current == null && !q.host.isEmpty()) {
-      current = q.host.poll();
-      if (ledger.lastVcpu != HOST) ledger.switches++;
-      ledger.lastVcpu = HOST;
-      sliceStart = now;
-      run.arm(timers, SLICE, new SliceEnded(++token, now + current.remaining), now + current.remaining);
-      return;
-    }
-    while (current == null) {
-      CpuDecision d = policy.pick(now);
-      if (!(d instanceof CpuDecision.Run pick)) return;
-      CoreRequest r = q.byVcpu.get(pick.vcpu());
-      if (r == null) {
-        policy.blocked(pick.vcpu(), now);
-        continue;
-      }
-      if (r.remaining <= 0) {
-        q.complete(r, now);
-        continue;
-      }
-      if (pick.vcpu() != ledger.lastVcpu) {
-        ledger.switches++;
-        CoscheduleGpu co = ledger.coscheduleGpu;
-        Integer vgpu = co == null ? null : co.vgpuOfVcpu().get(pick.vcpu());
-        if (vgpu != null) co.gpu().tell(new SwitchedTo(vgpu, now));
-      }
-      ledger.lastVcpu = pick.vcpu();
-      current = r;
-      sliceStart = now;
-      long due = now + Math.min(pick.sliceNanos(), r.remaining);
-      run.arm(timers, SLICE, new SliceEnded(++token, due), due);
-    }
   }
 }

@@ -26,6 +26,7 @@ import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReports;
 import org.gpuemu.emulator.vm.Slicer;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
@@ -65,7 +66,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private final ActorRef<SpaceScheduler.Command> spaceSharing;
   private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
   private PhysicalGpu.Ready gpu;
-  private final VCpu.Reports reports;
+  private final VcpuReports reports;
   private final Slicer slicer;
   private final RequestHistory history;
 
@@ -86,7 +87,8 @@ public final class Host extends AbstractBehavior<Host.Command> {
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
     for (int c = 0; c < scenario.host().cores(); c++) {
       // a crashed core's scheduler comes back with a fresh policy from the configuration
-      cores.add(ctx.spawn(CpuScheduler.create(c, () -> cpu.create(PolicyKind.CPU), run), "core-" + c));
+      cores.add(ctx.spawn(CpuScheduler.create(c, () -> cpu.create(PolicyKind.CPU), run,
+          scenario.host().vcpuSwitchNanos()), "core-" + c));
     }
     Settings.PolicyChoice g = scenario.gpuPolicy();
     Settings.PolicyChoice m = scenario.memoryPolicy();
@@ -110,7 +112,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
       scheduler = timeSharing.narrow();
       spaceSharing = null;
     }
-    reports = new VCpu.Reports(parts.cpuTime(), copiesGtt);
+    reports = new VcpuReports(parts.cpuTime(), copiesGtt);
     slicer = parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE;
     ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");

@@ -28,6 +28,7 @@ import org.apache.pekko.util.ByteString;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.policies.vgris.SlaPacer;
 
 /**
  * Collects what the guests and the GPU report (frames, GPU time, memory held), keeps the run's per-VM
@@ -242,7 +243,10 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     h.latency.record(v, msg.latencyNanos());
     h.frames[v]++;
     h.periodFrames[v]++;
-    if (msg.latencyNanos() > 1e9 / vms.get(v).slaFps()) h.overSla[v]++;
+    // over the SLA's latency as VGRIS measures it: 1 s / SLA FPS in whole milliseconds (30 FPS: 33 ms; vgris.txt
+    // §2, §4.1: frames "beyond 33 ms"), the same rule as the SLA-aware pacer's target
+    double fps = vms.get(v).slaFps();
+    if (fps > 0 && !Double.isInfinite(fps) && msg.latencyNanos() > SlaPacer.targetLatencyNanos(fps)) h.overSla[v]++;
     return this;
   }
 

@@ -20,8 +20,10 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Verdict;
 import org.gpuemu.emulator.vm.VGpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
 import org.gpuemu.policies.vmcg.Fairness;
+import org.gpuemu.workloads.BenchmarkRun;
 
 /**
  * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
@@ -37,6 +39,8 @@ public final class Summary {
   private final SummaryDoc doc;
   private Map<String, Object> document;
   private boolean faithful;
+  /** The fidelity rule that failed ("causality", "lag"), null when faithful. */
+  private String rule;
   private String reason;
 
   public Summary(RunResult result) {
@@ -62,6 +66,15 @@ public final class Summary {
 
   public boolean faithful() {
     return faithful;
+  }
+
+  /**
+   * Whether the run's figures are the model's: it is faithful, or it is unfaithful only by lag under the
+   * conservative order, which delays the model without changing what it computes (README "Time"; a run in fast
+   * forward always lags). False when an event was handled out of model-time order.
+   */
+  public boolean figuresExact() {
+    return faithful || ("lag".equals(rule) && r.order().order() == Causality.Order.CONSERVATIVE);
   }
 
   /** Why the run is unfaithful; null when it is faithful. */
@@ -92,7 +105,31 @@ public final class Summary {
     return new SummaryDoc(header(), vms, switches(), space.top(), policyFigures(figures), gpu.figures(), cpu(),
         fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,
         new SummaryDoc.Verdict(checked.verdict().result(), checked.verdict().reasons()), faults,
-        ControlTally.entries(r.controls()));
+        ControlTally.entries(r.controls()), benchmarks());
+  }
+
+  /** Every named benchmark the VMs' programs ran, in the order first met (VM by VM), with its performance. */
+  private Map<String, SummaryDoc.Benchmark> benchmarks() {
+    Map<String, List<BenchmarkRun>> byName = new LinkedHashMap<>();
+    for (List<VcpuReport> vm : r.vcpus()) {
+      for (VcpuReport thread : vm) {
+        for (BenchmarkRun b : thread.benchmarks()) {
+          byName.computeIfAbsent(b.name(), k -> new ArrayList<>()).add(b);
+        }
+      }
+    }
+    Map<String, SummaryDoc.Benchmark> out = new LinkedHashMap<>();
+    byName.forEach((name, runs) -> {
+      double sum = 0;
+      int ended = 0;
+      for (BenchmarkRun b : runs) {
+        sum += b.rate(r.emulatedNanos());
+        if (b.endNanos() >= 0) ended++;
+      }
+      out.put(name, new SummaryDoc.Benchmark(runs.get(0).byFrames() ? "fps" : "ops_per_s", runs.size(), ended,
+          round(sum / runs.size(), 4)));
+    });
+    return out;
   }
 
   private SummaryDoc.Header header() {
@@ -126,12 +163,18 @@ public final class Summary {
     /** Takes the space-sharing figures out of the policy's; none when the run did not share space. */
     static Space take(Map<String, Object> figures, Settings.Scenario s) {
       if (!figures.containsKey("be_throughput")) return new Space(null, null, null);
+      Map<String, Object> perFrame = new LinkedHashMap<>();
+      Object byVgpu = figures.remove("be_kernels_per_frame");
+      if (byVgpu instanceof Map<?, ?> m) {
+        m.forEach((vgpu, n) -> perFrame.put(s.vms().get(Integer.parseInt((String) vgpu)).name(), n));
+      }
       SummaryDoc.SpaceSharing top = new SummaryDoc.SpaceSharing(figures.remove("be_throughput"),
-          figures.remove("qos_violations"));
+          figures.remove("qos_violations"), perFrame);
       int game = ((Number) figures.remove("game_vm")).intValue();
       SummaryDoc.GameFigures figuresOfGame = new SummaryDoc.GameFigures(figures.remove("fps_avg"),
           figures.remove("fps_p99"), figures.remove("frames_rendered"), figures.remove("headroom_ms"),
-          top.qosViolations());
+          top.qosViolations(), figures.remove("gpu_idle"), figures.remove("render_sm_share"),
+          figures.remove("render_error"), figures.remove("online_overhead_ms"));
       return new Space(top, s.vms().get(game).name(), figuresOfGame);
     }
   }
@@ -175,8 +218,13 @@ public final class Summary {
   private SummaryDoc.Cpu cpu() {
     double seconds = r.emulatedNanos() / 1e9;
     long busy = 0;
-    for (CpuScheduler.CoreReport c : r.cores()) busy += c.busyNanos();
-    return new SummaryDoc.Cpu(r.cores().size(), round(seconds > 0 ? busy / 1e9 / seconds / r.cores().size() : 0, 4));
+    long switches = 0;
+    for (CpuScheduler.CoreReport c : r.cores()) {
+      busy += c.busyNanos();
+      switches += c.switches();
+    }
+    return new SummaryDoc.Cpu(r.cores().size(), round(seconds > 0 ? busy / 1e9 / seconds / r.cores().size() : 0, 4),
+        switches);
   }
 
   private static SummaryDoc.Fairness fairness(List<VmTally> tallies, boolean bySolo) {
@@ -230,6 +278,7 @@ public final class Summary {
     String unit = byFrames ? "median frame" : "GPU-time median kernel";
     Verdict verdict = Verdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
     faithful = verdict.faithful();
+    rule = verdict.rule();
     reason = verdict.reason();
     return new SummaryDoc.Fidelity(faithful, reason, known ? unit : null, known ? round(reference / 1e6, 3) : null,
         causality(known ? OptionalLong.of(reference) : OptionalLong.empty()),

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.policies.memory.MemoryDecision;
+import org.gpuemu.workloads.BenchmarkRun;
 import org.slf4j.Logger;
 
 /**
@@ -61,9 +62,9 @@ final class MemoryCalls {
   }
 
   /** The vCPU's report with these calls' figures. */
-  VCpu.VcpuReport report(int vcpu, long ran, long steal, long maxStall, long steps, long objectReturns,
-      long programNanos, long channelFailed) {
-    return new VCpu.VcpuReport(vm, vcpu, ran, steal, submitted, completed, failed, List.copyOf(failures), maxStall,
-        steps, refused, objectReturns, programNanos, channelFailed);
+  VcpuReport report(int vcpu, long ran, long steal, long maxStall, long steps, long objectReturns,
+      long programNanos, List<BenchmarkRun> benchmarks, long channelFailed) {
+    return new VcpuReport(vm, vcpu, ran, steal, submitted, completed, failed, List.copyOf(failures), maxStall,
+        steps, refused, objectReturns, programNanos, List.copyOf(benchmarks), channelFailed);
   }
 }

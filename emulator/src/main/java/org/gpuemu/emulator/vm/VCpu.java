@@ -1,6 +1,5 @@
 package org.gpuemu.emulator.vm;
 
-import java.util.List;
 import java.util.function.Supplier;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -104,36 +103,16 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   public record Stopped(int vcpu) {}
 
-  /**
-   * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
-   * refusals a memory-aware guest handled (they are among the completed, not the failed: see
-   * {@link MemoryCalls}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
-   * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended);
-   * {@code channelFailed} the GPU calls its channel failed before the vGPU took them ({@link GuestChannel}: timed out,
-   * or dropped by a reboot), which the vGPU's report does not count.
-   */
-  public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
-      long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
-      long memoryRefused, long objectReturns, long programNanos, long channelFailed) {}
-
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final VcpuCalls calls;
   private final VcpuState st;
   private final VcpuGuest guest;
 
-  /**
-   * Which CPU figures a vCPU reports after every CPU slice: its CPU time to the GPU scheduler (VMCG's slices), its
-   * steal time to the GPU memory (gBalloon's W); only for the policies that use them (two messages per burst).
-   */
-  public record Reports(boolean cpuTime, boolean steal) {
-    public static final Reports NONE = new Reports(false, false);
-  }
-
   /** {@code programs} makes the guest program (null: an idle vCPU); {@code channel}: {@link GuestChannel}'s, or null. */
   public static Behavior<Command> create(int vcpu, Settings.Vm settings, Supplier<Program> programs, RunContext run,
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
-      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports,
+      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, VcpuReports reports,
       ActorRef<CoscheduleRouter.VcpuJoin> coscheduler, RequestHistory history, FaultPlan.Channel channel) {
     VcpuState st = new VcpuState(vcpu, programs);
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
@@ -166,7 +145,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Start.class, m -> onStart())
-        .onMessage(Continue.class, m -> step())
+        .onMessage(Continue.class, m -> onContinue())
         .onMessage(Stop.class, this::onStop)
         .onMessage(CpuDone.class, this::onCpuDone)
         .onMessage(SyncReturned.class, this::onSyncReturned)
@@ -202,6 +181,20 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onCpuDone(CpuDone msg) {
     CpuScheduler.Done done = msg.done();
+    if (done.remainingNanos() == 0) calls.requestEnded(); // a request taken back leaves nothing held for it
+    afterCpuDone(done);
+    if (!st.continuePending) calls.settle(st.clock);
+    return this;
+  }
+
+  private Behavior<Command> onContinue() {
+    st.continuePending = false;
+    step();
+    if (!st.continuePending) calls.settle(st.clock);
+    return this;
+  }
+
+  private Behavior<Command> afterCpuDone(CpuScheduler.Done done) {
     st.ran += done.ranNanos();
     st.steal += done.stealNanos();
     st.clock = Math.max(st.clock, done.endNanos());
@@ -299,9 +292,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    long returns = st.program instanceof MemoryAware aware ? aware.returns() : 0;
     long programNanos = st.programEnded >= 0 ? st.programEnded - st.programStarted : -1;
-    msg.replyTo().tell(calls.report(st.ran, st.steal, st.maxStall, st.steps, returns, programNanos));
+    msg.replyTo().tell(calls.report(st.program, st.ran, st.steal, st.maxStall, st.steps, programNanos));
     return this;
   }
 

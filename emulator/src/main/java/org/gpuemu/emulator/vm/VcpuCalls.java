@@ -1,12 +1,17 @@
 package org.gpuemu.emulator.vm;
 
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.workloads.BenchmarkAware;
+import org.gpuemu.workloads.BenchmarkRun;
 import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.workloads.MemoryAware;
+import org.gpuemu.workloads.Program;
 import org.slf4j.Logger;
 
 /**
@@ -29,17 +34,25 @@ final class VcpuCalls {
   private final ActorRef<GpuMemory.Command> memory;
   private final ActorRef<GpuMemory.Answer> memoryAnswer;
   private final ActorRef<MetricsHub.Command> metrics;
-  private final VCpu.Reports reports;
+  private final VcpuReports reports;
   private final MemoryCalls memoryCalls;
   /** Where every GPU call gets its id (issue 18's checker). */
   private final RequestHistory history;
   /** The channel to the vGPU when a message fault targets the VM (null: the vCPU tells the vGPU directly). */
   final GuestChannel channel;
+  /** CPU requests sent so far: whether a vCPU asked for its core again after its last request ended. */
+  private long runs;
+  /**
+   * Its last CPU request ended and the core waits for it to say whether it goes on (a next request at the same model
+   * time) or blocks ({@link CpuScheduler.Release}): a request's end is not a scheduling point (CoreModel).
+   */
+  private boolean coreHeld;
+  private long runsAtEnd;
 
   VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
       ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,
-      ActorRef<MetricsHub.Command> metrics, VCpu.Reports reports, boolean memoryAware, Logger log,
+      ActorRef<MetricsHub.Command> metrics, VcpuReports reports, boolean memoryAware, Logger log,
       RequestHistory history, GuestChannel channel) {
     this.history = history;
     this.channel = channel;
@@ -60,7 +73,24 @@ final class VcpuCalls {
 
   /** Run on the core for {@code nanos} of CPU time from {@code at}. */
   void cpu(long nanos, long at) {
+    runs++;
     core.tell(new CpuScheduler.Run(vcpu, settings.weight(), nanos, cpuDone, at));
+  }
+
+  /** A CPU request ended: the core holds for this vCPU until {@link #settle}. */
+  void requestEnded() {
+    coreHeld = true;
+    runsAtEnd = runs;
+  }
+
+  /**
+   * The steps after a CPU request's end are done (no batch of asynchronous ones still to come): if none asked for
+   * the core again, the guest blocks, and its core hears so at {@code at}, the model time the request ended.
+   */
+  void settle(long at) {
+    if (!coreHeld) return;
+    coreHeld = false;
+    if (runs == runsAtEnd) core.tell(new CpuScheduler.Release(vcpu, at));
   }
 
   /** Whether a synchronous call spins on the core at all (poll, or hybrid with a spin limit). */
@@ -156,9 +186,14 @@ final class VcpuCalls {
     metrics.tell(new MetricsHub.MemoryHeld(vm, answer.heldBytes()));
   }
 
-  /** The vCPU's report, with its memory calls. */
-  VCpu.VcpuReport report(long ran, long steal, long maxStall, long steps, long objectReturns, long programNanos) {
-    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, objectReturns, programNanos,
+  /**
+   * The vCPU's report, with its memory calls, the objects its guest driver returned ({@link MemoryAware}), the
+   * benchmarks its program ran ({@link BenchmarkAware}) and the GPU calls its channel failed ({@link GuestChannel}).
+   */
+  VcpuReport report(Program program, long ran, long steal, long maxStall, long steps, long programNanos) {
+    long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
+    List<BenchmarkRun> benchmarks = program instanceof BenchmarkAware b ? b.benchmarks() : List.of();
+    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, returns, programNanos, benchmarks,
         channel == null ? 0 : channel.failed);
   }
 

@@ -132,7 +132,10 @@ final class VcpuGuest {
       st.stepStarted = now;
       if (!execute(s, now)) return;
     }
-    if (st.running) self.tell(VCpu.Continue.INSTANCE);
+    if (st.running) {
+      st.continuePending = true;
+      self.tell(VCpu.Continue.INSTANCE);
+    }
   }
 
   /** Starts one step; true when it completed at once (asynchronous). */

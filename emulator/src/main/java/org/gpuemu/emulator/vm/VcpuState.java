@@ -42,6 +42,11 @@ final class VcpuState {
   long sleepDue;
   /** Whether the vCPU joined the GPU scheduler's coscheduling (once, not per incarnation). */
   boolean coscheduleJoined;
+  /**
+   * A batch of asynchronous steps goes on in a Continue at this model time: the core, holding for this vCPU after its
+   * request ended, hears whether it goes on or blocks only after it ({@code VcpuCalls.settle}).
+   */
+  boolean continuePending;
   /** A rebooting VM's vCPU: until when it is down (answers of the old boot are dropped); -1: up. */
   long downUntil = -1;
 

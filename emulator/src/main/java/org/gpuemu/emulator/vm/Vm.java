@@ -59,7 +59,7 @@ public final class Vm {
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VCpu.Reports reports, Slicer slicer, boolean reportFrames, RequestHistory history, FaultPlan faults) {}
+      VcpuReports reports, Slicer slicer, boolean reportFrames, RequestHistory history, FaultPlan faults) {}
 
   /** The seed of the program VM {@code index} runs in a run seeded {@code seed}. */
   public static long programSeed(long seed, int index) {
