@@ -401,6 +401,10 @@ public final class ScenarioLoader {
     }
     FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
         o.faults(), (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
+    if (cores < 2 && faults.faults().stream().anyMatch(f -> f.kind() == FaultPlan.Kind.CORE_OFFLINE)) {
+      problems.add(at("scenario.host.cores", "a core-offline fault needs at least 2 cores to move the vCPUs to, got "
+          + cores));
+    }
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
         new Settings.Host(cores, nonNegativeNanos(c, "host.vcpu-switch")), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(),
         faults);

@@ -11,7 +11,10 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
@@ -65,23 +68,27 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private PhysicalGpu.Ready gpu;
   private final VcpuReports reports;
   private final Slicer slicer;
+  private final RequestHistory history;
 
+  /** {@code history}: the run's record of every guest request (issue 18's checker). */
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
-    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, run, metrics, replyTo)));
+      ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
+    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, run, metrics, history, replyTo)));
   }
 
   private Host(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
+      ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
     super(ctx);
     this.scenario = scenario;
     this.run = run;
     this.metrics = metrics;
+    this.history = history;
     this.replyTo = replyTo;
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
     for (int c = 0; c < scenario.host().cores(); c++) {
-      cores.add(ctx.spawn(CpuScheduler.create(c, cpu.create(PolicyKind.CPU), run, scenario.host().vcpuSwitchNanos()),
-          "core-" + c));
+      // a crashed core's scheduler comes back with a fresh policy from the configuration
+      cores.add(ctx.spawn(CpuScheduler.create(c, () -> cpu.create(PolicyKind.CPU), run,
+          scenario.host().vcpuSwitchNanos()), "core-" + c));
     }
     Settings.PolicyChoice g = scenario.gpuPolicy();
     Settings.PolicyChoice m = scenario.memoryPolicy();
@@ -98,7 +105,9 @@ public final class Host extends AbstractBehavior<Host.Command> {
     } else {
       GpuPolicy gpuPolicy = g.create(PolicyKind.GPU);
       parts = PolicyParts.of(gpuPolicy, g.spec().inputs());
-      timeSharing = ctx.spawn(GpuScheduler.create(gpuPolicy, parts, run, metrics, List.copyOf(cores),
+      // this instance first; after a gpu-scheduler-crash, a fresh one from the configuration
+      timeSharing = ctx.spawn(GpuScheduler.create(firstThenFresh(gpuPolicy, () -> g.create(PolicyKind.GPU)),
+          p -> PolicyParts.of(p, g.spec().inputs()), run, metrics, List.copyOf(cores),
           vgpuOfVcpu(scenario)), "gpu-scheduler");
       scheduler = timeSharing.narrow();
       spaceSharing = null;
@@ -107,6 +116,11 @@ public final class Host extends AbstractBehavior<Host.Command> {
     slicer = parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE;
     ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt, List.copyOf(cores), run,
         ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
+  }
+
+  private static <P> Supplier<P> firstThenFresh(P first, Supplier<P> fresh) {
+    AtomicBoolean given = new AtomicBoolean();
+    return () -> given.getAndSet(true) ? fresh.get() : first;
   }
 
   /** The one VM of a space-shared scenario that runs a game (the loader checked there is exactly one). */
@@ -139,7 +153,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     if (space) spaceSharing.tell(new SpaceScheduler.Groups(gpu.gpu(), gpu.smGroups().get(0), gpu.smGroups().get(1)));
     Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, parts.cpuTime() ? timeSharing.narrow() : null,
         parts.gpuCoscheduled() ? timeSharing.narrow() : null, gpu.smGroups().get(0), gpu.memory(), metrics, reports,
-        slicer, space);
+        slicer, space, history, scenario.faults());
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     int firstVcpu = 0;
     for (Settings.Vm vm : scenario.vms()) {

@@ -13,11 +13,9 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.cpu.CpuScheduler;
-import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.host.Host;
@@ -60,6 +58,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** The fault injector strikes a fault: routed to the actor its kind hits. */
   private record Struck(FaultInjector.Strike strike) implements Command {}
 
+  /** A fault began or ended: the timeline marks it. */
+  private record Windowed(FaultInjector.Window window) implements Command {}
+
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
 
@@ -84,7 +85,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   /** What the runner gets when the run has ended. */
   public record Ended(Host.Refs refs, ActorRef<MetricsHub.Command> metrics,
-      ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained, long runningWallNanos) {}
+      ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained, long runningWallNanos,
+      RequestHistory history) {}
 
   /** Emulated time the GPU gets after the end to finish what the guests queued. */
   static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
@@ -96,6 +98,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<FaultInjector.Command> faults;
+  /** Every guest request of the run, by id: the checker's record (issue 18). */
+  private final RequestHistory history;
   private Host.Refs refs;
   private final java.util.Map<Integer, Integer> leaving = new java.util.HashMap<>();
   private int awaiting;
@@ -134,15 +138,18 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     this.timeZero = timeZero;
     this.ended = ended;
     this.timers = timers;
-
-    faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
-        ctx.messageAdapter(FaultInjector.Strike.class, Struck::new)), "faults");
     List<MetricsHub.VmInfo> infos = new ArrayList<>();
     for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
-    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap,
+        !scenario.faults().isEmpty()), "metrics");
+    faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
+        ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
+        ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
+    history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
     desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
         ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
-    ctx.spawn(Host.create(scenario, run, metrics, ctx.messageAdapter(Host.Refs.class, HostReady::new)), "host");
+    ctx.spawn(Host.create(scenario, run, metrics, history, ctx.messageAdapter(Host.Refs.class, HostReady::new)),
+        "host");
   }
 
   @Override public Receive<Command> createReceive() {
@@ -160,6 +167,11 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
         .onMessage(Struck.class, this::onStruck)
+        .onMessage(Windowed.class, m -> {
+          FaultInjector.Window w = m.window();
+          metrics.tell(new MetricsHub.FaultWindow(w.fault(), w.label(), w.atNanos(), w.began()));
+          return this;
+        })
         .onMessage(Request.class, this::onRequest)
         .onMessage(Apply.class, this::onApply)
         .onMessage(Answered.class, this::onAnswered)
@@ -274,33 +286,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     return this;
   }
 
-  /**
-   * A fault reaches what it hits (what each does and how it heals is documented there): a hang the SM group
-   * ({@link SmGroup.Hang}; the time-shared GPU's one group), a crash the VM's vGPU ({@link VGpu.Crash}), a stall the
-   * core of the VM's vCPU 0 ({@link CpuScheduler.Stall}). The vGPU watches for the VM's first completed request
-   * after the heal: the fault's recovery.
-   */
+  /** A fault reaches what it hits: {@link FaultRouting}. */
   private Behavior<Command> onStruck(Struck msg) {
-    FaultInjector.Strike s = msg.strike();
-    FaultPlan.Fault f = s.fault();
-    int vm = 0;
-    int firstVcpu = 0;
-    while (!scenario.vms().get(vm).name().equals(f.target())) firstVcpu += scenario.vms().get(vm++).vcpus();
-    ActorRef<VGpu.Command> vgpu = refs.vms().get(vm).vgpu();
-    switch (f.kind()) {
-      case GPU_HANG -> {
-        refs.smGroups().get(0).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), s.atNanos(), s.outcomes()));
-        vgpu.tell(new VGpu.Watch(f.id(), -1, s.outcomes()));
-      }
-      case VGPU_CRASH -> vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), s.atNanos(), s.outcomes()));
-      case VCPU_STALL -> {
-        int core = scenario.vms().get(vm).cores().get(0);
-        refs.cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), s.atNanos(),
-            s.outcomes()));
-        vgpu.tell(new VGpu.Watch(f.id(), s.atNanos() + f.healAfterNanos(), s.outcomes()));
-      }
-      case EMULATOR_STALL -> { } // carried out by the injector itself
-    }
+    FaultRouting.strike(msg.strike(), scenario, refs, metrics);
     return this;
   }
 
@@ -339,6 +327,6 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     run.causality().freeze(); // the actors keep their state at the end for the runner's questions
     // how long the emulated time took in wall time (a measurement, not the model's: the clock is read here only)
     long wall = run.clock().toWallNanos(run.clock().nowNanos());
-    ended.complete(new Ended(refs, metrics, faults, endedAt, drained, wall));
+    ended.complete(new Ended(refs, metrics, faults, endedAt, drained, wall, history));
   }
 }

@@ -409,7 +409,7 @@ public final class Runner {
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
         scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot(),
         context.causality().snapshot(), faults, end.runningWallNanos() / 1e9, controls, progress,
-        context.lateness().histogram(), context.causality().lag().histogram());
+        context.lateness().histogram(), context.causality().lag().histogram(), end.history().snapshot());
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,
