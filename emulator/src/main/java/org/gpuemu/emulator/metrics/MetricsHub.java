@@ -78,8 +78,16 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     void row(String json);
   }
 
-  /** What the hub must know of a VM. */
-  public record VmInfo(int index, String name, double slaFps, int weight) {}
+  /**
+   * What the hub must know of a VM; {@code gpu} numbers the GPU it runs on (host and GPU), whose VMs its timeline's
+   * GPU share and λ are over.
+   */
+  public record VmInfo(int index, String name, double slaFps, int weight, int gpu) {
+    /** A VM of a run of one GPU. */
+    public VmInfo(int index, String name, double slaFps, int weight) {
+      this(index, name, slaFps, weight, 0);
+    }
+  }
 
   /**
    * Last period's per-VM FPS and GPU share, for the progress line, and the run's live fidelity: the real-time
@@ -271,10 +279,13 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** One row per VM for the period that ends at {@code end}. */
   private void emitRows(long end) {
     double seconds = (end - periodStart) / 1e9;
-    long total = 0;
-    for (long b : periodBusy) total += b;
-    Double lambda = periodLambda();
+    Map<Integer, Long> totals = new java.util.HashMap<>();
+    for (int v = 0; v < vms.size(); v++) totals.merge(vms.get(v).gpu(), periodBusy[v], Long::sum);
+    Map<Integer, Double> lambdas = new java.util.HashMap<>();
+    for (VmInfo vm : vms) if (!lambdas.containsKey(vm.gpu())) lambdas.put(vm.gpu(), periodLambda(vm.gpu()));
     for (int v = 0; v < vms.size(); v++) {
+      long total = totals.get(vms.get(v).gpu());
+      Double lambda = lambdas.get(vms.get(v).gpu());
       liveFps[v] = seconds > 0 ? periodFrames[v] / seconds : 0;
       liveShare[v] = total > 0 ? (double) periodBusy[v] / total : 0;
       Map<String, Object> row = new LinkedHashMap<>();
@@ -305,12 +316,13 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /**
    * VMCG's λ = Σ|w_i − w'_i| over the period (vmcg.txt §6.3): w the VMs' weight shares, w' their throughput
    * shares, throughput being frames for a VM that has presented frames in the run and completed requests for one
-   * that has not. Null when nothing was done in the period.
+   * that has not; over the VMs of GPU {@code gpu}, which share it. Null when nothing was done in the period.
    */
-  private Double periodLambda() {
+  private Double periodLambda(int gpu) {
     Map<Integer, Integer> weights = new java.util.HashMap<>();
     Map<Integer, Long> throughputs = new java.util.HashMap<>();
     for (int v = 0; v < vms.size(); v++) {
+      if (vms.get(v).gpu() != gpu) continue;
       weights.put(v, vms.get(v).weight());
       throughputs.put(v, frames[v] > 0 ? periodFrames[v] : periodKernels[v]);
     }

@@ -44,16 +44,14 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private record StopVm(int vm, long due) implements Command, Timed {}
 
-  /** A vCPU of a VM that left before the end (stop-after) has stopped. */
-  private record LeftVcpuStopped(int vm) implements Command {}
+  /** A vCPU has stopped (of a VM that leaves before the end, or at the end). */
+  private record AnyVcpuStopped(VCpu.Stopped stopped) implements Command {}
 
-  private record LeftVgpuDrained(VGpu.Drained drained) implements Command {}
+  /** A vGPU has drained (of a VM that left before the end, or at the end). */
+  private record AnyVgpuDrained(VGpu.Drained drained) implements Command {}
 
   private record EndRun(long due) implements Command, Timed {}
 
-  private record VcpuStopped(VCpu.Stopped stopped) implements Command {}
-
-  private record VgpuDrained(VGpu.Drained drained) implements Command {}
 
   private record DrainTimedOut(long due) implements Command, Timed {}
 
@@ -66,8 +64,16 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** The vGPUs of the run, for sampling their counters mid-run (a soak); empty before the host is up. */
   public record Vgpus(ActorRef<List<ActorRef<VGpu.Command>>> replyTo) implements Command {}
 
+  /** Every host's references, and every VM's by its index. */
+  public record Refs(List<Host.Refs> hosts, List<Vm.Ready> vms) {
+    /** The GPU VM {@code vm} runs on. */
+    Host.GpuRefs gpuOf(Settings.Vm vm) {
+      return hosts.get(vm.host()).gpus().get(vm.gpu());
+    }
+  }
+
   /** What the runner gets when the run has ended. */
-  public record Ended(Host.Refs refs, ActorRef<MetricsHub.Command> metrics,
+  public record Ended(Refs refs, ActorRef<MetricsHub.Command> metrics,
       ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained, long runningWallNanos) {}
 
   /** Emulated time the GPU gets after the end to finish what the guests queued. */
@@ -80,10 +86,15 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<FaultInjector.Command> faults;
-  private Host.Refs refs;
+  private Refs refs;
+  private final java.util.TreeMap<Integer, Host.Refs> hostsReady = new java.util.TreeMap<>();
   private final java.util.Map<Integer, Integer> leaving = new java.util.HashMap<>();
+  private final java.util.Set<Integer> drainingToLeave = new java.util.HashSet<>();
+  private final java.util.Set<Integer> endAwaitsLeave = new java.util.HashSet<>();
+  private final ActorRef<VCpu.Stopped> stoppedAdapter;
+  private final ActorRef<VGpu.Drained> drainedAdapter;
   private int awaiting;
-  private long endedAt;
+  private long endedAt = -1;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended) {
@@ -106,12 +117,19 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     this.timeZero = timeZero;
     this.ended = ended;
     this.timers = timers;
+    stoppedAdapter = ctx.messageAdapter(VCpu.Stopped.class, AnyVcpuStopped::new);
+    drainedAdapter = ctx.messageAdapter(VGpu.Drained.class, AnyVgpuDrained::new);
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
         ctx.messageAdapter(FaultInjector.Strike.class, Struck::new)), "faults");
     List<MetricsHub.VmInfo> infos = new ArrayList<>();
-    for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
+    for (Settings.Vm vm : scenario.vms()) {
+      infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight(), scenario.gpuNumber(vm)));
+    }
     metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
-    ctx.spawn(Host.create(scenario, run, metrics, ctx.messageAdapter(Host.Refs.class, HostReady::new)), "host");
+    ActorRef<Host.Refs> hostReady = ctx.messageAdapter(Host.Refs.class, HostReady::new);
+    for (int h = 0; h < scenario.hosts().size(); h++) {
+      ctx.spawn(Host.create(scenario, h, run, metrics, hostReady), scenario.hosts().get(h).actorName());
+    }
   }
 
   @Override public Receive<Command> createReceive() {
@@ -120,11 +138,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Began.class, this::onBegan)
         .onMessage(StartVm.class, this::onStartVm)
         .onMessage(StopVm.class, this::onStopVm)
-        .onMessage(LeftVcpuStopped.class, this::onLeftVcpuStopped)
-        .onMessage(LeftVgpuDrained.class, this::onLeftVgpuDrained)
+        .onMessage(AnyVcpuStopped.class, this::onAnyVcpuStopped)
+        .onMessage(AnyVgpuDrained.class, this::onAnyVgpuDrained)
         .onMessage(EndRun.class, this::onEndRun)
-        .onMessage(VcpuStopped.class, this::onVcpuStopped)
-        .onMessage(VgpuDrained.class, this::onVgpuDrained)
         .onMessage(DrainTimedOut.class, this::onDrainTimedOut)
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
@@ -133,7 +149,11 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   private Behavior<Command> onHostReady(HostReady msg) {
-    refs = msg.refs();
+    hostsReady.put(msg.refs().host(), msg.refs());
+    if (hostsReady.size() < scenario.hosts().size()) return this;
+    java.util.TreeMap<Integer, Vm.Ready> vms = new java.util.TreeMap<>();
+    for (Host.Refs h : hostsReady.values()) for (Vm.Ready vm : h.vms()) vms.put(vm.vm(), vm);
+    refs = new Refs(List.copyOf(hostsReady.values()), List.copyOf(vms.values()));
     timeZero.run();
     run.arm(timers, "began", new Began(0), 0);
     return this;
@@ -147,8 +167,12 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     run.fired(msg.due());
     metrics.tell(MetricsHub.Begin.INSTANCE);
     if (!scenario.faults().isEmpty()) faults.tell(FaultInjector.Begin.INSTANCE);
-    refs.scheduler().tell(Scheduling.Begin.INSTANCE);
-    refs.memory().tell(new GpuMemory.Begin(scenario.host().cores(), metrics));
+    for (Host.Refs h : refs.hosts()) {
+      for (Host.GpuRefs g : h.gpus()) {
+        g.scheduler().tell(Scheduling.Begin.INSTANCE);
+        g.memory().tell(new GpuMemory.Begin(scenario.hosts().get(h.host()).cores(), metrics));
+      }
+    }
     for (Settings.Vm vm : scenario.vms()) {
       if (vm.startDelayNanos() == 0) {
         startVm(vm.index());
@@ -180,54 +204,62 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     run.fired(msg.due());
     List<ActorRef<VCpu.Command>> vcpus = refs.vms().get(msg.vm()).vcpus();
     leaving.put(msg.vm(), vcpus.size());
-    ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class,
-        st -> new LeftVcpuStopped(msg.vm()));
-    for (ActorRef<VCpu.Command> vcpu : vcpus) vcpu.tell(new VCpu.Stop(stopped));
+    for (ActorRef<VCpu.Command> vcpu : vcpus) vcpu.tell(new VCpu.Stop(stoppedAdapter));
     return this;
   }
 
-  private Behavior<Command> onLeftVcpuStopped(LeftVcpuStopped msg) {
-    int left = leaving.merge(msg.vm(), -1, Integer::sum);
-    if (left == 0) {
-      refs.vms().get(msg.vm()).vgpu().tell(new VGpu.Drain(
-          getContext().messageAdapter(VGpu.Drained.class, LeftVgpuDrained::new)));
+  /**
+   * A vCPU stopped: of a VM that leaves before the end (its stop precedes the end in model time), or at the end.
+   * One adapter for both: a message adapter per class replaces the previous one, so two VMs leaving at once, or a
+   * VM leaving while the run ends, would otherwise have their answers taken for another's.
+   */
+  private Behavior<Command> onAnyVcpuStopped(AnyVcpuStopped msg) {
+    int vm = msg.stopped().vm();
+    if (endedAt < 0 && leaving.containsKey(vm)) {
+      int left = leaving.merge(vm, -1, Integer::sum);
+      if (left == 0) {
+        leaving.remove(vm);
+        drainingToLeave.add(vm);
+        refs.vms().get(vm).vgpu().tell(new VGpu.Drain(drainedAdapter));
+      }
+      return this;
+    }
+    if (--awaiting > 0) return this;
+    for (Vm.Ready v : refs.vms()) {
+      awaiting++;
+      // a vGPU still draining what its leaving VM queued answers that drain, which the end waits for as well
+      if (drainingToLeave.contains(v.vm())) {
+        endAwaitsLeave.add(v.vm());
+      } else {
+        v.vgpu().tell(new VGpu.Drain(drainedAdapter));
+      }
     }
     return this;
   }
 
-  private Behavior<Command> onLeftVgpuDrained(LeftVgpuDrained msg) {
-    refs.scheduler().tell(new Scheduling.Leave(msg.drained().vgpu()));
+  /** A vGPU drained: of a VM that left (it leaves the scheduler), or at the end (and then maybe of both). */
+  private Behavior<Command> onAnyVgpuDrained(AnyVgpuDrained msg) {
+    int vm = msg.drained().vgpu();
+    if (drainingToLeave.remove(vm)) {
+      refs.gpuOf(scenario.vms().get(vm)).scheduler().tell(new Scheduling.Leave(vm));
+      if (!endAwaitsLeave.remove(vm)) return this;
+    }
+    if (endedAt >= 0 && --awaiting == 0) finish(true);
     return this;
   }
 
   private Behavior<Command> onEndRun(EndRun msg) {
     endedAt = run.fired(msg.due());
     run.disarmAll(timers);
-    refs.scheduler().tell(new Scheduling.End(endedAt));
-    ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class, VcpuStopped::new);
+    for (Host.Refs h : refs.hosts()) for (Host.GpuRefs g : h.gpus()) g.scheduler().tell(new Scheduling.End(endedAt));
     for (Vm.Ready vm : refs.vms()) {
       for (ActorRef<VCpu.Command> vcpu : vm.vcpus()) {
         awaiting++;
-        vcpu.tell(new VCpu.Stop(stopped));
+        vcpu.tell(new VCpu.Stop(stoppedAdapter));
       }
     }
     long limit = endedAt + DRAIN_LIMIT_NANOS;
     run.arm(timers, "drain", new DrainTimedOut(limit), limit);
-    return this;
-  }
-
-  private Behavior<Command> onVcpuStopped(VcpuStopped msg) {
-    if (--awaiting > 0) return this;
-    ActorRef<VGpu.Drained> drained = getContext().messageAdapter(VGpu.Drained.class, VgpuDrained::new);
-    for (Vm.Ready vm : refs.vms()) {
-      awaiting++;
-      vm.vgpu().tell(new VGpu.Drain(drained));
-    }
-    return this;
-  }
-
-  private Behavior<Command> onVgpuDrained(VgpuDrained msg) {
-    if (--awaiting == 0) finish(true);
     return this;
   }
 
@@ -248,18 +280,20 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     FaultInjector.Strike s = msg.strike();
     FaultPlan.Fault f = s.fault();
     int vm = 0;
-    int firstVcpu = 0;
-    while (!scenario.vms().get(vm).name().equals(f.target())) firstVcpu += scenario.vms().get(vm++).vcpus();
+    while (!scenario.vms().get(vm).name().equals(f.target())) vm++;
+    Settings.Vm target = scenario.vms().get(vm);
+    int firstVcpu = 0; // its vCPUs' numbers on its host: after those of the host's VMs before it
+    for (Settings.Vm other : scenario.vms().subList(0, vm)) if (other.host() == target.host()) firstVcpu += other.vcpus();
     ActorRef<VGpu.Command> vgpu = refs.vms().get(vm).vgpu();
     switch (f.kind()) {
       case GPU_HANG -> {
-        refs.smGroups().get(0).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), s.atNanos(), s.outcomes()));
+        refs.gpuOf(target).smGroups().get(0).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), s.atNanos(), s.outcomes()));
         vgpu.tell(new VGpu.Watch(f.id(), -1, s.outcomes()));
       }
       case VGPU_CRASH -> vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), s.atNanos(), s.outcomes()));
       case VCPU_STALL -> {
         int core = scenario.vms().get(vm).cores().get(0);
-        refs.cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), s.atNanos(),
+        refs.hosts().get(target.host()).cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), s.atNanos(),
             s.outcomes()));
         vgpu.tell(new VGpu.Watch(f.id(), s.atNanos() + f.healAfterNanos(), s.outcomes()));
       }

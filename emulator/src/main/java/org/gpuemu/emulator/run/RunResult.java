@@ -1,5 +1,6 @@
 package org.gpuemu.emulator.run;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Causality;
@@ -18,26 +19,34 @@ import org.gpuemu.emulator.vm.VGpu;
  * Every final report of one run, as collected from the actors, with the run's timer lateness and message skew
  * ({@link RunContext#received}), its causal order ({@link Causality}) and what happened to each fault it injected.
  * {@code wallSeconds}: the whole run's wall time, start-up and the collection of reports included;
- * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took.
+ * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took. {@code hosts}:
+ * each host's cores and GPUs in the scenario's host order; the VMs' lists are by VM index.
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-    List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
-    List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+    List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<HostResult> hosts,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
     TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
     double runningWallSeconds) {
 
-  /** A run whose running time is not known apart from its whole wall time (hand-made results). */
+  /** One host: its cores' reports and its GPUs'. */
+  public record HostResult(String name, List<CpuScheduler.CoreReport> cores, List<GpuResult> gpus) {}
+
+  /** One GPU: its SM groups', scheduler's and memory's reports. */
+  public record GpuResult(List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler,
+      GpuMemory.MemoryReport memory) {}
+
+  /** A run of one host with one GPU, its running time not known apart from its whole wall time (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
-        lateness, skew, order, faults, wallSeconds);
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
+        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
+        metrics, lateness, skew, order, faults, wallSeconds);
   }
 
-  /** A run without faults. */
+  /** A run of one host with one GPU, without faults. */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
@@ -45,5 +54,46 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
       Causality.Snapshot order) {
     this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
         lateness, skew, order, List.of());
+  }
+
+  /** The GPU VM {@code vm} ran on. */
+  public GpuResult gpuOf(Settings.Vm vm) {
+    return hosts.get(vm.host()).gpus().get(vm.gpu());
+  }
+
+  /** Every GPU's result, in host then GPU order. */
+  public List<GpuResult> allGpus() {
+    List<GpuResult> all = new ArrayList<>();
+    for (HostResult h : hosts) all.addAll(h.gpus());
+    return all;
+  }
+
+  /** Every core's report, in host then core order. */
+  public List<CpuScheduler.CoreReport> allCores() {
+    List<CpuScheduler.CoreReport> all = new ArrayList<>();
+    for (HostResult h : hosts) all.addAll(h.cores());
+    return all;
+  }
+
+  /** Every SM group's report, in host then GPU order. */
+  public List<SmGroup.GroupReport> smGroups() {
+    List<SmGroup.GroupReport> all = new ArrayList<>();
+    for (GpuResult g : allGpus()) all.addAll(g.smGroups());
+    return all;
+  }
+
+  /** The first GPU's scheduler report: the one GPU of a scenario of one host. */
+  public Scheduling.SchedulerReport scheduler() {
+    return hosts.get(0).gpus().get(0).scheduler();
+  }
+
+  /** The first GPU's memory report: the one GPU of a scenario of one host. */
+  public GpuMemory.MemoryReport memory() {
+    return hosts.get(0).gpus().get(0).memory();
+  }
+
+  /** Every core of the first host (the one host of a scenario with {@code scenario.host}). */
+  public List<CpuScheduler.CoreReport> cores() {
+    return hosts.get(0).cores();
   }
 }

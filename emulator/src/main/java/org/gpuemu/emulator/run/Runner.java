@@ -293,17 +293,25 @@ public final class Runner {
       for (ActorRef<VCpu.Command> v : vm.vcpus()) list.add(await(ask(system, v, VCpu.Report::new)));
       vcpus.add(list);
     }
-    List<CpuScheduler.CoreReport> cores = new ArrayList<>();
-    for (ActorRef<CpuScheduler.Command> c : end.refs().cores()) cores.add(await(ask(system, c, CpuScheduler.Report::new)));
-    List<SmGroup.GroupReport> groups = new ArrayList<>();
-    for (ActorRef<SmGroup.Command> g : end.refs().smGroups()) groups.add(await(ask(system, g, SmGroup.Report::new)));
-    Scheduling.SchedulerReport scheduler = await(ask(system, end.refs().scheduler(), Scheduling.Report::new));
-    GpuMemory.MemoryReport memory = await(ask(system, end.refs().memory(), GpuMemory.Report::new));
+    List<RunResult.HostResult> hosts = new ArrayList<>();
+    for (org.gpuemu.emulator.host.Host.Refs h : end.refs().hosts()) {
+      List<CpuScheduler.CoreReport> cores = new ArrayList<>();
+      for (ActorRef<CpuScheduler.Command> c : h.cores()) cores.add(await(ask(system, c, CpuScheduler.Report::new)));
+      List<RunResult.GpuResult> gpus = new ArrayList<>();
+      for (org.gpuemu.emulator.host.Host.GpuRefs g : h.gpus()) {
+        List<SmGroup.GroupReport> groups = new ArrayList<>();
+        for (ActorRef<SmGroup.Command> sm : g.smGroups()) groups.add(await(ask(system, sm, SmGroup.Report::new)));
+        Scheduling.SchedulerReport scheduler = await(ask(system, g.scheduler(), Scheduling.Report::new));
+        GpuMemory.MemoryReport memory = await(ask(system, g.memory(), GpuMemory.Report::new));
+        gpus.add(new RunResult.GpuResult(groups, scheduler, memory));
+      }
+      hosts.add(new RunResult.HostResult(scenario.hosts().get(h.host()).name(), cores, gpus));
+    }
     MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
     List<FaultInjector.Record> faults = await(ask(system, end.faults(), FaultInjector.Report::new));
-    return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
-        scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot(),
-        context.causality().snapshot(), faults, end.runningWallNanos() / 1e9);
+    return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, hosts, metrics,
+        context.lateness().snapshot(), context.skew().snapshot(), context.causality().snapshot(), faults,
+        end.runningWallNanos() / 1e9);
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

@@ -67,7 +67,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private enum Continue implements Command { INSTANCE }
 
-  public record Stopped(int vcpu) {}
+  /** The vCPU {@code vcpu} (its number on its host) of VM {@code vm} has stopped. */
+  public record Stopped(int vcpu, int vm) {}
 
   /**
    * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
@@ -85,6 +86,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private enum Wait { NONE, CPU, SYNC_SPIN, SYNC_BLOCKED, SYNC_WAKING, PRESENT, FLUSH, MEMORY, SLEEP }
 
   private final int vcpu;
+  /** Its VM's index. */
+  private final int vm;
   private final Program program;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
@@ -132,6 +135,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       Reports reports, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
     super(ctx);
     this.vcpu = vcpu;
+    this.vm = settings.index();
     this.program = program;
     this.run = run;
     this.timers = timers;
@@ -284,7 +288,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> stopNow() {
     running = false;
-    if (stopRequested != null) stopRequested.tell(new Stopped(vcpu));
+    if (stopRequested != null) stopRequested.tell(new Stopped(vcpu, vm));
     stopRequested = null;
     return this;
   }
