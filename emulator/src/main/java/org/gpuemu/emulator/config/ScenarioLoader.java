@@ -125,13 +125,28 @@ public final class ScenarioLoader {
       problems.add(at(ROOT, "expected an object holding the scenario (scenario { vms { ... } })"));
       fail();
     }
-    Config scenario = user.getConfig(ROOT);
+    Config scenario = withTrace(user.getConfig(ROOT), path);
+    fail();
     checkStructure(scenario);
     fail();
     Config merged = scenario.withFallback(reference.getConfig("scenario-defaults"));
     Settings.Scenario result = build(merged, scenario, path, overrides);
     fail();
     return result;
+  }
+
+  /** The scenario with its trace window's hosts, workloads and VMs ({@link ClusterTraceScenario}), if it has one. */
+  private Config withTrace(Config scenario, Path path) {
+    if (!scenario.hasPath("trace") || scenario.getValue("trace").valueType() != ConfigValueType.OBJECT) return scenario;
+    Config trace = scenario.getConfig("trace").withFallback(reference.getConfig("scenario-defaults.trace"));
+    checkAgainst(scenario.getValue("trace"), reference.getValue("scenario-defaults.trace"), ROOT + ".trace");
+    if (!problems.isEmpty() || trace.getString("tasks-file").isBlank()) return scenario;
+    for (String own : List.of("hosts", "host", "vms")) {
+      if (scenario.hasPath(own)) problems.add(at(ROOT + "." + own, "a scenario with a trace gets its hosts and VMs from "
+          + "the trace (scenario.trace); remove this key"));
+    }
+    Config generated = ClusterTraceScenario.expand(trace, path, (key, message) -> problems.add(at(key, message)));
+    return generated.withFallback(scenario);
   }
 
   private Config applySets(Config user, Map<String, String> sets) {
@@ -739,9 +754,11 @@ public final class ScenarioLoader {
       };
       Settings.PresentSleep sleep = sleepInitial == 0 ? Settings.PresentSleep.NONE
           : new Settings.PresentSleep(Math.max(0, sleepInitial), Math.max(0, sleepDecrease), Math.max(1, sleepEvery));
+      long cpuMilli = vm.getLong("cpu-milli");
+      if (cpuMilli < 0) problems.add(at(p + ".cpu-milli", "expected thousandths of a core >= 0 (0: a core per vCPU)"));
       vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer,
           driverQueue, delay, stopAfter == 0 ? Long.MAX_VALUE : stopAfter, slaFps, share == 0 ? Double.NaN : share,
-          sleep, presentWait, 0, 0, 1000L * Math.max(0, vcpus)));
+          sleep, presentWait, 0, 0, cpuMilli > 0 ? cpuMilli : 1000L * Math.max(0, vcpus)));
     }
     return vms;
   }

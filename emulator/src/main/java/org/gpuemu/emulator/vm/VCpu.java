@@ -67,7 +67,6 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private enum Continue implements Command { INSTANCE }
 
-  /** The vCPU {@code vcpu} (its number on its host) of VM {@code vm} has stopped. */
   public record Stopped(int vcpu, int vm) {}
 
   /**
@@ -86,8 +85,6 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private enum Wait { NONE, CPU, SYNC_SPIN, SYNC_BLOCKED, SYNC_WAKING, PRESENT, FLUSH, MEMORY, SLEEP }
 
   private final int vcpu;
-  /** Its VM's index. */
-  private final int vm;
   private final Program program;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
@@ -135,7 +132,6 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       Reports reports, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
     super(ctx);
     this.vcpu = vcpu;
-    this.vm = settings.index();
     this.program = program;
     this.run = run;
     this.timers = timers;
@@ -288,7 +284,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> stopNow() {
     running = false;
-    if (stopRequested != null) stopRequested.tell(new Stopped(vcpu, vm));
+    if (stopRequested != null) stopRequested.tell(new Stopped(vcpu, calls.vm()));
     stopRequested = null;
     return this;
   }
