@@ -561,7 +561,7 @@ public final class ScenarioLoader {
       out.add(new Settings.Vm(out.size(), at.name(), at.workload(), at.weight(), at.cores(), at.memoryCapBytes(),
           at.syncWait(), at.spinLimitNanos(), at.commandBuffer(), at.driverQueue(), at.startDelayNanos(),
           at.stopAfterNanos(), at.slaFps(), at.share(), at.presentSleep(), at.presentWait(), at.host(), at.gpu(),
-          at.cpuMilli()));
+          at.cpuMilli(), out.size()));
     }
     return out;
   }
@@ -667,7 +667,8 @@ public final class ScenarioLoader {
       }
       out.add(new Settings.Vm(vm.index(), vm.name(), vm.workload(), vm.weight(), vm.cores(), vm.memoryCapBytes(),
           wait, vm.spinLimitNanos(), vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
-          vm.slaFps(), vm.share(), vm.presentSleep(), vm.presentWait(), vm.host(), vm.gpu(), vm.cpuMilli()));
+          vm.slaFps(), vm.share(), vm.presentSleep(), vm.presentWait(), vm.host(), vm.gpu(), vm.cpuMilli(),
+          vm.seedIndex()));
     }
     return out;
   }
@@ -758,7 +759,7 @@ public final class ScenarioLoader {
       if (cpuMilli < 0) problems.add(at(p + ".cpu-milli", "expected thousandths of a core >= 0 (0: a core per vCPU)"));
       vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer,
           driverQueue, delay, stopAfter == 0 ? Long.MAX_VALUE : stopAfter, slaFps, share == 0 ? Double.NaN : share,
-          sleep, presentWait, 0, 0, cpuMilli > 0 ? cpuMilli : 1000L * Math.max(0, vcpus)));
+          sleep, presentWait, 0, 0, cpuMilli > 0 ? cpuMilli : 1000L * Math.max(0, vcpus), vms.size()));
     }
     return vms;
   }

@@ -211,11 +211,14 @@ public final class Settings {
    * @param stopAfterNanos how long after its start the VM's program stops; {@link Long#MAX_VALUE}: never
    * @param presentSleep a fixed sleep the guest agent inserts before each Present (vgris Figure 8)
    * @param presentWait how its vCPU waits while Present is blocked
+   * @param host its host's index, {@code gpu} its GPU's on that host, {@code cpuMilli} the CPU it asks of the host
+   * @param seedIndex its index in the whole scenario: its program's seed and its actors' names (the same as
+   *     {@code index} except in a node's share of a cluster run)
    */
   public record Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
       SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
       long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep, PresentWait presentWait,
-      int host, int gpu, long cpuMilli) {
+      int host, int gpu, long cpuMilli, int seedIndex) {
     public Vm {
       cores = List.copyOf(cores);
     }
@@ -225,21 +228,24 @@ public final class Settings {
         SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
         long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep, PresentWait presentWait) {
       this(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer, driverQueue,
-          startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, 0, 0, 1000L * cores.size());
+          startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, 0, 0, 1000L * cores.size(), index);
     }
 
     /** This VM placed on GPU {@code gpu} of host {@code host}, its vCPUs on {@code cores} of that host. */
     public Vm placed(int host, int gpu, List<Integer> cores) {
       return new Vm(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer,
-          driverQueue, startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, host, gpu, cpuMilli);
+          driverQueue, startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, host, gpu, cpuMilli,
+          seedIndex);
     }
 
-    /** This VM with another index and start (a node's share of a cluster run, a VM started again elsewhere). */
-    public Vm renumbered(int newIndex, long startDelay) {
-      long stopAfter = stopAfterNanos == Long.MAX_VALUE ? Long.MAX_VALUE
-          : Math.max(1, startDelayNanos + stopAfterNanos - startDelay);
+    /**
+     * This VM as VM {@code newIndex} on host {@code newHost} of a node's share of a cluster run: its program keeps its
+     * seed and its actors their names ({@link #seedIndex}), so that it runs as in the whole scenario.
+     */
+    public Vm onNode(int newIndex, int newHost) {
       return new Vm(newIndex, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer,
-          driverQueue, startDelay, stopAfter, slaFps, share, presentSleep, presentWait, host, gpu, cpuMilli);
+          driverQueue, startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, newHost, gpu,
+          cpuMilli, seedIndex);
     }
 
     /** A VM whose vCPU gives its core away while Present is blocked. */

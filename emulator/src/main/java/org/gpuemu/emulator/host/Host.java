@@ -112,7 +112,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
       Settings.Vm game = gameVm(scenario);
       ActorRef<SpaceScheduler.Command> space = ctx.spawn(SpaceScheduler.create(gc.create(PolicyKind.SPACE),
           host.gpu().sms(), game.index(), (ComboGame) scenario.workload(game.workload()),
-          Vm.programSeed(scenario.seed(), game.index()), run, metrics), "gpu-scheduler" + suffix);
+          Vm.programSeed(scenario.seed(), game.seedIndex()), run, metrics), "gpu-scheduler" + suffix);
       unit = new Unit(space.narrow(), null, space, PolicyParts.NONE, new VCpu.Reports(false, copiesGtt), Slicer.NONE);
     } else {
       GpuPolicy gpuPolicy = gc.create(PolicyKind.GPU);
@@ -181,7 +181,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     Map<Integer, Integer> first = firstVcpus();
     for (Settings.Vm vm : vmsHere) {
       getContext().spawn(Vm.create(vm, scenario.workload(vm.workload()), first.get(vm.index()), scenario.seed(),
-          scenario.durationNanos(), run, wiring(vm.gpu()), vmReady), "vm-" + vm.index());
+          scenario.durationNanos(), run, wiring(vm.gpu()), vmReady), "vm-" + vm.seedIndex());
       Unit unit = units.get(vm.gpu());
       if (unit.parts().busAndMemory()) {
         unit.timeSharing().tell(new VmcgMeter.MemoryShare(vm.index(),

@@ -262,8 +262,36 @@ public final class Runner {
   private record Started(ActorSystem<Emulation.Command> system, RunContext context,
       CompletableFuture<Emulation.Ended> ended, long wallStart) {}
 
+  /**
+   * Runs {@code scenario} with emulated time zero at the wall instant {@code zeroEpochMillis} (or at once, if that
+   * has passed): the nodes of a cluster run start their clocks together. No progress line.
+   */
+  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis) throws Exception {
+    Started run = start(scenario, outDir, c -> { }, MetricsHub.TimelineTap.NONE, zeroEpochMillis);
+    try {
+      StallWatch stall = new StallWatch(run.context().causality());
+      while (!run.ended().isDone()) {
+        try {
+          run.ended().get(500, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          stall.check();
+        }
+      }
+      Emulation.Ended end = run.ended().get();
+      run.context().causality().awaitSettled(ASK.toMillis());
+      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9);
+    } finally {
+      stop(run.system());
+    }
+  }
+
   private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
       MetricsHub.TimelineTap tap) throws java.io.IOException {
+    return start(scenario, outDir, started, tap, 0);
+  }
+
+  private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
+      MetricsHub.TimelineTap tap, long zeroEpochMillis) throws java.io.IOException {
     Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     Settings.Fidelity f = scenario.fidelity();
@@ -273,7 +301,12 @@ public final class Runner {
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     long wallStart = System.nanoTime();
     ActorSystem<Emulation.Command> system = ActorSystem.create(
-        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), clock::start, ended, tap),
+        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), () -> {
+          // a cluster node waits for the run's common time zero (a wall instant all nodes were given)
+          long wait = zeroEpochMillis - System.currentTimeMillis();
+          if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait * 1_000_000L);
+          clock.start();
+        }, ended, tap),
         "emulation", pekkoConfig(f.order()));
     return new Started(system, context, ended, wallStart);
   }

@@ -61,7 +61,7 @@ public final class Vm {
       w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
       List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
       for (int i = 0; i < vm.vcpus(); i++) {
-        var program = i < workload.threads() ? workload.start(programSeed(seed, vm.index()) + 104_729L * i) : null;
+        var program = i < workload.threads() ? workload.start(programSeed(seed, vm.seedIndex()) + 104_729L * i) : null;
         vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
             agent, w.memory(), w.metrics(), w.reports(), w.coscheduler()), "vcpu-" + i));
       }

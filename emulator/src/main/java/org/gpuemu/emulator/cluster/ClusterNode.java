@@ -1,0 +1,101 @@
+package org.gpuemu.emulator.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.typed.Cluster;
+
+/**
+ * One node of a cluster run: an actor system named {@code gpuemu} on 127.0.0.1 (or the given host) that joins the
+ * seed, starts the VM entities' shard region and the node's agent. Its configuration ({@link #config}) is the
+ * cluster's: Artery TCP, the split-brain resolver, Jackson CBOR for every message between nodes, Java serialisation
+ * off, sharding without rebalancing or passivation.
+ */
+public final class ClusterNode implements AutoCloseable {
+  /** The actor system's name: every node's is the same, or they form no cluster. */
+  public static final String SYSTEM = "gpuemu";
+
+  private final ActorSystem<Void> system;
+  private final NodeAgent.Local local;
+
+  private ClusterNode(ActorSystem<Void> system, NodeAgent.Local local) {
+    this.system = system;
+    this.local = local;
+  }
+
+  /**
+   * The node's Pekko configuration: listening on {@code host:port} (0: any free port), joining the seed at
+   * {@code seed} ({@code host:port}). The failure detector and split-brain resolver settings are documented in the
+   * README ("Many hosts"): keep-oldest (the oldest node is the run's coordinator; a run cannot outlive it), a node
+   * unreachable for {@code acceptable-heartbeat-pause} is suspected and downed after {@code stable-after}.
+   */
+  public static Config config(String host, int port, String seed) {
+    return ConfigFactory.parseString(String.join("\n",
+        "pekko.loglevel = WARNING",
+        "pekko.actor.provider = cluster",
+        "pekko.actor.allow-java-serialization = off",
+        "pekko.actor.serialization-bindings { \"" + CborSerializable.class.getName() + "\" = jackson-cbor }",
+        "pekko.remote.artery.canonical.hostname = \"" + host + "\"",
+        "pekko.remote.artery.canonical.port = " + port,
+        // a node's part (its summary and timeline rows) is one message
+        "pekko.remote.artery.advanced.maximum-frame-size = 16MiB",
+        "pekko.remote.artery.advanced.maximum-large-frame-size = 16MiB",
+        "pekko.cluster.seed-nodes = [\"pekko://" + SYSTEM + "@" + seed + "\"]",
+        "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
+        "pekko.cluster.split-brain-resolver.active-strategy = keep-oldest",
+        "pekko.cluster.split-brain-resolver.keep-oldest.down-if-alone = on",
+        "pekko.cluster.split-brain-resolver.stable-after = 7s",
+        "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 3s",
+        "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
+        "pekko.cluster.sharding.passivation.strategy = none",
+        "pekko.coordinated-shutdown.exit-jvm = off"))
+        .withFallback(ConfigFactory.load());
+  }
+
+  /**
+   * Starts a node on {@code host:port} joining {@code seed}; {@code nodes}: how many nodes the run has (the host
+   * allocation waits for their shard regions; 1 on nodes other than the coordinator's, whose allocation is unused).
+   */
+  public static ClusterNode start(String host, int port, String seed, int nodes) {
+    NodeAgent.Local[] local = new NodeAgent.Local[1];
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.setup(ctx -> {
+      Address self = Cluster.get(ctx.getSystem()).selfMember().address();
+      local[0] = new NodeAgent.Local(self.toString());
+      ClusterSharding.get(ctx.getSystem()).init(Entity.of(VmEntity.KEY, e -> VmEntity.create(local[0]))
+          .withMessageExtractor(new VmEntity.Extractor())
+          .withAllocationStrategy(new HostAllocation(nodes, self)));
+      ctx.spawn(NodeAgent.create(local[0], () -> ctx.getSystem().terminate()), "node");
+      return Behaviors.<Void>empty();
+    }), SYSTEM, config(host, port, seed));
+    // the guardian's setup runs on the system's thread: wait for it
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (local[0] == null && System.nanoTime() < deadline) Thread.onSpinWait();
+    return new ClusterNode(system, local[0]);
+  }
+
+  public ActorSystem<Void> system() {
+    return system;
+  }
+
+  /** The node's address, as its entities report it. */
+  public String address() {
+    return local.address();
+  }
+
+  /** Leaves nothing running: terminates the actor system (without leaving the cluster first when it crashed). */
+  @Override public void close() throws Exception {
+    system.terminate();
+    system.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+
+  /** Blocks until the node's actor system has terminated (the {@code node} command). */
+  public void awaitTermination() throws Exception {
+    system.getWhenTerminated().toCompletableFuture().get();
+  }
+}

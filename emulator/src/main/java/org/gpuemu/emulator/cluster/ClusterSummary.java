@@ -1,0 +1,309 @@
+package org.gpuemu.emulator.cluster;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.policies.vmcg.Fairness;
+
+/**
+ * One summary.json and one timeline.jsonl from every node's part of a cluster run. Each node computed its VMs' and
+ * hosts' entries exactly as a run of one JVM does (per-VM figures depend only on the VM's own GPU), so those are
+ * taken as they are; the totals are added up again from them:
+ *
+ * <ul>
+ *   <li>{@code gpu}: busy time, context switches and their time summed; utilization the mean of the GPUs' (each over
+ *       its own node's run and drain); the median kernel the smallest node median (as one JVM takes the smallest
+ *       group median);
+ *   <li>{@code cpu}: cores summed, utilization weighted by cores;
+ *   <li>{@code fairness}: MMR over every VM's {@code normalized_throughput}, the aggregated overhead and the λs from
+ *       each VM's rates, as one JVM computes them (from the entries' rounded values);
+ *   <li>{@code fidelity}: the least faithful node's block (the first unfaithful one, else the one furthest behind at
+ *       p99); each node's verdict is under {@code cluster.nodes};
+ *   <li>{@code invariants}: counts summed, a conservation failure or a broken invariant of any node kept (prefixed
+ *       with its node);
+ *   <li>{@code timeline.jsonl}: every node's rows, ordered by time and then by the VM's order in the scenario, as one
+ *       JVM writes them.
+ * </ul>
+ */
+final class ClusterSummary {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Map<String, Object> document;
+  private final List<String> timeline;
+  private final List<String> broken;
+  private final boolean faithful;
+
+  private ClusterSummary(Map<String, Object> document, List<String> timeline, List<String> broken, boolean faithful) {
+    this.document = document;
+    this.timeline = timeline;
+    this.broken = broken;
+    this.faithful = faithful;
+  }
+
+  Map<String, Object> document() {
+    return document;
+  }
+
+  List<String> timeline() {
+    return timeline;
+  }
+
+  List<String> broken() {
+    return broken;
+  }
+
+  boolean faithful() {
+    return faithful;
+  }
+
+  void write(Path dir) throws IOException {
+    JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), document);
+    Files.write(dir.resolve("timeline.jsonl"), timeline);
+  }
+
+  @SuppressWarnings("unchecked")
+  static ClusterSummary merge(Settings.Scenario s, List<NodeAgent.PartDone> parts, double wallSeconds)
+      throws IOException {
+    List<String> broken = new ArrayList<>();
+    List<Map<String, Object>> docs = new ArrayList<>();
+    List<NodeAgent.PartDone> ran = new ArrayList<>();
+    for (NodeAgent.PartDone p : parts) {
+      if (p.error() != null) {
+        broken.add("node " + p.node() + " (hosts " + p.hosts() + "): its part failed: " + p.error());
+        continue;
+      }
+      docs.add(JSON.readValue(p.summaryJson(), new TypeReference<LinkedHashMap<String, Object>>() { }));
+      ran.add(p);
+    }
+    if (docs.isEmpty()) throw new IOException("no node finished its part: " + broken);
+    Map<String, Object> out = new LinkedHashMap<>();
+    Map<String, Object> first = docs.get(0);
+    for (String key : List.of("scenario", "file", "policy", "cpu_policy", "memory_policy", "time_scale")) {
+      out.put(key, first.get(key));
+    }
+    out.put("emulated_seconds", docs.stream().mapToDouble(d -> num(d, "emulated_seconds")).max().orElse(0));
+    out.put("wall_seconds", round(wallSeconds, 3));
+    out.put("seed", first.get("seed"));
+    Map<String, Object> vms = new LinkedHashMap<>();
+    Map<String, Object> hosts = new LinkedHashMap<>();
+    for (Settings.Vm vm : s.vms()) {
+      for (Map<String, Object> d : docs) {
+        Object e = ((Map<String, Object>) d.get("vms")).get(vm.name());
+        if (e != null) vms.put(vm.name(), e);
+      }
+    }
+    for (Settings.Host h : s.hosts()) {
+      for (Map<String, Object> d : docs) {
+        Object e = ((Map<String, Object>) d.get("hosts")).get(h.name());
+        if (e != null) hosts.put(h.name(), e);
+      }
+    }
+    out.put("vms", vms);
+    List<Object> switches = new ArrayList<>();
+    for (Map<String, Object> d : docs) switches.addAll((List<Object>) d.get("policy_switches"));
+    out.put("policy_switches", switches);
+    out.put("gpu", gpu(docs, hosts));
+    out.put("cpu", cpu(hosts));
+    out.put("hosts", hosts);
+    if (first.containsKey("placement")) out.put("placement", first.get("placement"));
+    out.put("fairness", fairness(vms, (String) ((Map<String, Object>) first.get("fairness")).get("normalized_by")));
+    Map<String, Object> fidelity = leastFaithful(docs);
+    out.put("fidelity", fidelity);
+    out.put("invariants", invariants(docs, ran, broken));
+    List<Object> faults = new ArrayList<>();
+    for (Map<String, Object> d : docs) if (d.containsKey("faults")) faults.addAll((List<Object>) d.get("faults"));
+    if (!faults.isEmpty()) out.put("faults", faults);
+    out.put("cluster", cluster(ran, docs, s));
+    boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
+        .get("faithful")));
+    return new ClusterSummary(out, timeline(s, ran), broken, faithful);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> gpu(List<Map<String, Object>> docs, Map<String, Object> hosts) {
+    double busy = 0, switchMs = 0, util = 0, median = Double.MAX_VALUE;
+    long switches = 0;
+    int gpus = 0;
+    for (Map<String, Object> d : docs) {
+      Map<String, Object> g = (Map<String, Object>) d.get("gpu");
+      busy += num(g, "busy_ms");
+      switches += ((Number) g.get("context_switches")).longValue();
+      switchMs += num(g, "context_switch_ms");
+      if (num(g, "median_kernel_ms") > 0) median = Math.min(median, num(g, "median_kernel_ms"));
+    }
+    for (Object h : hosts.values()) {
+      for (Map<String, Object> g : (List<Map<String, Object>>) ((Map<String, Object>) h).get("gpus")) {
+        util += num(g, "utilization");
+        gpus++;
+      }
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("utilization", round(gpus > 0 ? util / gpus : 0, 4));
+    out.put("busy_ms", round(busy, 3));
+    out.put("context_switches", switches);
+    out.put("context_switch_ms", round(switchMs, 3));
+    out.put("median_kernel_ms", median == Double.MAX_VALUE ? 0.0 : median);
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cpu(Map<String, Object> hosts) {
+    int cores = 0;
+    double busy = 0;
+    for (Object h : hosts.values()) {
+      Map<String, Object> host = (Map<String, Object>) h;
+      int c = ((Number) host.get("cores")).intValue();
+      cores += c;
+      busy += c * num(host, "cpu_utilization");
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("cores", cores);
+    out.put("utilization", round(cores > 0 ? busy / cores : 0, 4));
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> fairness(Map<String, Object> vms, String normalizedBy) {
+    double min = Double.MAX_VALUE, max = 0, ideal = 0, measured = 0;
+    Map<Integer, Integer> weights = new HashMap<>();
+    Map<Integer, Double> throughputs = new HashMap<>();
+    Map<Integer, Double> crbs = new HashMap<>();
+    Map<Integer, Double> runs = new HashMap<>();
+    int i = 0;
+    for (Object o : vms.values()) {
+      Map<String, Object> vm = (Map<String, Object>) o;
+      double norm = num(vm, "normalized_throughput");
+      double rate = num(vm, "throughput_per_s");
+      min = Math.min(min, norm);
+      max = Math.max(max, norm);
+      if (norm > 0) ideal += rate / norm;
+      measured += rate;
+      weights.put(i, ((Number) vm.get("weight")).intValue());
+      throughputs.put(i, ((Number) vm.get("frames")).longValue() > 0 ? num(vm, "fps") : rate);
+      crbs.put(i, rate);
+      if (vm.get("run_time_s") != null) runs.put(i, 1 / num(vm, "run_time_s"));
+      i++;
+    }
+    boolean bySolo = "solo throughput".equals(normalizedBy);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("mmr", round(max > 0 ? min / max : 0, 4));
+    out.put("normalized_by", normalizedBy);
+    out.put("aggregated_overhead", bySolo && measured > 0 ? round(ideal / measured, 4) : null);
+    out.put("lambda", lambda(Fairness.lambda(weights, throughputs)));
+    out.put("lambda_crbs", lambda(Fairness.lambda(weights, crbs)));
+    out.put("lambda_run_time", runs.size() == weights.size() ? lambda(Fairness.lambda(weights, runs)) : null);
+    return out;
+  }
+
+  private static Double lambda(OptionalDouble l) {
+    return l.isPresent() ? round(l.getAsDouble(), 4) : null;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> leastFaithful(List<Map<String, Object>> docs) {
+    Map<String, Object> worst = null;
+    for (Map<String, Object> d : docs) {
+      Map<String, Object> f = (Map<String, Object>) d.get("fidelity");
+      if (!Boolean.TRUE.equals(f.get("faithful"))) return f;
+      if (worst == null || lagP99(f) > lagP99(worst)) worst = f;
+    }
+    return worst;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static double lagP99(Map<String, Object> fidelity) {
+    return num((Map<String, Object>) fidelity.get("causality"), "lag_wall_ms_p99");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> invariants(List<Map<String, Object>> docs, List<NodeAgent.PartDone> ran,
+      List<String> broken) {
+    long submitted = 0, completed = 0, failed = 0, lost = 0, open = 0;
+    boolean conserved = true;
+    List<Object> reasons = new ArrayList<>();
+    for (int n = 0; n < docs.size(); n++) {
+      Map<String, Object> inv = (Map<String, Object>) docs.get(n).get("invariants");
+      submitted += ((Number) inv.get("requests_submitted")).longValue();
+      completed += ((Number) inv.get("requests_completed")).longValue();
+      failed += ((Number) inv.get("requests_failed")).longValue();
+      lost += ((Number) inv.get("requests_lost")).longValue();
+      open += ((Number) inv.get("requests_open_at_end")).longValue();
+      conserved &= Boolean.TRUE.equals(inv.get("gpu_time_conserved"));
+      reasons.addAll((List<Object>) inv.get("failure_reasons"));
+      for (Object b : (List<Object>) inv.get("broken")) broken.add("node " + ran.get(n).node() + ": " + b);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("requests_submitted", submitted);
+    out.put("requests_completed", completed);
+    out.put("requests_failed", failed);
+    out.put("requests_lost", lost);
+    out.put("requests_open_at_end", open);
+    out.put("gpu_time_conserved", conserved);
+    out.put("failure_reasons", reasons.size() > 10 ? reasons.subList(0, 10) : reasons);
+    out.put("broken", List.copyOf(broken));
+    out.put("ok", broken.isEmpty());
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cluster(List<NodeAgent.PartDone> ran, List<Map<String, Object>> docs,
+      Settings.Scenario s) {
+    List<Object> nodes = new ArrayList<>();
+    for (int n = 0; n < ran.size(); n++) {
+      Map<String, Object> f = (Map<String, Object>) docs.get(n).get("fidelity");
+      Map<String, Object> c = (Map<String, Object>) f.get("causality");
+      Map<String, Object> node = new LinkedHashMap<>();
+      node.put("node", ran.get(n).node());
+      node.put("hosts", ran.get(n).hosts().stream().map(h -> s.hosts().get(h).name()).toList());
+      node.put("vms", ((Map<String, Object>) docs.get(n).get("vms")).size());
+      node.put("wall_seconds", docs.get(n).get("wall_seconds"));
+      node.put("faithful", f.get("faithful"));
+      node.put("reason", f.get("reason"));
+      node.put("real_time_factor", f.get("real_time_factor"));
+      node.put("events_ordered", c.get("events_ordered"));
+      node.put("lag_wall_ms_p99", c.get("lag_wall_ms_p99"));
+      nodes.add(node);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("nodes", nodes);
+    out.put("sharding", "VMs are entities <host>/<vm> of shard <host>; host i runs on node i mod n (address order)");
+    out.put("serialization", "jackson-cbor");
+    return out;
+  }
+
+  /** Every node's rows by time, then by the VM's order in the scenario (as one JVM writes them). */
+  private static List<String> timeline(Settings.Scenario s, List<NodeAgent.PartDone> ran) throws IOException {
+    Map<String, Integer> order = new HashMap<>();
+    for (Settings.Vm vm : s.vms()) order.put(vm.name(), vm.index());
+    record Row(double t, int vm, String line) {}
+    List<Row> rows = new ArrayList<>();
+    for (NodeAgent.PartDone p : ran) {
+      for (String line : p.timeline()) {
+        Map<String, Object> r = JSON.readValue(line, new TypeReference<Map<String, Object>>() { });
+        rows.add(new Row(((Number) r.get("t_s")).doubleValue(), order.getOrDefault((String) r.get("vm"), -1), line));
+      }
+    }
+    rows.sort(Comparator.comparingDouble(Row::t).thenComparingInt(Row::vm));
+    return rows.stream().map(Row::line).toList();
+  }
+
+  private static double num(Map<String, Object> m, String key) {
+    Object v = m.get(key);
+    return v == null ? 0 : ((Number) v).doubleValue();
+  }
+
+  private static double round(double v, int digits) {
+    double f = Math.pow(10, digits);
+    return Math.round(v * f) / f;
+  }
+}
