@@ -55,7 +55,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
     subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class,
-        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class})
+        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class, NodeCommand.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;
@@ -133,6 +133,11 @@ public final class Main implements Callable<Integer> {
     }
 
     Settings.Scenario load() throws ConfigProblems {
+      return ScenarioLoader.load(file, overrides(), policies());
+    }
+
+    /** The command line's overrides of the file. */
+    ScenarioLoader.Overrides overrides() throws ConfigProblems {
       Long durationNanos = null;
       if (duration != null) {
         durationNanos = durationNanos("--duration", duration, "5s");
@@ -141,8 +146,8 @@ public final class Main implements Callable<Integer> {
       if (scale != null && (!(scale > 0) || scale.isInfinite())) {
         throw ConfigProblems.of("--scale " + scale + ": expected a number > 0");
       }
-      return ScenarioLoader.load(file, new ScenarioLoader.Overrides(scale, durationNanos, seed, sets,
-          new FaultPlan.Cli(faults, faultsMode, faultRate)), policies());
+      return new ScenarioLoader.Overrides(scale, durationNanos, seed, sets,
+          new FaultPlan.Cli(faults, faultsMode, faultRate));
     }
   }
 
@@ -163,6 +168,10 @@ public final class Main implements Callable<Integer> {
 
     @CommandLine.Mixin DashboardOptions dashboard;
 
+    @Option(names = "--cluster", paramLabel = "N", description = "run on N nodes of this machine: this JVM and N - 1 "
+        + "more on loopback (README: Many hosts)")
+    Integer cluster;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -171,6 +180,23 @@ public final class Main implements Callable<Integer> {
       Settings.Scenario scenario;
       try {
         scenario = options.opts.load();
+        if (cluster != null) {
+          if (cluster < 1 || cluster > 64) throw ConfigProblems.of("--cluster " + cluster + ": expected 1 to 64 nodes");
+          if (options.opts.plugins != null) throw ConfigProblems.of("--cluster: plugin policies do not reach the "
+              + "other nodes yet; leave out --plugins");
+          if (dashboard.enabled()) throw ConfigProblems.of("--cluster: no live dashboard for a cluster run yet");
+          Path dir = out != null ? out : timestamped(scenario.name() + "-");
+          if (!createFolder(dir, err)) return BAD_INPUT;
+          configureLogging(dir, verbose);
+          return ClusterCli.run(scenario, ClusterCli.source(options.opts.file, options.opts.overrides()), cluster,
+              dir, noReport, stdout, err);
+        }
+        for (FaultPlan.Fault f : scenario.faults().faults()) {
+          if (f.kind() == FaultPlan.Kind.NODE_CRASH) {
+            throw ConfigProblems.of("fault node-crash on " + f.target() + ": a fault of cluster runs; add --cluster N "
+                + "(N >= 2)");
+          }
+        }
         warmUp.nanos();
         dashboard.open(scenario, stdout);
       } catch (ConfigProblems p) {

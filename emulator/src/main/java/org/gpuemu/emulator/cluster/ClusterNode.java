@@ -21,6 +21,17 @@ public final class ClusterNode implements AutoCloseable {
   /** The actor system's name: every node's is the same, or they form no cluster. */
   public static final String SYSTEM = "gpuemu";
 
+  /**
+   * How a lost node is found and taken out: the failure detector suspects a node whose heartbeats stopped for
+   * {@code heartbeatPause} (phi accrual, Pekko's {@code acceptable-heartbeat-pause}); the split-brain resolver downs
+   * it once the membership has been stable for {@code stableAfter}, and its shards may then be allocated elsewhere.
+   * Every node of a run has the same.
+   */
+  public record Downing(Duration heartbeatPause, Duration stableAfter) {
+    /** The run's: 3 s (Pekko's default) and 7 s (Pekko's 20 s is for clusters of hundreds of nodes). */
+    public static final Downing DEFAULT = new Downing(Duration.ofSeconds(3), Duration.ofSeconds(7));
+  }
+
   private final ActorSystem<Void> system;
   private final NodeAgent.Local local;
 
@@ -33,9 +44,10 @@ public final class ClusterNode implements AutoCloseable {
    * The node's Pekko configuration: listening on {@code host:port} (0: any free port), joining the seed at
    * {@code seed} ({@code host:port}). The failure detector and split-brain resolver settings are documented in the
    * README ("Many hosts"): keep-oldest (the oldest node is the run's coordinator; a run cannot outlive it), a node
-   * unreachable for {@code acceptable-heartbeat-pause} is suspected and downed after {@code stable-after}.
+   * unreachable for {@code acceptable-heartbeat-pause} is suspected and downed after {@code stable-after}
+   * ({@link Downing}).
    */
-  public static Config config(String host, int port, String seed) {
+  public static Config config(String host, int port, String seed, Downing downing) {
     return ConfigFactory.parseString(String.join("\n",
         "pekko.loglevel = WARNING",
         "pekko.actor.provider = cluster",
@@ -49,9 +61,12 @@ public final class ClusterNode implements AutoCloseable {
         "pekko.cluster.seed-nodes = [\"pekko://" + SYSTEM + "@" + seed + "\"]",
         "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
         "pekko.cluster.split-brain-resolver.active-strategy = keep-oldest",
-        "pekko.cluster.split-brain-resolver.keep-oldest.down-if-alone = on",
-        "pekko.cluster.split-brain-resolver.stable-after = 7s",
-        "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 3s",
+        // the oldest node is the coordinator: it survives any partition (down-if-alone off), the run ends with it
+        "pekko.cluster.split-brain-resolver.keep-oldest.down-if-alone = off",
+        "pekko.cluster.split-brain-resolver.stable-after = " + downing.stableAfter().toMillis() + "ms",
+        "pekko.cluster.failure-detector.acceptable-heartbeat-pause = " + downing.heartbeatPause().toMillis() + "ms",
+        // terminating the actor system is a crash (no leaving); a node leaves by running coordinated shutdown
+        "pekko.coordinated-shutdown.run-by-actor-system-terminate = off",
         "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
         "pekko.cluster.sharding.passivation.strategy = none",
         "pekko.coordinated-shutdown.exit-jvm = off"))
@@ -62,7 +77,8 @@ public final class ClusterNode implements AutoCloseable {
    * Starts a node on {@code host:port} joining {@code seed}; {@code nodes}: how many nodes the run has (the host
    * allocation waits for their shard regions; 1 on nodes other than the coordinator's, whose allocation is unused).
    */
-  public static ClusterNode start(String host, int port, String seed, int nodes) {
+  public static ClusterNode start(String host, int port, String seed, int nodes, Downing downing,
+      NodeAgent.Crash.How crash) {
     NodeAgent.Local[] local = new NodeAgent.Local[1];
     ActorSystem<Void> system = ActorSystem.create(Behaviors.setup(ctx -> {
       Address self = Cluster.get(ctx.getSystem()).selfMember().address();
@@ -70,9 +86,10 @@ public final class ClusterNode implements AutoCloseable {
       ClusterSharding.get(ctx.getSystem()).init(Entity.of(VmEntity.KEY, e -> VmEntity.create(local[0]))
           .withMessageExtractor(new VmEntity.Extractor())
           .withAllocationStrategy(new HostAllocation(nodes, self)));
-      ctx.spawn(NodeAgent.create(local[0], () -> ctx.getSystem().terminate()), "node");
+      ActorSystem<Void> sys = ctx.getSystem();
+      ctx.spawn(NodeAgent.create(local[0], () -> leave(sys), crash == null ? () -> sys.terminate() : crash), "node");
       return Behaviors.<Void>empty();
-    }), SYSTEM, config(host, port, seed));
+    }), SYSTEM, config(host, port, seed, downing));
     // the guardian's setup runs on the system's thread: wait for it
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (local[0] == null && System.nanoTime() < deadline) Thread.onSpinWait();
@@ -88,10 +105,21 @@ public final class ClusterNode implements AutoCloseable {
     return local.address();
   }
 
-  /** Leaves nothing running: terminates the actor system (without leaving the cluster first when it crashed). */
+  /** Leaves the cluster and ends the actor system (coordinated shutdown); nothing of a crashed node is left either. */
   @Override public void close() throws Exception {
-    system.terminate();
+    leave(system);
     system.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
+  }
+
+  /** Leaves the cluster, then terminates the actor system. */
+  static void leave(ActorSystem<?> system) {
+    org.apache.pekko.actor.CoordinatedShutdown.get(system).run(
+        org.apache.pekko.actor.CoordinatedShutdown.clusterLeavingReason());
+  }
+
+  /** Ends the actor system without leaving the cluster: the others see the node stop answering (a crash). */
+  public void crash() {
+    system.terminate();
   }
 
   /** Blocks until the node's actor system has terminated (the {@code node} command). */

@@ -72,8 +72,8 @@ final class ClusterSummary {
   }
 
   @SuppressWarnings("unchecked")
-  static ClusterSummary merge(Settings.Scenario s, List<NodeAgent.PartDone> parts, double wallSeconds)
-      throws IOException {
+  static ClusterSummary merge(Settings.Scenario s, List<NodeAgent.PartDone> parts, List<ClusterRun.Loss> losses,
+      double wallSeconds) throws IOException {
     List<String> broken = new ArrayList<>();
     List<Map<String, Object>> docs = new ArrayList<>();
     List<NodeAgent.PartDone> ran = new ArrayList<>();
@@ -91,7 +91,11 @@ final class ClusterSummary {
     for (String key : List.of("scenario", "file", "policy", "cpu_policy", "memory_policy", "time_scale")) {
       out.put(key, first.get(key));
     }
-    out.put("emulated_seconds", docs.stream().mapToDouble(d -> num(d, "emulated_seconds")).max().orElse(0));
+    double emulated = 0;
+    for (int n = 0; n < docs.size(); n++) {
+      emulated = Math.max(emulated, num(docs.get(n), "emulated_seconds") + ran.get(n).restartAtNanos() / 1e9);
+    }
+    out.put("emulated_seconds", round(emulated, 3));
     out.put("wall_seconds", round(wallSeconds, 3));
     out.put("seed", first.get("seed"));
     Map<String, Object> vms = new LinkedHashMap<>();
@@ -108,6 +112,7 @@ final class ClusterSummary {
         if (e != null) hosts.put(h.name(), e);
       }
     }
+    Lost lost = Lost.of(s, losses, vms, hosts);
     out.put("vms", vms);
     List<Object> switches = new ArrayList<>();
     for (Map<String, Object> d : docs) switches.addAll((List<Object>) d.get("policy_switches"));
@@ -119,14 +124,14 @@ final class ClusterSummary {
     out.put("fairness", fairness(vms, (String) ((Map<String, Object>) first.get("fairness")).get("normalized_by")));
     Map<String, Object> fidelity = leastFaithful(docs);
     out.put("fidelity", fidelity);
-    out.put("invariants", invariants(docs, ran, broken));
+    out.put("invariants", invariants(docs, ran, lost, broken));
     List<Object> faults = new ArrayList<>();
     for (Map<String, Object> d : docs) if (d.containsKey("faults")) faults.addAll((List<Object>) d.get("faults"));
     if (!faults.isEmpty()) out.put("faults", faults);
-    out.put("cluster", cluster(ran, docs, s));
+    out.put("cluster", cluster(ran, docs, s, lost));
     boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
         .get("faithful")));
-    return new ClusterSummary(out, timeline(s, ran), broken, faithful);
+    return new ClusterSummary(out, timeline(s, ran, losses), broken, faithful);
   }
 
   @SuppressWarnings("unchecked")
@@ -182,6 +187,7 @@ final class ClusterSummary {
     int i = 0;
     for (Object o : vms.values()) {
       Map<String, Object> vm = (Map<String, Object>) o;
+      if (!vm.containsKey("normalized_throughput")) continue; // lost with its node, not restarted: no figures
       double norm = num(vm, "normalized_throughput");
       double rate = num(vm, "throughput_per_s");
       min = Math.min(min, norm);
@@ -227,7 +233,7 @@ final class ClusterSummary {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> invariants(List<Map<String, Object>> docs, List<NodeAgent.PartDone> ran,
-      List<String> broken) {
+      Lost gone, List<String> broken) {
     long submitted = 0, completed = 0, failed = 0, lost = 0, open = 0;
     boolean conserved = true;
     List<Object> reasons = new ArrayList<>();
@@ -242,12 +248,22 @@ final class ClusterSummary {
       reasons.addAll((List<Object>) inv.get("failure_reasons"));
       for (Object b : (List<Object>) inv.get("broken")) broken.add("node " + ran.get(n).node() + ": " + b);
     }
+    submitted += gone.submitted;
+    completed += gone.completed;
+    failed += gone.failed + gone.inFlight;
+    reasons.addAll(gone.reasons);
+    broken.addAll(gone.broken);
+    if (submitted != completed + failed + lost + open) {
+      broken.add("request accounting: " + submitted + " submitted != " + completed + " completed + " + failed
+          + " failed + " + lost + " lost + " + open + " open at the end");
+    }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("requests_submitted", submitted);
     out.put("requests_completed", completed);
     out.put("requests_failed", failed);
     out.put("requests_lost", lost);
     out.put("requests_open_at_end", open);
+    out.put("requests_node_lost", gone.inFlight);
     out.put("gpu_time_conserved", conserved);
     out.put("failure_reasons", reasons.size() > 10 ? reasons.subList(0, 10) : reasons);
     out.put("broken", List.copyOf(broken));
@@ -257,7 +273,7 @@ final class ClusterSummary {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> cluster(List<NodeAgent.PartDone> ran, List<Map<String, Object>> docs,
-      Settings.Scenario s) {
+      Settings.Scenario s, Lost gone) {
     List<Object> nodes = new ArrayList<>();
     for (int n = 0; n < ran.size(); n++) {
       Map<String, Object> f = (Map<String, Object>) docs.get(n).get("fidelity");
@@ -265,6 +281,7 @@ final class ClusterSummary {
       Map<String, Object> node = new LinkedHashMap<>();
       node.put("node", ran.get(n).node());
       node.put("hosts", ran.get(n).hosts().stream().map(h -> s.hosts().get(h).name()).toList());
+      node.put("restarted_at_s", ran.get(n).restartAtNanos() > 0 ? ran.get(n).restartAtNanos() / 1e9 : null);
       node.put("vms", ((Map<String, Object>) docs.get(n).get("vms")).size());
       node.put("wall_seconds", docs.get(n).get("wall_seconds"));
       node.put("faithful", f.get("faithful"));
@@ -276,19 +293,28 @@ final class ClusterSummary {
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("nodes", nodes);
-    out.put("sharding", "VMs are entities <host>/<vm> of shard <host>; host i runs on node i mod n (address order)");
+    out.put("node_losses", gone.entries);
+    out.put("sharding", "VMs are entities <host>/<vm> of shard <host>; host i runs on node i mod n (node 0 the "
+        + "coordinator, the others in address order); a lost node's hosts restart on the survivor with the fewest");
     out.put("serialization", "jackson-cbor");
     return out;
   }
 
   /** Every node's rows by time, then by the VM's order in the scenario (as one JVM writes them). */
-  private static List<String> timeline(Settings.Scenario s, List<NodeAgent.PartDone> ran) throws IOException {
+  private static List<String> timeline(Settings.Scenario s, List<NodeAgent.PartDone> ran, List<ClusterRun.Loss> losses)
+      throws IOException {
     Map<String, Integer> order = new HashMap<>();
     for (Settings.Vm vm : s.vms()) order.put(vm.name(), vm.index());
     record Row(double t, int vm, String line) {}
     List<Row> rows = new ArrayList<>();
     for (NodeAgent.PartDone p : ran) {
       for (String line : p.timeline()) {
+        Map<String, Object> r = JSON.readValue(line, new TypeReference<Map<String, Object>>() { });
+        rows.add(new Row(((Number) r.get("t_s")).doubleValue(), order.getOrDefault((String) r.get("vm"), -1), line));
+      }
+    }
+    for (ClusterRun.Loss l : losses) {
+      for (String line : l.rows()) {
         Map<String, Object> r = JSON.readValue(line, new TypeReference<Map<String, Object>>() { });
         rows.add(new Row(((Number) r.get("t_s")).doubleValue(), order.getOrDefault((String) r.get("vm"), -1), line));
       }
@@ -305,5 +331,81 @@ final class ClusterSummary {
   private static double round(double v, int digits) {
     double f = Math.pow(10, digits);
     return Math.round(v * f) / f;
+  }
+
+  /**
+   * What lost nodes leave in the record: each lost part's VMs as of its last progress report (their requests then in
+   * flight fail with {@code node-lost}), a {@code restarts} entry on each VM (and a stand-in entry for a VM or host
+   * that was not restarted), and a {@code cluster.node_losses} entry per part.
+   */
+  private static final class Lost {
+    long submitted;
+    long completed;
+    long failed;
+    long inFlight;
+    final List<Object> reasons = new ArrayList<>();
+    final List<String> broken = new ArrayList<>();
+    final List<Object> entries = new ArrayList<>();
+
+    @SuppressWarnings("unchecked")
+    static Lost of(Settings.Scenario s, List<ClusterRun.Loss> losses, Map<String, Object> vms,
+        Map<String, Object> hosts) {
+      Lost out = new Lost();
+      for (ClusterRun.Loss l : losses) {
+        List<String> hostNames = l.hosts().stream().map(h -> s.hosts().get(h).name()).toList();
+        long lostRequests = 0;
+        Map<String, NodeAgent.VmCount> counts = new HashMap<>();
+        if (l.last() != null) for (NodeAgent.VmCount c : l.last().vms()) counts.put(c.vm(), c);
+        for (Settings.Vm vm : s.vms()) {
+          if (!l.hosts().contains(vm.host())) continue;
+          NodeAgent.VmCount c = counts.getOrDefault(vm.name(), new NodeAgent.VmCount(vm.name(), 0, 0, 0));
+          long open = c.submitted() - c.completed() - c.failed();
+          if (open < 0) out.broken.add(vm.name() + " on lost node " + l.node() + ": more requests done than submitted");
+          out.submitted += c.submitted();
+          out.completed += c.completed();
+          out.failed += c.failed();
+          out.inFlight += Math.max(open, 0);
+          lostRequests += Math.max(open, 0);
+          if (open > 0) out.reasons.add(vm.name() + ": " + open + " GPU requests failed: node-lost");
+          Map<String, Object> restart = new LinkedHashMap<>();
+          restart.put("lost_node", l.node());
+          restart.put("reported_at_s", l.last() == null ? null : round(l.last().atNanos() / 1e9, 3));
+          restart.put("requests_submitted", c.submitted());
+          restart.put("requests_completed", c.completed());
+          restart.put("requests_failed", c.failed());
+          restart.put("requests_failed_node_lost", Math.max(open, 0));
+          restart.put("restarted_on", vms.containsKey(vm.name()) ? l.restartedOn() : null);
+          restart.put("restarted_at_s", vms.containsKey(vm.name()) ? l.restartAtNanos() / 1e9 : null);
+          Map<String, Object> entry = (Map<String, Object>) vms.computeIfAbsent(vm.name(), n -> {
+            Map<String, Object> standIn = new LinkedHashMap<>();
+            standIn.put("workload", vm.workload());
+            standIn.put("weight", vm.weight());
+            standIn.put("lost_with_node", l.node());
+            return standIn;
+          });
+          ((List<Object>) entry.computeIfAbsent("restarts", k -> new ArrayList<>())).add(restart);
+        }
+        for (String h : hostNames) {
+          hosts.computeIfAbsent(h, n -> {
+            Map<String, Object> standIn = new LinkedHashMap<>();
+            standIn.put("lost_with_node", l.node());
+            standIn.put("cores", 0);
+            standIn.put("gpus", List.of());
+            return standIn;
+          });
+        }
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("node", l.node());
+        e.put("hosts", hostNames);
+        e.put("last_report_s", l.last() == null ? null : round(l.last().atNanos() / 1e9, 3));
+        e.put("unreachable_after_wall_s", l.unreachableAfterMillis() < 0 ? null : l.unreachableAfterMillis() / 1e3);
+        e.put("removed_after_wall_s", l.removedAfterMillis() / 1e3);
+        e.put("restarted_on", l.restartedOn());
+        e.put("restarted_at_s", l.restartedOn() == null ? null : l.restartAtNanos() / 1e9);
+        e.put("requests_failed_node_lost", lostRequests);
+        out.entries.add(e);
+      }
+      return out;
+    }
   }
 }

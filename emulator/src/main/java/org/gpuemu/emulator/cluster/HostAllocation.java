@@ -13,13 +13,17 @@ import scala.concurrent.Future;
 
 /**
  * Where Cluster Sharding puts a host's shard (the shard of every VM on that host): host {@code i} (the shard id is
- * the host's index) on the {@code i mod n}-th node in address order, once all {@code n} nodes of the run have their
- * shard region; before that an allocation is refused and the coordinator tries again. Never rebalances: a shard
- * moved is a host whose VMs would restart, which only a node's loss may cause.
+ * the host's index) on node {@code i mod n}, node 0 being the coordinator's (this allocation runs there: the shard
+ * coordinator lives on the oldest node) and the others in address order, once all {@code n} nodes of the run have their
+ * shard region; before that an allocation is refused and the coordinator tries again. After a node's loss its hosts'
+ * shards are allocated again when the run provisions them anew: each on the surviving region with the fewest shards
+ * (then the first in address order). Never rebalances: a shard moved is a host whose VMs restart, which only a
+ * node's loss may cause.
  */
 public final class HostAllocation extends ShardCoordinator.AbstractShardAllocationStrategy {
   private final int nodes;
   private final Address self;
+  private volatile boolean allSeen;
 
   /** For a run of {@code nodes} nodes; {@code self} stands for the coordinator's own region's local address. */
   public HostAllocation(int nodes, Address self) {
@@ -30,12 +34,17 @@ public final class HostAllocation extends ShardCoordinator.AbstractShardAllocati
   @Override
   public Future<ActorRef> allocateShard(ActorRef requester, String shardId,
       Map<ActorRef, IndexedSeq<String>> current) {
+    if (current.size() >= nodes) allSeen = true;
+    List<ActorRef> regions = new ArrayList<>(current.keySet());
+    regions.sort(Comparator.comparing(r -> r.path().address().host().isDefined() ? address(r).toString() : ""));
+    if (allSeen && current.size() < nodes) { // a node was lost: the survivor with the fewest hosts
+      ActorRef least = regions.stream().min(Comparator.comparingInt(r -> current.get(r).size())).orElseThrow();
+      return org.apache.pekko.dispatch.Futures.successful(least);
+    }
     if (current.size() < nodes) {
       return org.apache.pekko.dispatch.Futures.failed(new IllegalStateException("host " + shardId + ": waiting for " + nodes
           + " shard regions, " + current.size() + " so far"));
     }
-    List<ActorRef> regions = new ArrayList<>(current.keySet());
-    regions.sort(Comparator.comparing(r -> address(r).toString()));
     int host = Integer.parseInt(shardId);
     return org.apache.pekko.dispatch.Futures.successful(regions.get(host % regions.size()));
   }

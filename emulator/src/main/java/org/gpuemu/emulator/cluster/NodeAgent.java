@@ -3,6 +3,7 @@ package org.gpuemu.emulator.cluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
@@ -22,8 +24,10 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
+import org.gpuemu.emulator.vm.VGpu;
 
 /**
  * A node's agent in the cluster (found through the receptionist by {@link #KEY}): runs the node's part of a run —
@@ -40,18 +44,41 @@ public final class NodeAgent {
 
   /**
    * Runs the hosts {@code hosts} of the scenario in {@code file} with the run's command-line overrides, time zero at
-   * the wall instant {@code zeroEpochMillis}.
+   * the wall instant {@code zeroEpochMillis}; {@code restartAtNanos} > 0: the hosts are restarted there after their
+   * node's loss ({@link NodeScenario#restartAt}). The node reports its progress to {@code progressTo} as it goes.
    */
   public record RunPart(String file, Double timeScale, Long durationNanos, Long seed, Map<String, String> sets,
       List<String> faults, String faultMode, String faultRate, List<Integer> hosts, long zeroEpochMillis,
-      ActorRef<PartDone> replyTo) implements Command {}
+      long restartAtNanos, ActorRef<Progress> progressTo, ActorRef<PartDone> replyTo) implements Command {}
 
   /** A node's part: its summary.json text and timeline rows, or the error that ended it. */
-  public record PartDone(String node, List<Integer> hosts, String summaryJson, List<String> timeline, String error)
-      implements CborSerializable {}
+  public record PartDone(String node, List<Integer> hosts, long restartAtNanos, String summaryJson,
+      List<String> timeline, String error) implements CborSerializable {}
+
+  /**
+   * Where a node's part is (every {@link #REPORT_MILLIS} of wall time): its model time, each VM's GPU requests so far
+   * (read from its vGPU at once, so each VM's three counts agree), and the timeline rows written since the last
+   * report. The coordinator keeps the last one; it is all that is left of a part whose node is lost.
+   */
+  public record Progress(String node, List<Integer> hosts, long restartAtNanos, long atNanos, List<VmCount> vms,
+      List<String> rows) implements CborSerializable {}
+
+  /** A VM's GPU requests so far: submitted, completed, failed (the rest are in flight). */
+  public record VmCount(String vm, long submitted, long completed, long failed) implements CborSerializable {}
 
   /** Ends the node (its JVM, when it was started by {@code node}). */
   public record Stop() implements Command {}
+
+  /** The {@code node-crash} fault: the node dies at once, leaving nothing (its JVM halts, as kill -9 ends it). */
+  public record Crash() implements Command {
+    /** How a node dies: {@code Runtime.halt} in a JVM of its own, its actor system terminated in a test's JVM. */
+    public interface How {
+      void crash();
+    }
+  }
+
+  /** How often a node reports its progress, in wall milliseconds: what a lost node's record may miss at most. */
+  public static final long REPORT_MILLIS = 500;
 
   private record Finished(PartDone done, ActorRef<PartDone> replyTo) implements Command {}
 
@@ -78,10 +105,11 @@ public final class NodeAgent {
     }
   }
 
-  static Behavior<Command> create(Local local, Runnable stop) {
+  static Behavior<Command> create(Local local, Runnable stop, Crash.How crash) {
     return Behaviors.setup(ctx -> {
       ctx.getSystem().receptionist().tell(Receptionist.register(KEY, ctx.getSelf()));
-      ExecutorService model = Executors.newSingleThreadExecutor(r -> {
+      // a part on a thread of its own: a node may run its own part and, after another node's loss, a restarted one
+      ExecutorService model = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "gpuemu-node-part");
         t.setDaemon(true);
         return t;
@@ -97,6 +125,12 @@ public final class NodeAgent {
             stop.run();
             return Behaviors.stopped();
           })
+          .onMessage(Crash.class, m -> {
+            ctx.getLog().warn("node-crash: this node dies now");
+            model.shutdownNow();
+            crash.crash();
+            return Behaviors.stopped();
+          })
           .build();
     });
   }
@@ -105,7 +139,8 @@ public final class NodeAgent {
       RunPart m) {
     CompletableFuture<PartDone> done = CompletableFuture.supplyAsync(() -> runPart(local, m), model);
     ctx.pipeToSelf(done, (ok, failure) -> new Finished(ok != null ? ok
-        : new PartDone(local.address(), m.hosts(), null, List.of(), String.valueOf(failure)), m.replyTo()));
+        : new PartDone(local.address(), m.hosts(), m.restartAtNanos(), null, List.of(), String.valueOf(failure)),
+        m.replyTo()));
     return Behaviors.same();
   }
 
@@ -114,23 +149,65 @@ public final class NodeAgent {
     Path dir = null;
     try {
       if (!local.hosts().containsAll(m.hosts())) {
-        return new PartDone(local.address(), m.hosts(), null, List.of(), "hosts " + m.hosts()
+        return new PartDone(local.address(), m.hosts(), m.restartAtNanos(), null, List.of(), "hosts " + m.hosts()
             + " were not all provisioned on this node (it has " + local.hosts() + ")");
       }
       Settings.Scenario whole = ScenarioLoader.load(Path.of(m.file()), new ScenarioLoader.Overrides(m.timeScale(),
           m.durationNanos(), m.seed(), m.sets(), new FaultPlan.Cli(m.faults(), m.faultMode(), m.faultRate())));
       Settings.Scenario part = NodeScenario.of(whole, m.hosts());
+      long shift = m.restartAtNanos();
+      if (shift > 0) part = NodeScenario.restartAt(part, shift);
+      // the part's own clock starts at the restart: zero + restartAt in wall time
+      long zero = m.zeroEpochMillis() + Math.round(shift / whole.timeScale() / 1e6);
       dir = Files.createTempDirectory("gpuemu-node-");
-      Summary summary = new Summary(Runner.runFrom(part, dir, m.zeroEpochMillis()));
+      ConcurrentLinkedQueue<String> rows = new ConcurrentLinkedQueue<>();
+      Settings.Scenario ran = part;
+      Runner.Sampler reports = new Runner.Sampler() {
+        @Override public boolean due(long emulatedNanos) {
+          return true;
+        }
+
+        @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) {
+          List<VmCount> counts = new ArrayList<>();
+          for (VGpu.VgpuReport r : vgpus) {
+            counts.add(new VmCount(ran.vms().get(r.vgpu()).name(), r.submitted(), r.completed(), r.failed()));
+          }
+          List<String> since = new ArrayList<>();
+          long at = view.emulatedNanos() + shift; // the report covers the rows it carries
+          for (String row; (row = rows.poll()) != null; ) {
+            since.add(shifted(row, shift));
+            at = Math.max(at, rowNanos(row) + shift);
+          }
+          m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since));
+        }
+      };
+      Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports));
       String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.doc());
-      List<String> rows = Files.readAllLines(dir.resolve("timeline.jsonl"));
-      return new PartDone(local.address(), m.hosts(), json, rows, null);
+      List<String> timeline = new ArrayList<>();
+      for (String row : Files.readAllLines(dir.resolve("timeline.jsonl"))) timeline.add(shifted(row, shift));
+      return new PartDone(local.address(), m.hosts(), shift, json, timeline, null);
     } catch (Exception e) {
-      return new PartDone(local.address(), m.hosts(), null, List.of(), e.toString());
+      return new PartDone(local.address(), m.hosts(), m.restartAtNanos(), null, List.of(), e.toString());
     } finally {
       if (dir != null) delete(dir);
     }
   }
+
+  /** A timeline row of a restarted part, its time moved from the part's clock to the run's. */
+  static String shifted(String row, long shiftNanos) {
+    if (shiftNanos == 0) return row;
+    java.util.regex.Matcher t = ROW_TIME.matcher(row);
+    if (!t.lookingAt()) throw new IllegalStateException("a timeline row without t_s first: " + row);
+    double s = Math.round((Double.parseDouble(t.group(1)) + shiftNanos / 1e9) * 1000) / 1000.0;
+    return "{\"t_s\":" + s + row.substring(t.end(1));
+  }
+
+  private static long rowNanos(String row) {
+    java.util.regex.Matcher t = ROW_TIME.matcher(row);
+    return t.lookingAt() ? Math.round(Double.parseDouble(t.group(1)) * 1e9) : 0;
+  }
+
+  private static final java.util.regex.Pattern ROW_TIME = java.util.regex.Pattern.compile("\\{\"t_s\":([-0-9.Ee]+)");
 
   private static void delete(Path dir) {
     try (Stream<Path> files = Files.walk(dir)) {

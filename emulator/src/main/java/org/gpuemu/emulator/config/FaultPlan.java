@@ -39,7 +39,14 @@ public record FaultPlan(List<Fault> faults) {
      * descheduled thread would stop it. Nothing in the model happens (the target names no victim); what it tests is
      * the run's order and its fidelity verdict (issue 17). Never drawn at random.
      */
-    EMULATOR_STALL("emulator-stall", null);
+    EMULATOR_STALL("emulator-stall", null),
+    /**
+     * Cluster runs only ({@code run --cluster N}): the node that runs the target VM's host dies at once, as a
+     * {@code kill -9} of its JVM would end it; the cluster detects it and restarts its hosts' VMs on the survivors,
+     * and their requests in flight fail with {@code node-lost} (cluster/ClusterRun). Never drawn at random; a run of
+     * one JVM refuses it.
+     */
+    NODE_CRASH("node-crash", "node-lost");
 
     private final String label;
     private final String reason;
@@ -90,6 +97,7 @@ public record FaultPlan(List<Fault> faults) {
         case VCPU_STALL -> stallNanos;
         case VGPU_CRASH -> 0;
         case EMULATOR_STALL -> emulatorStallWallNanos;
+        case NODE_CRASH -> 0; // a node does not come back; its hosts restart elsewhere
       };
     }
   }
@@ -199,7 +207,7 @@ public record FaultPlan(List<Fault> faults) {
   }
 
   /** A duration with a unit (HOCON's: 2s, 500ms), in nanoseconds; empty without a unit or when unreadable. */
-  static Optional<Long> duration(String text) {
+  public static Optional<Long> duration(String text) {
     if (text == null || !text.trim().matches("-?[0-9.]+\\s*[a-zA-Z]+")) return Optional.empty();
     try {
       return Optional.of(ConfigFactory.parseString("d = \"" + text.trim() + "\"").getDuration("d").toNanos());

@@ -298,6 +298,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         vgpu.tell(new VGpu.Watch(f.id(), s.atNanos() + f.healAfterNanos(), s.outcomes()));
       }
       case EMULATOR_STALL -> { } // carried out by the injector itself
+      case NODE_CRASH -> { } // never in a node's model: the cluster's coordinator carries it out
     }
     return this;
   }

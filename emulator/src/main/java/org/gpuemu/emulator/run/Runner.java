@@ -267,14 +267,26 @@ public final class Runner {
    * has passed): the nodes of a cluster run start their clocks together. No progress line.
    */
   public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis) throws Exception {
-    Started run = start(scenario, outDir, c -> { }, MetricsHub.TimelineTap.NONE, zeroEpochMillis);
+    return runFrom(scenario, outDir, zeroEpochMillis, 500, MetricsHub.TimelineTap.NONE, Sampler.NONE);
+  }
+
+  /**
+   * As {@link #runFrom(Settings.Scenario, Path, long)}; {@code tap} sees every timeline row as it is written and
+   * {@code sampler} may take a sample every {@code everyMillis} of wall time (a cluster node's progress reports).
+   */
+  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
+      MetricsHub.TimelineTap tap, Sampler sampler) throws Exception {
+    Started run = start(scenario, outDir, c -> { }, tap, zeroEpochMillis);
     try {
       StallWatch stall = new StallWatch(run.context().causality());
       while (!run.ended().isDone()) {
         try {
-          run.ended().get(500, TimeUnit.MILLISECONDS);
+          run.ended().get(everyMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
           stall.check();
+          if (sampler != Sampler.NONE) {
+            sample(run, ask(run.system(), Emulation.Live::new).toCompletableFuture(), sampler);
+          }
         }
       }
       Emulation.Ended end = run.ended().get();
