@@ -116,7 +116,7 @@ public final class ClusterRun {
             long restartAt = Math.max(p.restartAtNanos(), (nowModel + period - 1) / period * period);
             String to = null;
             if (restartAt < scenario.durationNanos()) {
-              Map<Integer, String> again = provision(system, scenario, p.hosts());
+              Map<Integer, String> again = provisionAgain(system, scenario, p.hosts());
               to = again.get(p.hosts().get(0));
               if (lost.contains(to)) throw new IllegalStateException("hosts " + p.hosts() + " re-placed on lost " + to);
               start(source, system, agents, to, p.hosts(), zero, restartAt, endWall, watcher, running, events);
@@ -253,9 +253,13 @@ public final class ClusterRun {
    */
   private static Map<Integer, String> provision(ActorSystem<Void> system, Settings.Scenario scenario,
       List<Integer> hosts) throws Exception {
+    return provision(system, scenario, hosts, Duration.ofSeconds(60)); // until every node's region registered
+  }
+
+  private static Map<Integer, String> provision(ActorSystem<Void> system, Settings.Scenario scenario,
+      List<Integer> hosts, Duration patient) throws Exception {
     ClusterSharding sharding = ClusterSharding.get(system);
     List<CompletableFuture<VmEntity.Provisioned>> asks = new ArrayList<>();
-    Duration patient = Duration.ofSeconds(60); // the allocation waits until every node's region registered
     for (int host : hosts) {
       asks.add(sharding.entityRefFor(VmEntity.KEY, VmEntity.id(host, "")).<VmEntity.Provisioned>ask(
           r -> new VmEntity.Provision(host, -1, r), patient).toCompletableFuture());
@@ -275,6 +279,23 @@ public final class ClusterRun {
       }
     }
     return hostNode;
+  }
+
+  /**
+   * Provisions a lost node's hosts again, asking until they answer: the first messages may still go to the lost
+   * node's region and be dropped, until this node's region has seen it terminated and asks the shard coordinator,
+   * which allocates the shards on a survivor once the removal margin has passed.
+   */
+  private static Map<Integer, String> provisionAgain(ActorSystem<Void> system, Settings.Scenario scenario,
+      List<Integer> hosts) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (true) {
+      try {
+        return provision(system, scenario, hosts, Duration.ofSeconds(5));
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        if (System.nanoTime() > deadline) throw e;
+      }
+    }
   }
 
   private static int freePort() throws IOException {
