@@ -197,7 +197,7 @@ public final class ClusterRun {
   }
 
   /** The agents of {@code nodes} nodes, by node address (the coordinator's under its own address). */
-  private static Map<String, ActorRef<NodeAgent.Command>> awaitAgents(ActorSystem<Void> system, int nodes,
+  static Map<String, ActorRef<NodeAgent.Command>> awaitAgents(ActorSystem<Void> system, int nodes,
       String selfAddress) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (true) {
@@ -223,7 +223,7 @@ public final class ClusterRun {
    * Waits until the shard coordinator knows every node's shard region, so that no host is allocated (and refused)
    * before all nodes can take one.
    */
-  private static void awaitRegions(ActorSystem<Void> system, int nodes) throws Exception {
+  static void awaitRegions(ActorSystem<Void> system, int nodes) throws Exception {
     org.apache.pekko.actor.ActorRef region = org.apache.pekko.cluster.sharding.ClusterSharding
         .get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system)).shardRegion(VmEntity.KEY.name());
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -298,7 +298,7 @@ public final class ClusterRun {
     }
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }

@@ -28,6 +28,12 @@ public final class VmEntity {
   /** VM {@code vm} (-1: only its host) of host {@code host} lives on the node at {@code node}. */
   public record Provisioned(int host, int vm, String node) implements CborSerializable {}
 
+  /** A round trip through the entity (the cluster probe's cross-node latency against local). */
+  public record Ping(long sentNanos, ActorRef<Pong> replyTo) implements Command {}
+
+  /** The answer to a {@link Ping}, with its send time. */
+  public record Pong(long sentNanos) implements CborSerializable {}
+
   /** The entity id of VM {@code vmName} on host {@code host} ("" for the host alone). */
   public static String id(int host, String vmName) {
     return host + "/" + vmName;
@@ -38,6 +44,10 @@ public final class VmEntity {
         .onMessage(Provision.class, p -> {
           node.provisioned(p.host(), p.vm());
           p.replyTo().tell(new Provisioned(p.host(), p.vm(), node.address()));
+          return Behaviors.same();
+        })
+        .onMessage(Ping.class, p -> {
+          p.replyTo().tell(new Pong(p.sentNanos()));
           return Behaviors.same();
         })
         .build();
