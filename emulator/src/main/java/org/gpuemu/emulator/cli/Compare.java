@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.dashboard.DashboardOptions;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
-import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyKind;
 import picocli.CommandLine;
@@ -42,6 +42,8 @@ final class Compare implements Callable<Integer> {
 
   @Option(names = "--no-report", description = "do not write report.html (here and in each policy's folder)")
   boolean noReport;
+
+  @CommandLine.Mixin DashboardOptions dashboard;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -73,14 +75,48 @@ final class Compare implements Callable<Integer> {
       bad = true;
     }
     if (bad) return Main.BAD_INPUT;
+    try {
+      dashboard.open(scenarios.get(0), stdout);
+    } catch (ConfigProblems p) {
+      p.problems().forEach(err::println);
+      return Main.BAD_INPUT;
+    }
     Path dir = out != null ? out : Main.timestamped(scenarios.get(0).name() + "-compare-");
     Map<String, Summary> results = new LinkedHashMap<>();
+    try {
+      if (!runAll(scenarios, dir, results, err, stdout)) return Main.BAD_INPUT;
+    } finally {
+      dashboard.endCompare(results, stdout);
+    }
+    Map<String, Map<String, Object>> rows = rows(results);
+    stdout.print(table(rows, List.copyOf(results.keySet())));
+    Map<String, Object> compare = new LinkedHashMap<>();
+    compare.put("scenario", scenarios.get(0).name());
+    compare.put("rows", rows);
+    List<Map<String, Object>> paper = PaperValues.of(options.opts.file, catalog, results);
+    if (!paper.isEmpty()) compare.put("paper", paper);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("compare.json").toFile(), compare);
+    boolean unfaithful = results.values().stream().anyMatch(r -> !r.faithful());
+    if (unfaithful) {
+      err.println("warning: a run is marked faithful: false (see its row); do not trust its figures");
+    }
+    stdout.println("wrote " + dir.resolve("compare.json"));
+    ReportCommand.afterRun(dir, noReport, stdout, err);
+    return results.values().stream().allMatch(r -> r.brokenInvariants().isEmpty()) ? Main.OK : Main.BROKEN;
+  }
+
+  /**
+   * Runs each policy's scenario into {@code dir/<policy>/}, one after the other, with the dashboard when one is
+   * open; false when a folder cannot be made (bad input).
+   */
+  private boolean runAll(List<Settings.Scenario> scenarios, Path dir, Map<String, Summary> results, PrintWriter err,
+      PrintWriter stdout) throws Exception {
     boolean logging = false;
     for (int i = 0; i < scenarios.size(); i++) {
       Settings.Scenario s = scenarios.get(i);
       String label = policies.get(i);
       Path runDir = dir.resolve(label);
-      if (!Main.createFolder(runDir, err)) return Main.BAD_INPUT;
+      if (!Main.createFolder(runDir, err)) return false;
       if (!logging) {
         Main.configureLogging(dir, false);
         logging = true;
@@ -89,21 +125,11 @@ final class Compare implements Callable<Integer> {
           label, s.durationNanos() / 1e9, s.timeScale(), runDir);
       stdout.flush();
       warmUp.warmUp(s);
-      Summary summary = new Summary(Runner.run(s, runDir, v -> { }, 1000));
+      Summary summary = new Summary(dashboard.runOf(label, i, scenarios.size(), s, runDir, v -> { }));
       summary.write(runDir.resolve("summary.json"));
       results.put(label, summary);
     }
-    Map<String, Map<String, Object>> rows = rows(results);
-    stdout.print(table(rows, List.copyOf(results.keySet())));
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-        .writeValue(dir.resolve("compare.json").toFile(), Map.of("scenario", scenarios.get(0).name(), "rows", rows));
-    boolean unfaithful = results.values().stream().anyMatch(r -> !r.faithful());
-    if (unfaithful) {
-      err.println("warning: a run is marked faithful: false (see its row); do not trust its figures");
-    }
-    stdout.println("wrote " + dir.resolve("compare.json"));
-    ReportCommand.afterRun(dir, noReport, stdout, err);
-    return results.values().stream().allMatch(r -> r.brokenInvariants().isEmpty()) ? Main.OK : Main.BROKEN;
+    return true;
   }
 
   /** A memory policy's name (gBalloon's comparisons vary the memory policy; names are unique across kinds). */

@@ -25,9 +25,9 @@ import java.util.concurrent.atomic.LongAdder;
  *       "Time": the design this one replaced, kept to measure against).
  * </ul>
  *
- * <p>The thread-locals carry the sender's side across a {@code tell}: {@link CausalMailbox} reads {@link #sending()}
- * on the sender's thread as it enqueues, and sets what {@link #arrived()} returns on the receiver's thread as it
- * dequeues.
+ * <p>One thread-local ({@link OnThread}) carries the sender's side across a {@code tell}: {@link CausalMailbox} reads
+ * {@link #sending()} on the sender's thread as it enqueues, and sets {@link OnThread#arrived} on the receiver's thread
+ * as it dequeues.
  */
 public final class Causality {
 

@@ -100,6 +100,8 @@ public final class Frontier {
   private volatile Level bound = Level.TOP;
   /** The level past which nothing is handed over any more (the run has ended): TOP while it goes. */
   private volatile Level cap = Level.TOP;
+  /** The level past which nothing is handed over while the run is paused ({@link #pause}): TOP while it goes. */
+  private volatile Level pausedAt = Level.TOP;
 
   static int compare(long stamp, int generation, long otherStamp, int otherGeneration) {
     int c = Long.compare(stamp, otherStamp);
@@ -147,7 +149,11 @@ public final class Frontier {
       }
       Level next = earliest == null ? Level.TOP : new Level(earliest.stamp, earliest.first);
       bound = next;
-      if (waiting.isEmpty() || waiting.firstKey().compareTo(next) > 0 || next.compareTo(cap) > 0) return;
+      // a waiter waits for its own event, which is outstanding: past a cap, every waiter is past it too
+      if (waiting.isEmpty() || waiting.firstKey().compareTo(next) > 0 || next.compareTo(cap) > 0
+          || next.compareTo(pausedAt) > 0) {
+        return;
+      }
       wake = new ArrayList<>();
       Map<Level, List<Waiter>> due = waiting.headMap(next, true);
       for (List<Waiter> ws : due.values()) wake.addAll(ws);
@@ -184,8 +190,47 @@ public final class Frontier {
   public boolean mayGo(long stamp, int generation) {
     Level b = bound;
     Level c = cap;
+    Level p = pausedAt;
     return compare(stamp, generation, b.stamp(), b.generation()) <= 0
-        && compare(stamp, generation, c.stamp(), c.generation()) <= 0;
+        && compare(stamp, generation, c.stamp(), c.generation()) <= 0
+        && compare(stamp, generation, p.stamp(), p.generation()) <= 0;
+  }
+
+  /**
+   * Pauses the run at the model's present: from now on nothing later than the bound, or than model time {@code
+   * clockNanos} (the clock's, when the model is idle ahead of it: a timer due later than the clock waits), is handed
+   * over, until {@link #resume}. Events at the present that are handed over already finish; what they cause waits.
+   * Returns the level the run is paused at. A second pause keeps the first's level.
+   */
+  public synchronized Level pause(long clockNanos) {
+    if (pausedAt != Level.TOP) return pausedAt;
+    Level b = bound;
+    Level clock = new Level(clockNanos, Integer.MAX_VALUE);
+    pausedAt = b.compareTo(clock) <= 0 ? b : clock;
+    return pausedAt;
+  }
+
+  /** Whether the run is paused. */
+  public boolean paused() {
+    return pausedAt != Level.TOP;
+  }
+
+  /**
+   * Resumes a paused run: the pause's cap is lifted and every inbox waiting for a level the bound has reached (and
+   * the end's cap, if any, allows) is woken; the others are woken as the bound gets to them, as before the pause.
+   */
+  public void resume() {
+    List<Waiter> wake = new ArrayList<>();
+    synchronized (this) {
+      if (pausedAt == Level.TOP) return;
+      pausedAt = Level.TOP;
+      Level upTo = bound.compareTo(cap) <= 0 ? bound : cap;
+      if (waiting.isEmpty() || waiting.firstKey().compareTo(upTo) > 0) return;
+      Map<Level, List<Waiter>> due = waiting.headMap(upTo, true);
+      for (List<Waiter> ws : due.values()) wake.addAll(ws);
+      due.clear();
+    }
+    for (Waiter w : wake) w.wake();
   }
 
   /**

@@ -61,6 +61,10 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
   private long nextSeq; // guarded by queue; keeps equal deadlines in submission order
   private int cancelledInQueue; // guarded by queue; approximate, only triggers purges
   private boolean closed; // guarded by queue
+  // While paused (the dashboard's pause, README "Live dashboard") nothing fires, and a task armed meanwhile counts
+  // its delay from the pause's instant; resume() moves every deadline on by the time paused.
+  private boolean paused; // guarded by queue
+  private long pausedAtNanos; // guarded by queue
   // Set when a new earliest task arrives while the timer thread may be spinning on the old one.
   private volatile boolean headChanged;
   private volatile boolean stopping;
@@ -96,7 +100,7 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
   @Override
   public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
     try {
-      return enqueue(new Task(runnable, executor, deadlineAfter(delay), 0L));
+      return enqueue(new Task(runnable, executor, delayNanos(delay), 0L));
     } catch (SchedulerException e) {
       // Same contract as Pekko's default scheduler, whose callers catch IllegalStateException here.
       throw new IllegalStateException(e.getMessage(), e);
@@ -113,7 +117,7 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
       throw new IllegalArgumentException(
           "Task scheduled with [" + interval + "] interval, which means an infinite loop; it must be > 0");
     }
-    return enqueue(new Task(runnable, executor, deadlineAfter(initialDelay), period));
+    return enqueue(new Task(runnable, executor, delayNanos(initialDelay), period));
   }
 
   /** Tasks per second this scheduler can tell apart: its resolution is about a microsecond. */
@@ -157,10 +161,38 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
     LockSupport.unpark(timerThread);
   }
 
-  private long deadlineAfter(FiniteDuration delay) {
+  /**
+   * Stops firing at wall instant {@code wallNanos} (of this scheduler's nano source): nothing runs until
+   * {@link #resume}, and a task scheduled meanwhile counts its delay from {@code wallNanos}. Stops the run's timers
+   * with its clock ({@code ScaledClock#pause}). A second pause keeps the first's instant.
+   */
+  public void pause(long wallNanos) {
+    synchronized (queue) {
+      if (paused) return;
+      paused = true;
+      pausedAtNanos = wallNanos;
+      headChanged = true;
+    }
+  }
+
+  /**
+   * Fires again from wall instant {@code wallNanos}: every deadline moves on by the time paused, so each task fires
+   * as long after the resume as it was due after the pause.
+   */
+  public void resume(long wallNanos) {
+    synchronized (queue) {
+      if (!paused) return;
+      long shift = Math.max(0, wallNanos - pausedAtNanos);
+      for (Task task : queue) task.deadline += shift; // the same shift for all: the heap's order stands
+      paused = false;
+      headChanged = true;
+    }
+    LockSupport.unpark(timerThread);
+  }
+
+  private static long delayNanos(FiniteDuration delay) {
     // Saturate far-future delays: wrapping would make a timer fire immediately.
-    long delayNanos = Math.max(0L, Math.min(delay.toNanos(), Long.MAX_VALUE >> 2));
-    return nanoTime.getAsLong() + delayNanos;
+    return Math.max(0L, Math.min(delay.toNanos(), Long.MAX_VALUE >> 2));
   }
 
   private Cancellable enqueue(Task task) {
@@ -169,6 +201,7 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
       if (closed) {
         throw new SchedulerException("cannot enqueue after timer shutdown");
       }
+      task.deadline += paused ? pausedAtNanos : nanoTime.getAsLong(); // the delay from now (or from the pause)
       task.seq = nextSeq++;
       queue.add(task);
       newHead = queue.peek() == task;
@@ -208,7 +241,9 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
           cancelledInQueue = Math.max(0, cancelledInQueue - 1);
           head = queue.peek();
         }
-        if (head != null) {
+        if (paused) {
+          head = null; // nothing fires: park until resume() unparks
+        } else if (head != null) {
           waitNanos = head.deadline - nanoTime.getAsLong();
           if (waitNanos <= 0) {
             due = queue.poll();
@@ -296,7 +331,9 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
     final Runnable runnable;
     final ExecutionContext executor;
     final long period; // 0 for one-shot tasks
-    long deadline; // written before insertion (guarded by queue) or by the timer thread between runs
+    // the delay until enqueued, then the deadline; written under the queue's lock, or by the timer thread between
+    // runs of a periodic task (out of the queue)
+    long deadline;
     long seq; // guarded by queue
     private final AtomicInteger state = new AtomicInteger(SCHEDULED);
 

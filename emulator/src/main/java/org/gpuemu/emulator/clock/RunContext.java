@@ -1,6 +1,8 @@
 package org.gpuemu.emulator.clock;
 
 import java.time.Duration;
+import java.util.function.LongFunction;
+import java.util.function.LongUnaryOperator;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
@@ -56,6 +58,24 @@ public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLaten
     }
     long wall = clock.toWallNanos(Math.max(0, due - clock.nowNanos()));
     timers.startSingleTimer(key, message, Duration.ofNanos(wall));
+  }
+
+  /**
+   * Arms timer {@code key} for an event at {@code at.applyAsLong(present)}, where the present is the model's
+   * ({@link #now} outside any event), reading it and counting the timer in the run's order at once (under the
+   * frontier's lock): called from a message handled outside any event (a control from outside the run), it makes an
+   * event no handled event is later than, whatever the other threads do meanwhile. {@code at} must give a time later
+   * than the present. Returns the event's time, or -1 (nothing armed) when that is {@code before} or later.
+   */
+  public <T> long armAfterPresent(TimerScheduler<T> timers, Object key, LongFunction<T> message, LongUnaryOperator at,
+      long before) {
+    Object lock = causality.frontier() != null ? causality.frontier() : this;
+    synchronized (lock) {
+      long due = at.applyAsLong(now());
+      if (due >= before) return -1;
+      arm(timers, key, message.apply(due), due);
+      return due;
+    }
   }
 
   /** Cancels timer {@code key}, if armed (from the actor's own behavior, as {@link #arm}). */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAccumulator;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -70,6 +71,38 @@ public final class TimerLateness {
   public synchronized Snapshot snapshot() {
     fold();
     return Snapshot.of(total);
+  }
+
+  /**
+   * Every timer recorded so far by lateness, in buckets that double: the first holds 0-1 µs, the next up to 2 µs,
+   * then 4, 8, ... (a compact histogram for the report's lateness chart), from the first bucket with a count to the
+   * last; empty when nothing was recorded.
+   */
+  public synchronized Buckets histogram() {
+    fold();
+    List<Long> upTo = new ArrayList<>();
+    List<Long> counts = new ArrayList<>();
+    if (total.getTotalCount() == 0) return new Buckets(upTo, counts);
+    for (HistogramIterationValue v : total.logarithmicBucketValues(1, 2.0)) {
+      upTo.add(v.getValueIteratedTo());
+      counts.add(v.getCountAddedInThisIterationStep());
+    }
+    int first = 0;
+    while (counts.get(first) == 0) first++;
+    return new Buckets(upTo.subList(first, upTo.size()), counts.subList(first, counts.size()));
+  }
+
+  /**
+   * A histogram in buckets: {@code counts.get(i)} values above the previous bucket's bound, up to
+   * {@code upToMicros.get(i)} (µs, inclusive).
+   */
+  public record Buckets(List<Long> upToMicros, List<Long> counts) {
+    public static final Buckets EMPTY = new Buckets(List.of(), List.of());
+
+    public Buckets {
+      upToMicros = List.copyOf(upToMicros);
+      counts = List.copyOf(counts);
+    }
   }
 
   /** Opens a window that sees every timer recorded from now on, until it is closed. */

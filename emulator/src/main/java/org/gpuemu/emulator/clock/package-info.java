@@ -8,8 +8,9 @@
  * for the progress line (real-time factor, current p99); what every actor of a run shares, the {@link
  * org.gpuemu.emulator.clock.RunContext} (clock, causal order, lateness and skew records); the run's causal order
  * ({@link org.gpuemu.emulator.clock.Causality}): a {@link org.gpuemu.emulator.clock.CausalMailbox} that stamps every message
- * with the event its sender was handling and a {@link org.gpuemu.emulator.clock.CausalInbox} on every actor that
- * hands events over in model-time order and counts the ones too late for it; and {@link
+ * with the event its sender was handling, a {@link org.gpuemu.emulator.clock.CausalInbox} on every actor that hands
+ * events over in model-time order, and the {@link org.gpuemu.emulator.clock.Frontier}, the run's safe time, that lets
+ * an inbox hand an event over only when nothing earlier is outstanding anywhere; and {@link
  * org.gpuemu.emulator.clock.TimerProbe} and {@link
  * org.gpuemu.emulator.clock.OsFloor}, which measure all of that, and what the operating system allows, on the
  * machine at hand (the {@code bench} command's timer section).

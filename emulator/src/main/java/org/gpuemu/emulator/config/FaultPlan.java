@@ -69,6 +69,11 @@ public record FaultPlan(List<Fault> faults) {
       return Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
     }
 
+    /** Whether a run of one JVM can carry it out (all but node-crash, which needs a cluster). */
+    public boolean inOneJvm() {
+      return this != NODE_CRASH;
+    }
+
     static String names() {
       return Arrays.stream(values()).map(Kind::label).sorted().toList().toString();
     }

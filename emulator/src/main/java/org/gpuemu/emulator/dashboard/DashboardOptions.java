@@ -4,11 +4,13 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Runner;
 import picocli.CommandLine.Option;
@@ -43,14 +45,20 @@ public final class DashboardOptions {
       + "the final state after the run ends, before the summary is written (default: 0s, it stops at the end)")
   String linger;
 
+  @Option(names = "--controls", paramLabel = "SUMMARY", description = "replay the controls a run recorded in its "
+      + "summary.json (faults, weights, shares from the dashboard) at their model times (README: Live dashboard)")
+  Path controls;
+
   private LiveDashboard dashboard;
   private long lingerMillis;
+  private List<Control.Planned> planned = List.of();
 
   /**
    * With {@code --dashboard}, starts listening and prints the address on {@code out}; bad input (one line) when a
    * dashboard option comes without {@code --dashboard}, the linger is not a duration, or the port cannot be had.
    */
   public void open(Settings.Scenario scenario, PrintWriter out) throws ConfigProblems {
+    if (controls != null) planned = ControlReplay.read(controls, scenario);
     if (!enabled) {
       if (port != null || bind != null || linger != null) {
         throw ConfigProblems.of("--port, --bind and --dashboard-linger go with --dashboard");
@@ -59,8 +67,8 @@ public final class DashboardOptions {
     }
     lingerMillis = lingerMillis(linger == null ? "0s" : linger);
     dashboard = LiveDashboard.start(bind == null ? LOOPBACK : bind, port == null ? DEFAULT_PORT : port, scenario);
-    out.println("dashboard: " + dashboard.url() + (lingerMillis == 0 ? " (live while the run goes; it stops when "
-        + "the run ends)" : " (live while the run goes; it stops " + linger + " after the run ends)"));
+    out.println("dashboard: " + dashboard.url() + (lingerMillis == 0 ? " (live while it runs; it stops at the end)"
+        : " (live while it runs; it stops " + linger + " after the end)"));
     out.flush();
   }
 
@@ -76,24 +84,65 @@ public final class DashboardOptions {
    */
   public RunResult run(Settings.Scenario scenario, Path dir, Consumer<MetricsHub.LiveView> progress,
       PrintWriter out) throws Exception {
-    if (dashboard == null) return Runner.run(scenario, dir, progress, LIVE_EVERY_MILLIS);
+    if (dashboard == null) {
+      return Runner.run(scenario, dir, progress, LIVE_EVERY_MILLIS, context -> { }, MetricsHub.TimelineTap.NONE,
+          Runner.Sampler.NONE, new Runner.Attach(session -> { }, record -> { }, planned));
+    }
     try (LiveDashboard live = dashboard) {
-      RunResult result = Runner.run(scenario, dir, view -> {
-        progress.accept(view);
-        live.live(view);
-      }, LIVE_EVERY_MILLIS, context -> { }, live.tap());
+      RunResult result = attached(live, scenario, dir, progress);
       live.end(new Summary(result));
-      if (lingerMillis > 0) {
-        out.println("dashboard: the run has ended; serving its final state at " + live.url() + " for " + linger);
-        out.flush();
-        Thread.sleep(lingerMillis);
-      }
+      linger(live, "run", out);
       return result;
     } finally {
       dashboard = null;
       out.println("dashboard: stopped");
       out.flush();
     }
+  }
+
+  /**
+   * One of a compare's runs, {@code index} (from 0) of {@code count}, under policy {@code label}: as {@link #run},
+   * but the dashboard stays up for the next one (the page starts its charts afresh for each and keeps a row of each
+   * one's results); {@link #endCompare} ends it.
+   */
+  public RunResult runOf(String label, int index, int count, Settings.Scenario scenario, Path dir,
+      Consumer<MetricsHub.LiveView> progress) throws Exception {
+    if (dashboard == null) return run(scenario, dir, progress, null);
+    dashboard.begin(label, index, count);
+    RunResult result = attached(dashboard, scenario, dir, progress);
+    dashboard.runEnded(label, new Summary(result));
+    return result;
+  }
+
+  /** A compare has ended (or failed: {@code results} holds the runs that ended): the page's end, linger, stop. */
+  public void endCompare(java.util.Map<String, Summary> results, PrintWriter out) throws InterruptedException {
+    if (dashboard == null) return;
+    try (LiveDashboard live = dashboard) {
+      List<String> broken = new java.util.ArrayList<>();
+      results.forEach((label, s) -> s.brokenInvariants().forEach(b -> broken.add(label + ": " + b)));
+      live.endCompare(results.values().stream().allMatch(Summary::faithful), broken);
+      linger(live, "compare", out);
+    } finally {
+      dashboard = null;
+      out.println("dashboard: stopped");
+      out.flush();
+    }
+  }
+
+  private RunResult attached(LiveDashboard live, Settings.Scenario scenario, Path dir,
+      Consumer<MetricsHub.LiveView> progress) throws Exception {
+    return Runner.run(scenario, dir, view -> {
+      progress.accept(view);
+      live.live(view);
+    }, LIVE_EVERY_MILLIS, context -> { }, live.tap(), Runner.Sampler.NONE,
+        new Runner.Attach(live::attach, live::controlled, planned));
+  }
+
+  private void linger(LiveDashboard live, String what, PrintWriter out) throws InterruptedException {
+    if (lingerMillis <= 0) return;
+    out.println("dashboard: the " + what + " has ended; serving its final state at " + live.url() + " for " + linger);
+    out.flush();
+    Thread.sleep(lingerMillis);
   }
 
   private static long lingerMillis(String value) throws ConfigProblems {

@@ -1,6 +1,9 @@
 package org.gpuemu.emulator.dashboard;
 
 import static org.apache.pekko.http.javadsl.server.Directives.complete;
+import static org.apache.pekko.http.javadsl.server.Directives.completeWithFuture;
+import static org.apache.pekko.http.javadsl.server.Directives.entity;
+import static org.apache.pekko.http.javadsl.server.Directives.post;
 import static org.apache.pekko.http.javadsl.server.Directives.completeOK;
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.extractRequestContext;
@@ -20,6 +23,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,12 +38,15 @@ import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.apache.pekko.stream.Materializer;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.report.html.EChartsLibrary;
+import org.gpuemu.emulator.run.Control;
+import org.gpuemu.emulator.run.Runner;
 
 /**
  * The dashboard's HTTP server: {@code /} the page, {@code /echarts.min.js} the report's pinned ECharts bundle,
@@ -61,13 +68,17 @@ public final class LiveDashboard implements AutoCloseable {
   private final ServerBinding binding;
   private final LiveFeed feed;
   private final URI url;
+  private final RemoteControl control;
   private final ObjectMapper json = new ObjectMapper();
+  private volatile Runner.Session session;
 
-  private LiveDashboard(ActorSystem<Void> system, ServerBinding binding, LiveFeed feed, URI url) {
+  private LiveDashboard(ActorSystem<Void> system, ServerBinding binding, LiveFeed feed, URI url,
+      RemoteControl control) {
     this.system = system;
     this.binding = binding;
     this.feed = feed;
     this.url = url;
+    this.control = control;
   }
 
   /**
@@ -88,19 +99,25 @@ public final class LiveDashboard implements AutoCloseable {
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "dashboard", CONFIG);
     try {
       LiveFeed feed = new LiveFeed(Materializer.matFromSystem(system));
-      ServerBinding binding = Http.get(system).newServerAt(host, port).bind(routes(feed, DashboardPage.html(scenario)))
+      RemoteControl control = new RemoteControl(scenario, feed);
+      ServerBinding binding = Http.get(system).newServerAt(host, port)
+          .bind(routes(feed, control, DashboardPage.html(scenario, control)))
           .toCompletableFuture().get(BIND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       InetSocketAddress bound = binding.localAddress();
       String shown = host.contains(":") ? "[" + host + "]" : host;
-      return new LiveDashboard(system, binding, feed, URI.create("http://" + shown + ":" + bound.getPort() + "/"));
+      return new LiveDashboard(system, binding, feed, URI.create("http://" + shown + ":" + bound.getPort() + "/"),
+          control);
     } catch (ExecutionException | TimeoutException | InterruptedException e) {
       terminate(system);
       throw ConfigProblems.of(cannot + rootMessage(e) + ")");
     }
   }
 
-  private static Route routes(LiveFeed feed, String page) {
+  private static Route routes(LiveFeed feed, RemoteControl control, String page) {
     return concat(
+        // a control is a user's action, not a poll: the page posts one per click
+        path("control", () -> post(() -> entity(Unmarshaller.entityToString(),
+            body -> completeWithFuture(control.handle(body))))),
         pathSingleSlash(() -> get(() -> complete(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, page)))),
         path("echarts.min.js", () -> get(() -> complete(HttpEntities.create(
             MediaTypes.APPLICATION_JAVASCRIPT.toContentType(HttpCharsets.UTF_8), EChartsLibrary.script())))),
@@ -120,10 +137,23 @@ public final class LiveDashboard implements AutoCloseable {
     return feed::timeline;
   }
 
+  /** The run has started: the page's controls reach it through {@code session} from now on. */
+  public void attach(Runner.Session session) {
+    this.session = session;
+    control.attach(session);
+  }
+
+  /** What became of a control (on a dispatcher thread of the run: publishing does not block). */
+  public void controlled(Control.Record record) {
+    control.controlled(record);
+  }
+
   /** The runner's live view: emulated time, real-time factor, p99 timer lateness, the verdict so far. */
   public void live(MetricsHub.LiveView view) {
     ObjectNode o = json.createObjectNode();
     o.put("t_s", view.emulatedNanos() / 1e9);
+    Runner.Session s = session;
+    o.put("paused", s != null && s.paused());
     if (Double.isFinite(view.realTimeFactor())) o.put("rtf", view.realTimeFactor());
     if (view.latenessP99Us() >= 0) o.put("p99_us", view.latenessP99Us());
     if (view.verdict() != null) o.put("verdict", view.verdict());
@@ -134,8 +164,44 @@ public final class LiveDashboard implements AutoCloseable {
     feed.live(o.toString());
   }
 
+  /**
+   * A compare's run {@code index} (from 0) of {@code count}, under policy {@code label}, begins: the page starts its
+   * charts afresh and names the policy.
+   */
+  public void begin(String label, int index, int count) {
+    feed.run(LiveFeed.RUN, json.createObjectNode().put("policy", label).put("index", index).put("count", count)
+        .toString());
+  }
+
+  /** A compare's run under {@code label} has ended: a row of the page's results table. */
+  public void runEnded(String label, Summary summary) {
+    ObjectNode o = json.createObjectNode().put("policy", label).put("faithful", summary.faithful())
+        .put("reason", summary.reason()).put("invariants", summary.brokenInvariants().isEmpty());
+    ObjectNode fps = o.putObject("fps");
+    ObjectNode share = o.putObject("gpu_share");
+    summary.doc().vms().forEach((vm, v) -> {
+      fps.put(vm, v.frames().fps());
+      share.put(vm, v.gpu().gpuShare());
+    });
+    o.put("mmr", summary.doc().fairness().mmr());
+    if (summary.doc().fairness().lambda() != null) o.put("lambda", summary.doc().fairness().lambda());
+    o.put("utilization", summary.doc().gpu().utilization());
+    feed.run(LiveFeed.RUN_END, o.toString());
+  }
+
+  /** A compare has ended: whether every run was faithful and kept its invariants; the streams complete after it. */
+  public void endCompare(boolean faithful, List<String> broken) {
+    control.detach();
+    ObjectNode o = json.createObjectNode().put("faithful", faithful).put("compare", true)
+        .put("reason", faithful ? null : "a run is unfaithful (see its row)");
+    ArrayNode b = o.putArray("broken_invariants");
+    broken.forEach(b::add);
+    feed.end(o.toString());
+  }
+
   /** The run has ended: its verdict and summary.json's document; the event streams complete after it. */
   public void end(Summary summary) {
+    control.detach();
     ObjectNode o = json.createObjectNode();
     o.put("faithful", summary.faithful());
     o.put("reason", summary.reason());
@@ -154,6 +220,7 @@ public final class LiveDashboard implements AutoCloseable {
    * ends the streams of the others (curl) gracefully, then releases the port.
    */
   @Override public void close() {
+    control.detach();
     feed.end("{}"); // no-op after end(); otherwise tells the browsers the run is gone
     try {
       if (!feed.awaitClientsGone(CLIENTS_GONE.toMillis())) {

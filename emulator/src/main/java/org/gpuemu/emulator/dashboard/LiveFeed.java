@@ -19,6 +19,9 @@ final class LiveFeed {
   static final String TIMELINE = "timeline";
   static final String LIVE = "live";
   static final String END = "end";
+  static final String CONTROL = "control";
+  static final String RUN = "run";
+  static final String RUN_END = "run-end";
 
   /** Events a client may fall behind by, beyond the replayed history, before it loses some. */
   private static final int SLACK = 4096;
@@ -37,6 +40,23 @@ final class LiveFeed {
   synchronized void timeline(String json) {
     if (end != null) return;
     ServerSentEvent e = ServerSentEvent.create(json, TIMELINE);
+    history.add(e);
+    publish(e);
+  }
+
+  /** A compare's next run begins ({@code type} {@link #RUN}) or one has ended ({@link #RUN_END}): kept. */
+  synchronized void run(String type, String json) {
+    if (end != null) return;
+    ServerSentEvent e = ServerSentEvent.create(json, type);
+    history.add(e);
+    lastLive = null; // the previous run's live view is not this one's
+    publish(e);
+  }
+
+  /** A control given to the run, or what became of it: kept, as the timeline rows are. */
+  synchronized void control(String json) {
+    if (end != null) return;
+    ServerSentEvent e = ServerSentEvent.create(json, CONTROL);
     history.add(e);
     publish(e);
   }

@@ -41,6 +41,12 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
 
   public record Report(ActorRef<List<Record>> replyTo) implements Command {}
 
+  /**
+   * A fault not in the plan, struck now (a control from outside the run, README "Live dashboard"): it takes the
+   * next id and is struck, healed, recovered and reported as a planned one.
+   */
+  public record Inject(FaultPlan.Kind kind, String target, long healAfterNanos) implements Command {}
+
   /** What happened to one fault; times are emulated nanoseconds, -1 when it did not happen (yet). */
   public record Record(FaultPlan.Fault fault, long injectedNanos, long healedNanos, long recoveredNanos) {}
 
@@ -50,9 +56,11 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final ActorRef<Strike> strikes;
-  private final long[] injected;
-  private final long[] healed;
-  private final long[] recovered;
+  /** The plan's faults, then those injected from outside, by id. */
+  private final List<FaultPlan.Fault> faults;
+  private long[] injected;
+  private long[] healed;
+  private long[] recovered;
 
   public static Behavior<Command> create(FaultPlan plan, RunContext run, ActorRef<Strike> strikes) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
@@ -66,6 +74,7 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
     this.run = run;
     this.timers = timers;
     this.strikes = strikes;
+    this.faults = new ArrayList<>(plan.faults());
     int n = plan.faults().size();
     injected = filled(n);
     healed = filled(n);
@@ -82,6 +91,7 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
     return newReceiveBuilder()
         .onMessage(Begin.class, m -> onBegin())
         .onMessage(Fire.class, this::onFire)
+        .onMessage(Inject.class, this::onInject)
         .onMessage(Healed.class, this::onHealed)
         .onMessage(Recovered.class, this::onRecovered)
         .onMessage(Report.class, this::onReport)
@@ -94,9 +104,29 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
   }
 
   private Behavior<Command> onFire(Fire msg) {
-    long at = run.fired(msg.due());
-    injected[msg.fault()] = at;
-    FaultPlan.Fault f = plan.faults().get(msg.fault());
+    strike(faults.get(msg.fault()), run.fired(msg.due()));
+    return this;
+  }
+
+  private Behavior<Command> onInject(Inject msg) {
+    long at = run.now();
+    FaultPlan.Fault f = new FaultPlan.Fault(faults.size(), msg.kind(), at, msg.target(), msg.healAfterNanos());
+    faults.add(f);
+    injected = grown(injected);
+    healed = grown(healed);
+    recovered = grown(recovered);
+    strike(f, at);
+    return this;
+  }
+
+  private static long[] grown(long[] a) {
+    long[] b = java.util.Arrays.copyOf(a, a.length + 1);
+    b[a.length] = -1;
+    return b;
+  }
+
+  private void strike(FaultPlan.Fault f, long at) {
+    injected[f.id()] = at;
     getContext().getLog().info("fault {}: {} on {} at {} s (heal after {} s)", f.id(), f.kind().label(), f.target(),
         at / 1e9, f.healAfterNanos() / 1e9);
     if (f.kind() == FaultPlan.Kind.EMULATOR_STALL) {
@@ -106,7 +136,6 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
     } else {
       strikes.tell(new Strike(f, at, getContext().getSelf().narrow()));
     }
-    return this;
   }
 
   /**
@@ -134,7 +163,7 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
 
   private Behavior<Command> onReport(Report msg) {
     List<Record> records = new ArrayList<>();
-    for (FaultPlan.Fault f : plan.faults()) {
+    for (FaultPlan.Fault f : faults) {
       records.add(new Record(f, injected[f.id()], healed[f.id()], recovered[f.id()]));
     }
     msg.replyTo().tell(List.copyOf(records));

@@ -34,8 +34,7 @@ import org.gpuemu.policies.vgris.AlgorithmSwitch;
 /**
  * The GPU time-sharing scheduler: a dispatch core around a {@link GpuPolicy}. vGPUs tell it what they queued and
  * what completed ({@link Scheduling}); it asks the policy what to dispatch and tells the owning vGPU to hand that
- * request to its SM group. When the policy wants to be asked again later (a slice ends, a budget refills) it arms a
- * timer.
+ * request to its SM group; it arms a timer when the policy wants to be asked again later (a budget refills).
  *
  * <p>Each paper's extras are parts that the policy's needs switch on ({@link PolicyParts}): VGRIS's controller
  * ({@link VgrisController}), VMCG's inputs ({@link VmcgMeter}), FairGV's GPU-centric coscheduling
@@ -114,6 +113,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(Scheduling.Begin.class, m -> onBegin())
         .onMessage(SecondEnded.class, this::onSecondEnded)
         .onMessage(Report.class, this::onReport)
+        .onMessage(Scheduling.Change.class, this::onChange)
         .onMessage(AgentJoin.class, agents::onAgentJoin)
         .onMessage(MayPresent.class, agents::onMayPresent)
         // the core goes on dispatching what the guests queued until they drain; it takes no notice of frames
@@ -181,9 +181,14 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     return this;
   }
 
+  private Behavior<Command> onChange(Scheduling.Change msg) {
+    msg.applyTo(policy, atWallNow());
+    decide(clock);
+    return this;
+  }
+
   private Behavior<Command> onWake(Wake msg) {
-    if (msg.token() != token) return this;
-    decide(at(run.fired(msg.due())));
+    if (msg.token() == token) decide(at(run.fired(msg.due())));
     return this;
   }
 

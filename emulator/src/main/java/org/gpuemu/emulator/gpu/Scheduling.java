@@ -3,6 +3,10 @@ package org.gpuemu.emulator.gpu;
 import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.gpuemu.policies.gpu.GpuPolicy;
+import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
@@ -21,7 +25,7 @@ public final class Scheduling {
 
   /** A message every GPU scheduler accepts. */
   public sealed interface Command extends GpuScheduler.Command, SpaceScheduler.Command
-      permits Join, Queued, Completed, Presented, Leave, Begin, End, Report, AgentJoin, MayPresent {}
+      permits Join, Queued, Completed, Presented, Leave, Begin, End, Report, AgentJoin, MayPresent, Change {}
 
   /** A vGPU joins; must precede its first {@link Queued}. */
   public record Join(VgpuParams params, ActorRef<Dispatch> vgpu) implements Command {}
@@ -56,6 +60,27 @@ public final class Scheduling {
   public record End(long atNanos) implements Command {}
 
   public record Report(ActorRef<SchedulerReport> replyTo) implements Command {}
+
+  /**
+   * VM {@code vgpu}'s weight ({@code weight} &gt; 0) or else its share ({@code share}) changes now (the dashboard's
+   * control, stamped by the guardian's event); the policy's answer goes to {@code replyTo}, with {@code tag}.
+   */
+  public record Change(int vgpu, int weight, double share, int tag, ActorRef<Changed> replyTo) implements Command {
+    /** Asks {@code policy}, at model time {@code now}, and answers. */
+    void applyTo(GpuPolicy policy, long now) {
+      LiveChange c = weight > 0 ? policy.setWeight(vgpu, weight, now) : policy.setShare(vgpu, share, now);
+      replyTo.tell(new Changed(tag, c));
+    }
+
+    /** Answers that the scheduler has no such thing to change, and why. */
+    <T> Behavior<T> refuse(String reason) {
+      replyTo.tell(new Changed(tag, new LiveChange.Refused(reason)));
+      return Behaviors.same();
+    }
+  }
+
+  /** The answer to the {@link Change} tagged {@code tag}. */
+  public record Changed(int tag, LiveChange outcome) {}
 
   /** A VM's guest agent joins; it gets its {@link SetMode} once its vGPU has joined too. */
   public record AgentJoin(int vgpu, ActorRef<ToAgent> agent) implements Command {}

@@ -50,8 +50,7 @@ import org.gpuemu.workloads.KernelType;
  *       vGPU. The first one of frame k to arrive makes the frame ready ({@link SpacePolicy#frameReady} with the
  *       scene of frame k of the game's seeded trace); the frame's kernels are held until its plan's start, then
  *       its layout goes to the physical GPU (suspending the BE group's kernels if the plan says so, until the frame
- *       has rendered) and its kernels go, one at a time in order (one CUDA stream), to the
- *       render group, SM-bound to the render group's SMs or unbound ("original") as the plan says. A frame has
+ *       has rendered) and its kernels go, one at a time in order (one CUDA stream), to the render group, SM-bound to the render group's SMs or unbound ("original") as the plan says. A frame has
  *       rendered when the vGPU has reported its Present and every one of its kernels has completed.
  *   <li>Every other VM is a BE application: each request is a {@link BeKernel} queued with the policy, and each
  *       launch the policy decides goes to the render group (whole GPU, beside the render) or the BE group.
@@ -148,9 +147,10 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
         .onMessage(Report.class, this::onReport)
         .onMessage(AgentJoin.class, agents::onAgentJoin)
         .onMessage(MayPresent.class, agents::onMayPresent)
-        // nothing here works per second, and a vGPU that left has nothing held here
+        // nothing here works per second, a vGPU that left has nothing held here, and no VM has a weight or share
         .onMessage(Scheduling.Begin.class, m -> this)
         .onMessage(Scheduling.Leave.class, m -> this)
+        .onMessage(Scheduling.Change.class, m -> m.refuse(policy.name() + " shares the GPU's SMs, by no weight"))
         .build();
   }
 

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import org.gpuemu.emulator.clock.Timed;
-import org.HdrHistogram.Histogram;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -44,6 +43,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   public record GpuUsed(int vm, long gpuNanos) implements Command {}
 
   public record MemoryHeld(int vm, long bytes) implements Command {}
+
+  /** VM {@code vm}'s weight from now on (a control during the run), for λ's weight shares. */
+  public record Weight(int vm, int weight) implements Command {}
 
   /** The GPU policy's current mode, recorded in the timeline (hybrid policies switch modes). */
   public record Mode(String mode) implements Command {}
@@ -109,9 +111,22 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     }
   }
 
-  /** Final per-VM figures. Latencies in microseconds. */
+  /**
+   * Final per-VM figures. Latencies in microseconds; {@code latencyCdfUs} the latency at 0, 1, ..., 100 % of the
+   * frames (101 values, the first the shortest and the last the longest; empty without frames).
+   */
   public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-      long gpuBusyNanos, long maxMemoryBytes) {}
+      long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs) {
+    public VmMetrics {
+      latencyCdfUs = List.copyOf(latencyCdfUs);
+    }
+
+    /** Without the distribution (hand-made figures). */
+    public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
+        long gpuBusyNanos, long maxMemoryBytes) {
+      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes, List.of());
+    }
+  }
 
   public record FinalMetrics(List<VmMetrics> vms, long medianFrameNanos, long timelineRows, long timelineDropped,
       String sinkFailure) {}
@@ -126,8 +141,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private final BoundedSourceQueue<String> queue;
   private final CompletionStage<?> written;
   private final ObjectMapper json = new ObjectMapper();
-  private final Histogram[] latency;
-  private final Histogram allFrames = new Histogram(3); // auto-resizing: memory follows the range recorded
+  private final FrameLatencies latency;
   private final long[] frames;
   private final long[] overSla;
   private final long[] busy;
@@ -137,6 +151,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private final long[] periodBusy;
   private final long[] periodKernels;
   private final Map<Integer, Integer> slots = new java.util.HashMap<>();
+  private final int[] weights;
   private MemoryProfile profile;
   private final double[] liveFps;
   private final double[] liveShare;
@@ -164,8 +179,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     this.run = run;
     this.timers = timers;
     int n = vms.size();
-    latency = new Histogram[n];
-    for (int i = 0; i < n; i++) latency[i] = new Histogram(3); // ~190 KB per VM at a fixed 1 h range
+    latency = new FrameLatencies(n);
     frames = new long[n];
     overSla = new long[n];
     busy = new long[n];
@@ -176,6 +190,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     periodKernels = new long[n];
     liveFps = new double[n];
     liveShare = new double[n];
+    weights = vms.stream().mapToInt(VmInfo::weight).toArray();
     Source<String, BoundedSourceQueue<String>> rowSource = Source.queue(QUEUE_SIZE);
     if (tap != TimelineTap.NONE) rowSource = rowSource.wireTap(tap::row);
     Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = rowSource
@@ -201,6 +216,10 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
           return this;
         })
         .onMessage(Tick.class, this::onTick)
+        .onMessage(Weight.class, m -> {
+          weights[m.vm()] = m.weight();
+          return this;
+        })
         .onMessage(Slots.class, m -> {
           slots.put(m.vm(), m.slots());
           return this;
@@ -217,9 +236,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private Behavior<Command> onFrame(Frame msg) {
     int v = msg.vm();
-    long us = Math.max(1, msg.latencyNanos() / 1_000);
-    latency[v].recordValue(us);
-    allFrames.recordValue(us);
+    latency.record(v, msg.latencyNanos());
     frames[v]++;
     periodFrames[v]++;
     if (msg.latencyNanos() > 1e9 / vms.get(v).slaFps()) overSla[v]++;
@@ -264,13 +281,8 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private Behavior<Command> onSinkDone(SinkDone msg) {
     List<VmMetrics> out = new ArrayList<>();
-    for (int v = 0; v < vms.size(); v++) {
-      Histogram h = latency[v];
-      boolean any = h.getTotalCount() > 0;
-      out.add(new VmMetrics(frames[v], overSla[v], any ? h.getValueAtPercentile(50) : 0,
-          any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0, busy[v], maxMemory[v]));
-    }
-    long median = allFrames.getTotalCount() == 0 ? 0 : allFrames.getValueAtPercentile(50) * 1_000;
+    for (int v = 0; v < vms.size(); v++) out.add(latency.of(v, frames[v], overSla[v], busy[v], maxMemory[v]));
+    long median = latency.medianNanos();
     String failure = msg.failure() == null ? null : String.valueOf(msg.failure().getMessage());
     msg.replyTo().tell(new FinalMetrics(out, median, rows, dropped, failure));
     return Behaviors.stopped();
@@ -323,7 +335,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     Map<Integer, Long> throughputs = new java.util.HashMap<>();
     for (int v = 0; v < vms.size(); v++) {
       if (vms.get(v).gpu() != gpu) continue;
-      weights.put(v, vms.get(v).weight());
+      weights.put(v, this.weights[v]);
       throughputs.put(v, frames[v] > 0 ? periodFrames[v] : periodKernels[v]);
     }
     java.util.OptionalDouble l = Fairness.lambda(weights, throughputs);

@@ -92,7 +92,7 @@ public final class Summary {
     return new SummaryDoc(header(), vms, many ? List.of() : switches(r.scheduler()), space.top(),
         many ? figures : policyFigures(figures, r.allGpus().get(0)), gpu.figures(), cpu(), hosts(many),
         placement(many), fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()),
-        invariants(tallies, gpu), faults, null);
+        invariants(tallies, gpu), faults, ControlTally.entries(r.controls()), null);
   }
 
   /** Each host: its cores, its VMs and each of its GPUs ({@code many}: with its policies' figures). */
@@ -276,8 +276,8 @@ public final class Summary {
     return new SummaryDoc.Fidelity(faithful, reason, known ? unit : null, known ? round(reference / 1e6, 3) : null,
         causality(known ? OptionalLong.of(reference) : OptionalLong.empty()),
         r.runningWallSeconds() > 0 ? round(r.emulatedNanos() / 1e9 / r.runningWallSeconds(), 4) : null,
-        SummaryDoc.Distribution.of(r.lateness()), SummaryDoc.Distribution.of(r.skew()),
-        r.metrics().timelineDropped());
+        SummaryDoc.Distribution.of(r.lateness(), r.latenessHistogram()), SummaryDoc.Distribution.of(r.skew()),
+        r.metrics().timelineDropped(), ControlTally.progress(r.progress()));
   }
 
   /** The causal order; without a reference unit, no violation limit. */
@@ -291,7 +291,7 @@ public final class Summary {
             round(o.largestViolationNanos() / 1e3, 1)),
         !arrival ? Double.valueOf(0) : referenceNanos.isEmpty() ? null
             : round(s.fidelity().violationThreshold() * referenceNanos.getAsLong() / 1e3, 1),
-        new SummaryDoc.Lag(o.lag().p50(), o.lag().p99(), o.lag().max()),
+        new SummaryDoc.Lag(o.lag().p50(), o.lag().p99(), o.lag().max(), SummaryDoc.Buckets.of(r.lagHistogram())),
         round(o.lag().p50() / 1e3 / s.timeScale(), 3), round(o.lag().p99() / 1e3 / s.timeScale(), 3),
         o.beyondHorizon());
   }

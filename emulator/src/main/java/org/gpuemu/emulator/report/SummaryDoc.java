@@ -18,26 +18,27 @@ import org.gpuemu.emulator.clock.TimerLateness;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu",
-    "hosts", "placement", "fairness", "fidelity", "invariants", "faults", "cluster"})
+    "hosts", "placement", "fairness", "fidelity", "invariants", "faults", "controls", "cluster"})
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
     Map<String, HostEntry> hosts, @JsonInclude(JsonInclude.Include.NON_NULL) Placement placement,
     Fairness fairness, Fidelity fidelity, Invariants invariants,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Control> controls,
     @JsonInclude(JsonInclude.Include.NON_NULL) Object cluster) {
 
-  /** Of one host, without faults (the key is left out then). */
+  /** Of one host, without faults or controls (the keys are left out then). */
   public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
       Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
       Invariants invariants) {
     this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, Map.of(), null, fairness, fidelity,
-        invariants, List.of(), null);
+        invariants, List.of(), List.of(), null);
   }
 
   /** This document with a {@code cluster} block (a run of several nodes). */
   public SummaryDoc withCluster(Object block) {
     return new SummaryDoc(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, hosts, placement,
-        fairness, fidelity, invariants, faults, block);
+        fairness, fidelity, invariants, faults, controls, block);
   }
 
   /**
@@ -63,6 +64,16 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Rejected(String vm, @JsonProperty("at_s") double atS, String reason) {}
 
+  /**
+   * A change made to the run from outside (README "Live dashboard"), or a pause: {@code what} (fault, weight, share,
+   * pause), on which VM, the fault's kind and heal, the new value, the model time it took effect ({@code at_s}),
+   * whether it did ({@code applied}, with a {@code note} when not); a pause: its model time and wall length.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Control(String what, String kind, String target, Number value,
+      @JsonProperty("heal_after_s") Double healAfterS, @JsonProperty("at_s") double atS, Boolean applied, String note,
+      @JsonProperty("paused_wall_s") Double pausedWallS) {}
   /**
    * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
    * from the heal until the VM completed a request again (null: it did not), and its VM's requests it failed, by
@@ -93,8 +104,16 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   public record VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla,
       double framesOverSlaPct) {}
 
-  /** Frame latency in ms. */
-  public record Latency(double p50, double p99, double max) {}
+  /**
+   * Frame latency in ms; {@code cdf} the latency at 0, 1, ..., 100 % of the frames (101 values: the distribution,
+   * VGRIS Figures 2 and 7), left out when there is none.
+   */
+  public record Latency(double p50, double p99, double max,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Double> cdf) {
+    public Latency(double p50, double p99, double max) {
+      this(p50, p99, max, List.of());
+    }
+  }
 
   /** GPU time and throughput while the VM's program ran; {@code normalizedRunTime} only by solo throughput. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -143,7 +162,26 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** The fidelity verdict and what it was judged on. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Fidelity(boolean faithful, String reason, String reference, Double referenceMs, Causality causality,
-      Double realTimeFactor, Distribution timerLatenessUs, Distribution messageSkewUs, long timelineRowsDropped) {}
+      Double realTimeFactor, Distribution timerLatenessUs, Distribution messageSkewUs, long timelineRowsDropped,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<List<Number>> progress) {
+    public Fidelity(boolean faithful, String reason, String reference, Double referenceMs, Causality causality,
+        Double realTimeFactor, Distribution timerLatenessUs, Distribution messageSkewUs, long timelineRowsDropped) {
+      this(faithful, reason, reference, referenceMs, causality, realTimeFactor, timerLatenessUs, messageSkewUs,
+          timelineRowsDropped, List.of());
+    }
+  }
+
+  /**
+   * A histogram in buckets that double: {@code counts[i]} values above {@code up_to_us[i - 1]} up to
+   * {@code up_to_us[i]} (µs).
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Buckets(@JsonProperty("up_to_us") List<Long> upToUs, List<Long> counts) {
+    /** Null when empty (left out). */
+    static Buckets of(TimerLateness.Buckets b) {
+      return b.counts().isEmpty() ? null : new Buckets(b.upToMicros(), b.counts());
+    }
+  }
 
   /** The causal order of the run's events (README "Time"). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -155,13 +193,22 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** Sizes of the causality violations in µs; the largest to 0.1 µs. */
   public record ViolationSizes(long p50, long p99, double max) {}
 
-  /** Lag of the causal order in emulated µs. */
-  public record Lag(long p50, long p99, long max) {}
+  /** Lag of the causal order in emulated µs; its histogram left out when not measured. */
+  public record Lag(long p50, long p99, long max, @JsonInclude(JsonInclude.Include.NON_NULL) Buckets histogram) {
+    public Lag(long p50, long p99, long max) {
+      this(p50, p99, max, null);
+    }
+  }
 
-  /** A latency distribution in µs. */
-  public record Distribution(long p50, long p99, long p999, long max, long count) {
+  /** A latency distribution in µs; its histogram left out when not kept. */
+  public record Distribution(long p50, long p99, long p999, long max, long count,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Buckets histogram) {
     static Distribution of(TimerLateness.Snapshot s) {
-      return new Distribution(s.p50(), s.p99(), s.p999(), s.max(), s.count());
+      return of(s, TimerLateness.Buckets.EMPTY);
+    }
+
+    static Distribution of(TimerLateness.Snapshot s, TimerLateness.Buckets buckets) {
+      return new Distribution(s.p50(), s.p99(), s.p999(), s.max(), s.count(), Buckets.of(buckets));
     }
   }
 

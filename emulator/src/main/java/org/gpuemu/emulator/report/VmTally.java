@@ -135,8 +135,10 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
 
   private SummaryDoc.VmFrames frames() {
     MetricsHub.VmMetrics m = metrics;
+    List<Double> cdf = new ArrayList<>();
+    for (long us : m.latencyCdfUs()) cdf.add(round(us / 1e3, 3));
     SummaryDoc.Latency latency = new SummaryDoc.Latency(round(m.latencyP50Us() / 1e3, 3),
-        round(m.latencyP99Us() / 1e3, 3), round(m.latencyMaxUs() / 1e3, 3));
+        round(m.latencyP99Us() / 1e3, 3), round(m.latencyMaxUs() / 1e3, 3), cdf);
     return new SummaryDoc.VmFrames(round(m.frames() / ranSeconds, 2), latency, m.frames(), m.framesOverSla(),
         round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2));
   }

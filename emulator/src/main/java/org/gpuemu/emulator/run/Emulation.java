@@ -61,6 +61,22 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
 
+  /**
+   * From outside the run (unstamped: the live dashboard): apply {@code control} as an event at a model time just
+   * after the model's present ({@link Control#after}); {@code replyTo} hears that time, or -1 when the run ends
+   * before it.
+   */
+  public record Request(Control control, ActorRef<Long> replyTo) implements Command {}
+
+  /** The control {@code index} takes effect: its event ({@link ControlDesk}). */
+  record Apply(int index, long due) implements Command, Timed {}
+
+  /** The GPU scheduler's answer to a weight or share change. */
+  private record Answered(Scheduling.Changed changed) implements Command {}
+
+  /** Every control so far, in the order they were requested (or planned), with what became of each. */
+  public record Controls(ActorRef<List<Control.Record>> replyTo) implements Command {}
+
   /** The vGPUs of the run, for sampling their counters mid-run (a soak); empty before the host is up. */
   public record Vgpus(ActorRef<List<ActorRef<VGpu.Command>>> replyTo) implements Command {}
 
@@ -95,6 +111,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final ActorRef<VGpu.Drained> drainedAdapter;
   private int awaiting;
   private long endedAt = -1;
+  private final ControlDesk desk;
 
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended) {
@@ -104,13 +121,24 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture)}; {@code tap} sees the rows. */
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(
-        timers -> run.causal(new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap))));
+    return create(scenario, run, timeline, timeZero, ended, tap, List.of(), r -> { });
+  }
+
+  /**
+   * As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture, MetricsHub.TimelineTap)};
+   * {@code planned} controls are applied at their model times (a replay), and {@code onControlled} hears each
+   * control's record once it has taken effect (on the dispatcher's thread: it must not block).
+   */
+  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
+      Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap, List<Control.Planned> planned,
+      java.util.function.Consumer<Control.Record> onControlled) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(
+        new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap, planned, onControlled))));
   }
 
   private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers,
-      MetricsHub.TimelineTap tap) {
+      MetricsHub.TimelineTap tap, List<Control.Planned> planned, java.util.function.Consumer<Control.Record> onControlled) {
     super(ctx);
     this.scenario = scenario;
     this.run = run;
@@ -126,6 +154,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
       infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight(), scenario.gpuNumber(vm)));
     }
     metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
+    desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
+        ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
     ActorRef<Host.Refs> hostReady = ctx.messageAdapter(Host.Refs.class, HostReady::new);
     for (int h = 0; h < scenario.hosts().size(); h++) {
       ctx.spawn(Host.create(scenario, h, run, metrics, hostReady), scenario.hosts().get(h).actorName());
@@ -145,6 +175,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
         .onMessage(Struck.class, this::onStruck)
+        .onMessage(Request.class, this::onRequest)
+        .onMessage(Apply.class, this::onApply)
+        .onMessage(Answered.class, this::onAnswered)
+        .onMessage(Controls.class, this::onControls)
         .build();
   }
 
@@ -181,6 +215,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
       }
     }
     run.arm(timers, "end", new EndRun(scenario.durationNanos()), scenario.durationNanos());
+    desk.armPlanned();
     return this;
   }
 
@@ -300,6 +335,26 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
       case EMULATOR_STALL -> { } // carried out by the injector itself
       case NODE_CRASH -> { } // never in a node's model: the cluster's coordinator carries it out
     }
+    return this;
+  }
+
+  private Behavior<Command> onRequest(Request msg) {
+    msg.replyTo().tell(refs == null || endedAt >= 0 ? -1L : desk.request(msg.control()));
+    return this;
+  }
+
+  private Behavior<Command> onApply(Apply msg) {
+    desk.apply(msg.index(), run.fired(msg.due()), vm -> refs.gpuOf(scenario.vms().get(vm)).scheduler());
+    return this;
+  }
+
+  private Behavior<Command> onAnswered(Answered msg) {
+    desk.answered(msg.changed());
+    return this;
+  }
+
+  private Behavior<Command> onControls(Controls msg) {
+    msg.replyTo().tell(desk.records());
     return this;
   }
 

@@ -19,14 +19,59 @@ import org.gpuemu.emulator.vm.VGpu;
  * Every final report of one run, as collected from the actors, with the run's timer lateness and message skew
  * ({@link RunContext#received}), its causal order ({@link Causality}) and what happened to each fault it injected.
  * {@code wallSeconds}: the whole run's wall time, start-up and the collection of reports included;
- * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took. {@code hosts}:
- * each host's cores and GPUs in the scenario's host order; the VMs' lists are by VM index.
+ * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took (a pause not
+ * included); {@code controls}: the changes made to it from outside and its pauses ({@link Control}), in model time;
+ * {@code progress}: its real-time factor and timer lateness over wall time; {@code latenessHistogram},
+ * {@code lagHistogram}: the timer lateness and the causal order's lag in buckets. {@code hosts}: each host's cores and GPUs
+ * in the scenario's host order; the VMs' lists are by VM index.
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
     List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<HostResult> hosts,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
     TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
-    double runningWallSeconds) {
+    double runningWallSeconds, List<Control.Record> controls, List<Progress> progress,
+    TimerLateness.Buckets latenessHistogram, TimerLateness.Buckets lagHistogram) {
+
+  /**
+   * One sample of the run's progress, every live period: {@code wallS} since the run started, {@code emulatedS} the
+   * model time its timers had reached, the real-time factor and p99 timer lateness (µs) over the period (NaN, -1:
+   * unknown), {@code paused} whether it was paused.
+   */
+  public record Progress(double wallS, double emulatedS, double realTimeFactor, long latenessP99Us, boolean paused) {}
+
+  /** A run without controls, progress samples or histograms (hand-made results, and a run of a cluster's node). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<HostResult> hosts,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, hosts, metrics, lateness, skew, order, faults,
+        runningWallSeconds, List.of(), List.of(), TimerLateness.Buckets.EMPTY, TimerLateness.Buckets.EMPTY);
+  }
+
+  /** A run of one host with one GPU (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds,
+      List<Control.Record> controls, List<Progress> progress, TimerLateness.Buckets latenessHistogram,
+      TimerLateness.Buckets lagHistogram) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
+        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
+        metrics, lateness, skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram,
+        lagHistogram);
+  }
+
+  /** A run of one host with one GPU, without controls, progress samples or histograms (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VCpu.VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
+        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
+        metrics, lateness, skew, order, faults, runningWallSeconds);
+  }
 
   /** One host: its cores' reports and its GPUs'. */
   public record HostResult(String name, List<CpuScheduler.CoreReport> cores, List<GpuResult> gpus) {}

@@ -147,15 +147,66 @@ public final class Runner {
   public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
       long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap, Sampler sampler)
       throws Exception {
-    Started run = start(scenario, outDir, started, tap);
+    return run(scenario, outDir, live, liveEveryMillis, started, tap, sampler, Attach.NONE);
+  }
+
+  /**
+   * A running emulation as the outside sees it (the live dashboard, README "Live dashboard"). Thread-safe; valid
+   * until the run ends.
+   */
+  public interface Session {
+    /**
+     * Pauses the model and its clock together (the run's timers, its clock and its causal order at the model's
+     * present); returns the model time (ns) it stopped at. A second pause changes nothing.
+     */
+    long pause();
+
+    /** Resumes a paused run from where it stood; returns how long it stood still (wall ns), 0 if not paused. */
+    long resume();
+
+    boolean paused();
+
+    /**
+     * Hands {@code control} to the guardian, which applies it as an event just after the model's present; completes
+     * with that model time (ns), or -1 when the run ends first.
+     */
+    CompletionStage<Long> control(Control control);
+  }
+
+  /**
+   * What the outside attaches to a run: {@code session} gets the run's {@link Session} once its actors exist;
+   * {@code controlled} hears each control's record as it takes effect (on a dispatcher thread: it must not block);
+   * {@code planned} controls are applied at their model times (a replay of a run that had them).
+   */
+  public record Attach(Consumer<Session> session, Consumer<Control.Record> controlled, List<Control.Planned> planned) {
+    public static final Attach NONE = new Attach(s -> { }, r -> { }, List.of());
+
+    public Attach {
+      planned = List.copyOf(planned);
+    }
+  }
+
+  /**
+   * As {@link #run(Settings.Scenario, Path, Consumer, long, Consumer, MetricsHub.TimelineTap, Sampler)}, with
+   * {@code attach}'s session, control records and planned controls.
+   */
+  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
+      long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap, Sampler sampler, Attach attach)
+      throws Exception {
+    Started run = start(scenario, outDir, started, tap, attach);
+    // from time zero on (on the guardian's thread, as time zero is declared): before it the clock is not started,
+    // and a pause would stop a clock about to be reset
+    run.begun().thenRun(() -> attach.session().accept(run.session()));
     try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
-      StallWatch stall = new StallWatch(run.context().causality());
+      StallWatch stall = new StallWatch(run.context().causality(), run.session());
+      Progress progress = new Progress(run.wallStart());
       while (!run.ended().isDone()) {
         try {
           run.ended().get(liveEveryMillis, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
           stall.check();
           FidelityMeter.Reading f = meter.read();
+          progress.add(run.context().lateness().reachedNanos(), f, run.session().paused());
           CompletableFuture<MetricsHub.LiveView> viewed = ask(run.system(), Emulation.Live::new)
               .thenApply(view -> view.withFidelity(f.realTimeFactor(), f.p99Micros(),
                   liveVerdict(view, run.context(), scenario)))
@@ -166,7 +217,8 @@ public final class Runner {
       }
       Emulation.Ended end = run.ended().get();
       run.context().causality().awaitSettled(ASK.toMillis());
-      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9);
+      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9,
+          run.session().pauses(), progress.samples());
     } finally {
       stop(run.system());
     }
@@ -189,18 +241,25 @@ public final class Runner {
   private static final class StallWatch {
     static final long LIMIT_NANOS = 60_000_000_000L;
     private final Causality causality;
+    private final Session session;
     private org.gpuemu.emulator.clock.Frontier.Level seen;
     private long since = System.nanoTime();
 
-    StallWatch(Causality causality) {
+    StallWatch(Causality causality, Session session) {
       this.causality = causality;
+      this.session = session;
     }
 
+    /** A paused run does not move by design: its wall time does not count (the watch starts afresh on resume). */
     void check() {
       org.gpuemu.emulator.clock.Frontier f = causality.frontier();
       if (f == null) return;
       org.gpuemu.emulator.clock.Frontier.Level bound = f.bound();
       long now = System.nanoTime();
+      if (session.paused()) {
+        seen = null;
+        return;
+      }
       if (!bound.equals(seen)) {
         seen = bound;
         since = now;
@@ -212,6 +271,40 @@ public final class Runner {
             + " %s; an event was counted and never handled, please report it with the scenario and seed",
             (now - since) / 1e9, f));
       }
+    }
+  }
+
+  /**
+   * The run's progress over wall time, one sample per live period (summary.json's {@code fidelity.progress}): the
+   * real-time factor and timer lateness over time. At most {@link #MAX} samples: past that every other one is
+   * dropped and the period doubles, so an hour's soak keeps as many as a minute's run.
+   */
+  private static final class Progress {
+    static final int MAX = 600;
+    private final long wallStart;
+    private final List<RunResult.Progress> samples = new ArrayList<>();
+    private int every = 1;
+    private long seen;
+
+    Progress(long wallStart) {
+      this.wallStart = wallStart;
+    }
+
+    void add(long reachedNanos, FidelityMeter.Reading f, boolean paused) {
+      if (seen++ % every != 0) return;
+      samples.add(new RunResult.Progress((System.nanoTime() - wallStart) / 1e9, Math.max(0, reachedNanos) / 1e9,
+          f.realTimeFactor(), f.p99Micros(), paused));
+      if (samples.size() > MAX) {
+        List<RunResult.Progress> kept = new ArrayList<>();
+        for (int i = 0; i < samples.size(); i += 2) kept.add(samples.get(i));
+        samples.clear();
+        samples.addAll(kept);
+        every *= 2;
+      }
+    }
+
+    List<RunResult.Progress> samples() {
+      return List.copyOf(samples);
     }
   }
 
@@ -251,7 +344,7 @@ public final class Runner {
    */
   public static void runAsLoad(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
       CompletionStage<?> stop) throws Exception {
-    Started run = start(scenario, outDir, started, MetricsHub.TimelineTap.NONE);
+    Started run = start(scenario, outDir, started, MetricsHub.TimelineTap.NONE, Attach.NONE);
     try {
       CompletableFuture.anyOf(run.ended(), stop.toCompletableFuture()).get();
     } finally {
@@ -260,7 +353,7 @@ public final class Runner {
   }
 
   private record Started(ActorSystem<Emulation.Command> system, RunContext context,
-      CompletableFuture<Emulation.Ended> ended, long wallStart) {}
+      CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun) {}
 
   /**
    * Runs {@code scenario} with emulated time zero at the wall instant {@code zeroEpochMillis} (or at once, if that
@@ -276,9 +369,9 @@ public final class Runner {
    */
   public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
       MetricsHub.TimelineTap tap, Sampler sampler) throws Exception {
-    Started run = start(scenario, outDir, c -> { }, tap, zeroEpochMillis);
+    Started run = start(scenario, outDir, c -> { }, tap, Attach.NONE, zeroEpochMillis);
     try {
-      StallWatch stall = new StallWatch(run.context().causality());
+      StallWatch stall = new StallWatch(run.context().causality(), run.session());
       while (!run.ended().isDone()) {
         try {
           run.ended().get(everyMillis, TimeUnit.MILLISECONDS);
@@ -291,19 +384,21 @@ public final class Runner {
       }
       Emulation.Ended end = run.ended().get();
       run.context().causality().awaitSettled(ASK.toMillis());
-      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9);
+      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9,
+          List.of(), List.of());
     } finally {
       stop(run.system());
     }
   }
 
   private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
-      MetricsHub.TimelineTap tap) throws java.io.IOException {
-    return start(scenario, outDir, started, tap, 0);
+      MetricsHub.TimelineTap tap, Attach attach) throws java.io.IOException {
+    return start(scenario, outDir, started, tap, attach, 0);
   }
 
+  /** As above; time zero waits for the wall instant {@code zeroEpochMillis} (a cluster's common one; 0: at once). */
   private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
-      MetricsHub.TimelineTap tap, long zeroEpochMillis) throws java.io.IOException {
+      MetricsHub.TimelineTap tap, Attach attach, long zeroEpochMillis) throws java.io.IOException {
     Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     Settings.Fidelity f = scenario.fidelity();
@@ -311,16 +406,21 @@ public final class Runner {
         clock.toEmulatedNanos(f.horizonWallNanos())));
     started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
+    CompletableFuture<Void> begun = new CompletableFuture<>();
     long wallStart = System.nanoTime();
+    Runnable timeZero = () -> {
+      // a cluster node waits for the run's common time zero (a wall instant all nodes were given)
+      long wait = zeroEpochMillis - System.currentTimeMillis();
+      if (zeroEpochMillis > 0 && wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait * 1_000_000L);
+      clock.start();
+      begun.complete(null);
+    };
     ActorSystem<Emulation.Command> system = ActorSystem.create(
-        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), () -> {
-          // a cluster node waits for the run's common time zero (a wall instant all nodes were given)
-          long wait = zeroEpochMillis - System.currentTimeMillis();
-          if (wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait * 1_000_000L);
-          clock.start();
-        }, ended, tap),
+        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
+            attach.planned(), attach.controlled()),
         "emulation", pekkoConfig(f.order()));
-    return new Started(system, context, ended, wallStart);
+    return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
+        begun);
   }
 
   private static void stop(ActorSystem<?> system) throws Exception {
@@ -328,8 +428,9 @@ public final class Runner {
     system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
-  private static RunResult collect(ActorSystem<?> system, Emulation.Ended end, RunContext context,
-      Settings.Scenario scenario, double wallSeconds) throws Exception {
+  private static RunResult collect(ActorSystem<Emulation.Command> system, Emulation.Ended end, RunContext context,
+      Settings.Scenario scenario, double wallSeconds, List<Control.Record> pauses, List<RunResult.Progress> progress)
+      throws Exception {
     List<VGpu.VgpuReport> vgpus = new ArrayList<>();
     List<List<VCpu.VcpuReport>> vcpus = new ArrayList<>();
     for (Vm.Ready vm : end.refs().vms()) {
@@ -354,9 +455,13 @@ public final class Runner {
     }
     MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
     List<FaultInjector.Record> faults = await(ask(system, end.faults(), FaultInjector.Report::new));
+    List<Control.Record> controls = new ArrayList<>(await(ask(system, Emulation.Controls::new)));
+    controls.addAll(pauses);
+    controls.sort(Comparator.comparingLong(Control.Record::atNanos)); // stable: a pause after a change at its time
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, hosts, metrics,
         context.lateness().snapshot(), context.skew().snapshot(), context.causality().snapshot(), faults,
-        end.runningWallNanos() / 1e9);
+        end.runningWallNanos() / 1e9, controls, progress, context.lateness().histogram(),
+        context.causality().lag().histogram());
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

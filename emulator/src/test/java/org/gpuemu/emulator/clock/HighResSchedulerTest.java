@@ -215,4 +215,32 @@ class HighResSchedulerTest {
 
   /** A task Pekko needs run at shutdown, as its own termination hooks are. */
   private interface RunOnClose extends Runnable, Scheduler.TaskRunOnClose {}
+
+  @Test
+  void pause_firesNothing_andResumeShiftsEveryDeadlineByThePause() throws InterruptedException {
+    fakeTimeScheduler();
+    List<String> ran = new CopyOnWriteArrayList<>();
+    CountDownLatch armedBefore = new CountDownLatch(1);
+    CountDownLatch armedDuring = new CountDownLatch(1);
+    once(2 * MS, () -> {
+      ran.add("before");
+      armedBefore.countDown();
+    });
+    advanceTo(1 * MS);
+    scheduler.pause(fakeNanos.get());
+    // armed while paused: its 3 ms count from the pause's instant
+    once(3 * MS, () -> {
+      ran.add("during");
+      armedDuring.countDown();
+    });
+    advanceTo(50 * MS);
+    assertFalse(armedBefore.await(200, TimeUnit.MILLISECONDS), "nothing fires while paused: " + ran);
+    scheduler.resume(fakeNanos.get()); // paused 49 ms: the first is due at 51 ms, the second at 53 ms
+    advanceTo(51 * MS);
+    assertTrue(armedBefore.await(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertFalse(armedDuring.await(200, TimeUnit.MILLISECONDS), "the second is due 2 ms later: " + ran);
+    advanceTo(53 * MS);
+    assertTrue(armedDuring.await(WAIT_SECONDS, TimeUnit.SECONDS));
+    assertEquals(List.of("before", "during"), ran);
+  }
 }

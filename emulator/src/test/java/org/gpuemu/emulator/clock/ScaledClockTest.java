@@ -58,4 +58,19 @@ class ScaledClockTest {
     assertThrows(IllegalArgumentException.class, () -> new ScaledClock(scale));
     assertThrows(IllegalArgumentException.class, () -> new ManualClock(scale));
   }
+
+  @Test
+  void pause_standsStill_andResumeGoesOnFromThere_theOriginMovedByThePause() {
+    ScaledClock clock = new ScaledClock(2.0, wallNanos::get);
+    wallNanos.addAndGet(1_000);
+    clock.pause(wallNanos.get());
+    wallNanos.addAndGet(5_000_000);
+    assertEquals(2_000, clock.nowNanos(), "still 1 µs of wall at scale 2");
+    assertTrue(clock.paused());
+    assertEquals(5_000_000, clock.resume(wallNanos.get()), "how long it stood still");
+    assertEquals(2_000, clock.nowNanos(), "no jump at the resume");
+    wallNanos.addAndGet(500);
+    assertEquals(3_000, clock.nowNanos());
+    assertEquals(0, clock.resume(wallNanos.get()), "not paused: nothing to resume");
+  }
 }

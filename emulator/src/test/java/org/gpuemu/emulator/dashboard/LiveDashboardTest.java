@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.dashboard;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -138,4 +139,116 @@ class LiveDashboardTest {
     return out;
   }
 
+
+  /** The default scenario for 1.5 emulated s at time scale 1, seed 7, in 100 ms metrics periods. */
+  private static Settings.Scenario defaultContention() throws Exception {
+    Path conf = java.nio.file.Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "baseline",
+        "default-contention.conf");
+    return ScenarioLoader.load(conf, new ScenarioLoader.Overrides(1.0, 1_500_000_000L, 7L, java.util.Map.of("metrics.period", "100ms"),
+        org.gpuemu.emulator.config.FaultPlan.Cli.NONE));
+  }
+
+  /** summary.json's figures: without what measures the machine (fidelity, wall time). */
+  private static java.util.Map<String, Object> figures(org.gpuemu.emulator.report.Summary s) {
+    java.util.Map<String, Object> doc = new java.util.LinkedHashMap<>(s.document());
+    doc.remove("fidelity");
+    doc.remove("wall_seconds");
+    return doc;
+  }
+
+  @Test
+  void attachedRun_hasExactlyTheFiguresOfAnUnattachedOne_sameSeed() throws Exception {
+    Settings.Scenario scenario = defaultContention();
+    org.gpuemu.emulator.run.Runner.warmUp(scenario, 1_000_000_000L);
+    org.gpuemu.emulator.report.Summary plain = new org.gpuemu.emulator.report.Summary(
+        org.gpuemu.emulator.run.Runner.run(scenario, dir.resolve("plain"), v -> { }, 250));
+
+    DashboardOptions options = new DashboardOptions();
+    options.enabled = true;
+    options.port = 0;
+    PrintWriter out = new PrintWriter(new StringWriter(), true);
+    options.open(scenario, out);
+    HttpClient client = HttpClient.newHttpClient();
+    HttpResponse<Stream<String>> response = client.sendAsync(
+        HttpRequest.newBuilder(options.url().resolve("events")).build(), HttpResponse.BodyHandlers.ofLines()).get();
+    CompletableFuture<List<Event>> events = CompletableFuture.supplyAsync(() -> read(response.body()));
+    org.gpuemu.emulator.report.Summary attached = new org.gpuemu.emulator.report.Summary(
+        options.run(scenario, dir.resolve("attached"), view -> { }, out));
+    List<Event> seen = events.get();
+    assertTrue(seen.stream().filter(e -> e.type().equals("timeline")).count() >= 15, "a browser watched the run");
+    assertTrue(seen.stream().anyMatch(e -> e.type().equals("live")), "and its live status");
+    // the conservative order makes the run its seed's alone: not within a tolerance, exactly
+    assertEquals(figures(plain), figures(attached));
+    assertEquals(Files.readString(dir.resolve("plain/timeline.jsonl")),
+        Files.readString(dir.resolve("attached/timeline.jsonl")));
+  }
+
+  @Test
+  void controlsOverHttp_pauseResumeAndAFault_reachTheRun_andSummaryJsonRecordsThem() throws Exception {
+    Settings.Scenario scenario = defaultContention();
+    DashboardOptions options = new DashboardOptions();
+    options.enabled = true;
+    options.port = 0;
+    PrintWriter out = new PrintWriter(new StringWriter(), true);
+    options.open(scenario, out);
+    HttpClient client = HttpClient.newHttpClient();
+    URI control = options.url().resolve("control");
+    HttpResponse<String> early = post(client, control, "{\"what\":\"pause\"}");
+    assertEquals(409, early.statusCode(), "no run yet: " + early.body());
+
+    HttpResponse<Stream<String>> response = client.sendAsync(
+        HttpRequest.newBuilder(options.url().resolve("events")).build(), HttpResponse.BodyHandlers.ofLines()).get();
+    CompletableFuture<List<Event>> events = CompletableFuture.supplyAsync(() -> read(response.body()));
+    CompletableFuture<RunResult> run = CompletableFuture.supplyAsync(() -> {
+      try {
+        return options.run(scenario, dir.resolve("out"), view -> { }, out);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    ObjectMapper json = new ObjectMapper();
+    HttpResponse<String> paused;
+    do {
+      Thread.sleep(50);
+      paused = post(client, control, "{\"what\":\"pause\"}");
+    } while (paused.statusCode() == 409 && !run.isDone());
+    assertEquals(200, paused.statusCode(), paused.body());
+    assertTrue(json.readTree(paused.body()).path("paused").asBoolean(), paused.body());
+    HttpResponse<String> bad = post(client, control, "{\"what\":\"weight\",\"target\":\"nobody\",\"value\":2}");
+    assertEquals(400, bad.statusCode());
+    assertEquals("target: unknown VM 'nobody'; expected one of [dirt3, 3dmark05, nba2012]",
+        json.readTree(bad.body()).path("error").asText());
+    HttpResponse<String> fault = post(client, control,
+        "{\"what\":\"fault\",\"kind\":\"vcpu-stall\",\"target\":\"nba2012\",\"heal_after\":\"200ms\"}");
+    assertEquals(200, fault.statusCode(), fault.body());
+    double faultAt = json.readTree(fault.body()).path("at_s").asDouble();
+    HttpResponse<String> weight = post(client, control, "{\"what\":\"weight\",\"target\":\"dirt3\",\"value\":3}");
+    assertEquals(200, weight.statusCode(), weight.body());
+    Thread.sleep(300);
+    HttpResponse<String> resumed = post(client, control, "{\"what\":\"resume\"}");
+    assertEquals(200, resumed.statusCode(), resumed.body());
+    assertTrue(json.readTree(resumed.body()).path("paused_wall_s").asDouble() >= 0.3, resumed.body());
+    JsonNode summary = json.valueToTree(new org.gpuemu.emulator.report.Summary(run.get()).document());
+    JsonNode controls = summary.path("controls");
+    assertEquals(3, controls.size(), controls.toString());
+    // in model time: the pause, then the fault and the weight requested while paused, just after its present
+    assertEquals("pause", controls.get(0).path("what").asText(), controls.toString());
+    assertTrue(controls.get(0).path("paused_wall_s").asDouble() >= 0.3, controls.toString());
+    assertEquals("fault", controls.get(1).path("what").asText());
+    assertEquals(faultAt, controls.get(1).path("at_s").asDouble(), 1e-9);
+    assertTrue(controls.get(0).path("at_s").asDouble() < faultAt, controls.toString());
+    assertEquals("weight", controls.get(2).path("what").asText());
+    assertFalse(controls.get(2).path("applied").asBoolean(), "fcfs weighs no VM");
+    assertEquals("fcfs gives no VM a weight", controls.get(2).path("note").asText());
+    assertEquals(faultAt, summary.path("faults").get(0).path("at_s").asDouble(), 1e-9);
+    List<Event> seen = events.get();
+    long controlEvents = seen.stream().filter(e -> e.type().equals("control")).count();
+    assertEquals(4, controlEvents, "pause, fault, weight, resume: " + seen.stream()
+        .filter(e -> e.type().equals("control")).map(Event::data).toList());
+  }
+
+  private static HttpResponse<String> post(HttpClient client, URI uri, String body) throws Exception {
+    return client.send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
 }

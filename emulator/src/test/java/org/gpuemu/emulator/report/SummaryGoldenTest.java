@@ -20,7 +20,9 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.PolicyParams;
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the typed one replaced: summary.json is a contract (README "Output (contract)"), its keys, nesting, order and
  * values must not move.
  */
-class SummaryGoldenTest {
+public class SummaryGoldenTest {
   private static final long MS = 1_000_000L;
   private static final long S = 1_000 * MS;
 
@@ -60,9 +62,11 @@ class SummaryGoldenTest {
   /**
    * VGRIS-like time sharing, 10 s: two algorithm switches, a policy share for {@code a} and a configured one for
    * {@code b} (which runs from 2 s to 6 s and whose program ended), gBalloon's slots and figures, and broken
-   * invariants of every kind (lost requests, a policy violation, a core's violation, a stall, dropped timeline rows).
+   * invariants of every kind (lost requests, a policy violation, a core's violation, a stall, dropped timeline rows);
+   * since issue 19 also {@code a}'s frame-latency distribution, controls from outside (a weight applied, a share
+   * refused, a fault, a pause), progress samples (one paused) and the lateness and lag histograms.
    */
-  static RunResult timeSharing() {
+  public static RunResult timeSharing() {
     List<Settings.Vm> vms = List.of(vm(0, "a", "dirt3", 1, 0, Long.MAX_VALUE, Double.NaN),
         vm(1, "b", "dirt3", 2, 2 * S, 4 * S, 0.4));
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 120, 110, 4, 3, 400, 3_100 * MS, 380, 3_000 * MS, List.of()),
@@ -72,12 +76,20 @@ class SummaryGoldenTest {
             500, 0, 0, -1), new VCpu.VcpuReport(0, 1, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, -1)),
         List.of(new VCpu.VcpuReport(1, 0, 2 * S, 100 * MS, 5, 5, 0, List.of(), 6 * S, 300, 2, 7, 3_500 * MS)));
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
-        new MetricsHub.VmMetrics(600, 12, 16_500, 33_400, 51_234, 3_000 * MS, 300L << 20),
+        new MetricsHub.VmMetrics(600, 12, 16_500, 33_400, 51_234, 3_000 * MS, 300L << 20, cdf()),
         new MetricsHub.VmMetrics(130, 130, 30_100, 45_000, 70_000, 2_000 * MS, 123_456_789)),
         20 * MS, 20, 2, "disk full");
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("mode", "sla-aware");
     figures.put("controller_periods", 10);
+    List<Control.Record> controls = List.of(
+        new Control.Record(new Control.Weight("a", 3), 1_001 * MS, true, null, 0),
+        new Control.Record(new Control.Share("b", 0.7), 2_500 * MS, false, "vgris-hybrid: the shares are computed "
+            + "by the policy, not configured", 0),
+        Control.Record.pause(3_200_123_456L, 4_250 * MS),
+        new Control.Record(new Control.Fault(FaultPlan.Kind.GPU_HANG, "b", 2 * S), 4 * S, true, null, 0));
+    List<RunResult.Progress> progress = List.of(new RunResult.Progress(0.25, 0.1, Double.NaN, -1, false),
+        new RunResult.Progress(0.5, 0.35, 0.9987, 420, false), new RunResult.Progress(0.75, 0.35, 0, -1, true));
     return new RunResult(scenario("golden-vgris", "vgris-hybrid", "gballoon", vms), 10 * S, 20.5, false, vgpus,
         vcpus, List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),
             new CpuScheduler.CoreReport(1, 2 * S, 10, List.of("runnable vCPU left waiting"))),
@@ -88,7 +100,17 @@ class SummaryGoldenTest {
             Map.of(0, 1.0 / 3), figures),
         new GpuMemory.MemoryReport("gballoon", 5, 1, List.of(), Map.of(1, List.of(16, 32)), Map.of("moves", 3)),
         metrics, new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(50, 1, 2, 3, 4),
-        order());
+        order(), List.of(), 12.5, controls, progress,
+        new TimerLateness.Buckets(List.of(1L, 2L, 4L, 8L, 1024L), List.of(400L, 300L, 200L, 99L, 1L)),
+        new TimerLateness.Buckets(List.of(16L, 32L), List.of(9_000L, 990L)));
+  }
+
+  /** A frame-latency distribution: 101 latencies (µs), 16 ms to 51.234 ms. */
+  private static List<Long> cdf() {
+    List<Long> cdf = new java.util.ArrayList<>();
+    for (int p = 0; p < 100; p++) cdf.add(16_000L + 170L * p);
+    cdf.add(51_234L);
+    return cdf;
   }
 
   /**

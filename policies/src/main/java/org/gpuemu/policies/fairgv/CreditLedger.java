@@ -29,7 +29,7 @@ final class CreditLedger {
   enum Priority { UNDER, OVER }
 
   private static final class Account {
-    final int weight;
+    int weight;
     long credit;
     Priority priority = Priority.UNDER;
     boolean active;
@@ -61,6 +61,16 @@ final class CreditLedger {
     if (accounts.putIfAbsent(vgpu, new Account(weight)) != null) {
       throw new IllegalArgumentException(policy + ": vGPU " + vgpu + " added twice");
     }
+  }
+
+  /** The vGPU's weight from the next accounting on (its credit so far stays). */
+  void setWeight(int vgpu, int weight) {
+    if (weight <= 0) {
+      throw new IllegalArgumentException(policy + ": vGPU " + vgpu + " given weight " + weight + "; weights are > 0");
+    }
+    Account a = accounts.get(vgpu);
+    if (a == null) throw new IllegalArgumentException(policy + ": no vGPU " + vgpu);
+    a.weight = weight;
   }
 
   void remove(int vgpu) {

@@ -7,6 +7,7 @@ import org.gpuemu.policies.ParamChecks;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.VgpuParams;
 
 /**
@@ -96,6 +97,16 @@ public final class CreditPolicy implements GuestWaitRule {
   public void addVgpu(VgpuParams vgpu) {
     rings.add(vgpu.vgpu());
     credits.add(vgpu.vgpu(), vgpu.weight());
+  }
+
+  /** Xen's weight of the vGPU, from the next accounting period on (its credit so far stays). */
+  @Override
+  public LiveChange setWeight(int vgpu, int weight, long now) {
+    if (!rings.vgpus().contains(vgpu)) return new LiveChange.Refused(name() + ": no vGPU " + vgpu);
+    if (weight <= 0) return new LiveChange.Refused(name() + ": weight " + weight + "; weights are > 0");
+    credits.advance(now); // the periods so far are shared at the old weights
+    credits.setWeight(vgpu, weight);
+    return LiveChange.APPLIED;
   }
 
   @Override

@@ -11,6 +11,7 @@ import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.Violations;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.VgpuParams;
 
 /**
@@ -146,6 +147,15 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
     rings.add(vgpu.vgpu());
     tags.join(vgpu.vgpu(), vgpu.weight());
     monitor.add(vgpu.vgpu());
+  }
+
+  /** The vGPU's fair-queuing weight, from its next charge on (its start tag so far stays). */
+  @Override
+  public LiveChange setWeight(int vgpu, int weight, long now) {
+    if (!rings.vgpus().contains(vgpu)) return new LiveChange.Refused(name() + ": no vGPU " + vgpu);
+    if (weight <= 0) return new LiveChange.Refused(name() + ": weight " + weight + "; weights are > 0");
+    tags.setWeight(vgpu, weight);
+    return LiveChange.APPLIED;
   }
 
   @Override

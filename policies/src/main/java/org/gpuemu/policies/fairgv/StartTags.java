@@ -33,7 +33,7 @@ import java.util.function.IntPredicate;
 public final class StartTags {
   private static final class Tag {
     final int vgpu;
-    final int weight;
+    int weight;
     long start;
     /** Nanoseconds charged but not yet turned into start tag (less than one weight). */
     long remainder;
@@ -61,6 +61,23 @@ public final class StartTags {
     if (tags.putIfAbsent(vgpu, new Tag(vgpu, weight, virtualTime)) != null) {
       throw new IllegalArgumentException("fair queuing: vGPU " + vgpu + " joined twice");
     }
+  }
+
+  /**
+   * The vGPU's weight from its next charge on: its start tag stays (what it ran so far was charged at the old
+   * weight), and the nanoseconds charged but not yet turned into tag are turned at the new one.
+   */
+  public void setWeight(int vgpu, int weight) {
+    if (weight <= 0) {
+      throw new IllegalArgumentException("fair queuing: vGPU " + vgpu + " given weight " + weight + "; weights are > 0");
+    }
+    Tag t = tag(vgpu);
+    boolean wasActive = t.active && active.remove(t);
+    t.weight = weight;
+    t.start += t.remainder / weight;
+    t.remainder %= weight;
+    if (wasActive) active.add(t);
+    updateVirtualTime();
   }
 
   /** A vGPU leaves. */

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.VgpuParams;
 
 /**
@@ -81,6 +82,11 @@ public final class StrictCoPolicy implements CpuCentricCoscheduling, GuestWaitRu
   @Override
   public void addVgpu(VgpuParams vgpu) {
     credit.addVgpu(vgpu);
+  }
+
+  @Override
+  public LiveChange setWeight(int vgpu, int weight, long now) {
+    return credit.setWeight(vgpu, weight, now);
   }
 
   @Override

@@ -32,6 +32,22 @@ public interface GpuPolicy {
    */
   GpuDecision next(long now, int inflight);
 
+  /**
+   * VM {@code vgpu}'s weight becomes {@code weight} (&gt; 0) from the next decision on (a change during the run, the
+   * live dashboard's control). Refused by default: a policy that weighs no VM has nothing to change.
+   */
+  default LiveChange setWeight(int vgpu, int weight, long now) {
+    return new LiveChange.Refused(name() + " gives no VM a weight");
+  }
+
+  /**
+   * VM {@code vgpu}'s GPU share becomes {@code share} (in (0, 1]) from the next decision on, as {@link #setWeight}.
+   * Refused by default: a policy without proportional shares has nothing to change.
+   */
+  default LiveChange setShare(int vgpu, double share, long now) {
+    return new LiveChange.Refused(name() + " has no configured shares");
+  }
+
   /** Violations of the policy's own invariants (empty when consistent). */
   List<String> checkInvariants();
 

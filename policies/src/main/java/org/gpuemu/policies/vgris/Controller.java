@@ -20,6 +20,14 @@ interface Controller {
   /** A VM starts. */
   void join(VgpuParams vm);
 
+  /**
+   * A VM's configured share changes (a change during the run): throws IllegalArgumentException, naming the VMs,
+   * when the shares would no longer fit (Shares#configured), and changes nothing then.
+   */
+  default void setShare(int vgpu, double share) {
+    throw new IllegalArgumentException("the shares are computed by the policy, not configured");
+  }
+
   /** A VM stopped. */
   void leave(int vgpu);
 

@@ -41,6 +41,19 @@ final class FixedController implements Controller {
   }
 
   @Override
+  public void setShare(int vgpu, double share) {
+    VgpuParams vm = vms.get(vgpu);
+    if (algorithm != Algorithm.PROPORTIONAL_SHARE || vm == null) {
+      throw new IllegalArgumentException(vm == null ? "no vGPU " + vgpu : "SLA-aware scheduling has no shares");
+    }
+    VgpuParams changed = new VgpuParams(vm.vgpu(), vm.name(), vm.weight(), share, vm.slaFps());
+    List<VgpuParams> after = new ArrayList<>(vms.values());
+    after.replaceAll(v -> v.vgpu() == vgpu ? changed : v);
+    Shares.configured(after);
+    vms.put(vgpu, changed);
+  }
+
+  @Override
   public void leave(int vgpu) {
     vms.remove(vgpu);
   }

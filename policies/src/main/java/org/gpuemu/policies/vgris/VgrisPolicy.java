@@ -16,6 +16,7 @@ import org.gpuemu.policies.Violations;
 import org.gpuemu.policies.gpu.FcfsPolicy;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.VgpuParams;
 
 /**
@@ -118,6 +119,26 @@ public final class VgrisPolicy implements PresentGate {
     dispatch.addVgpu(vm);
     vms.put(vm.vgpu(), vm);
     sharesChanged();
+  }
+
+  /**
+   * {@code vgris-share}: the VM's share from now on; its budget keeps what it has, capped at the new share's period
+   * (ShareBudget#setShares). Refused when the shares would exceed 1, and by the SLA-aware and hybrid policies, whose
+   * shares are not configured.
+   */
+  @Override
+  public LiveChange setShare(int vgpu, double share, long now) {
+    if (!vms.containsKey(vgpu)) return new LiveChange.Refused(name + ": no vGPU " + vgpu);
+    if (!(share > 0 && share <= 1)) return new LiveChange.Refused(name + ": a share is in (0, 1], got " + share);
+    advance(now); // the periods so far are refilled at the old share
+    try {
+      controller.setShare(vgpu, share);
+    } catch (IllegalArgumentException e) {
+      return new LiveChange.Refused(name + ": " + e.getMessage());
+    }
+    vms.put(vgpu, new VgpuParams(vgpu, vms.get(vgpu).name(), vms.get(vgpu).weight(), share, vms.get(vgpu).slaFps()));
+    sharesChanged();
+    return LiveChange.APPLIED;
   }
 
   @Override

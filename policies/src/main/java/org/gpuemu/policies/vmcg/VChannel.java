@@ -17,7 +17,7 @@ final class VChannel {
   double memoryShare;
   long sliceNanos;
   /** The VM's priority (its weight): it scales the VM's Eq. 1-2 part and its sends per turn. */
-  final int priority;
+  int priority;
 
   VChannel(long sliceNanos, int priority) {
     this.sliceNanos = sliceNanos;

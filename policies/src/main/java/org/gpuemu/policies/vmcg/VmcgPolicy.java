@@ -8,6 +8,7 @@ import org.gpuemu.policies.ParamChecks;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.RequestLedger;
 import org.gpuemu.policies.gpu.VgpuParams;
 
@@ -147,6 +148,16 @@ public final class VmcgPolicy implements VmcgInputs {
       throw new IllegalArgumentException(NAME + ": vGPU " + vgpu.vgpu() + " added twice");
     }
     credits.join(vgpu.vgpu());
+  }
+
+  /** The VM's priority (its weight), from the next credit allocation and turn on. */
+  @Override
+  public LiveChange setWeight(int vgpu, int weight, long now) {
+    VChannel channel = channels.get(vgpu);
+    if (channel == null) return new LiveChange.Refused(NAME + ": no vGPU " + vgpu);
+    if (weight <= 0) return new LiveChange.Refused(NAME + ": weight " + weight + "; weights are > 0");
+    channel.priority = weight;
+    return LiveChange.APPLIED;
   }
 
   @Override

@@ -87,4 +87,19 @@ class CreditLedgerTest {
     ledger.hold(0, 3 * PERIOD);
     assertTrue(ledger.active(0));
   }
+
+  @Test
+  void setWeight_liveChange_sharesTheNextPeriodsByTheNewWeights() {
+    ledger.add(0, 1);
+    ledger.add(1, 1);
+    activate(0, 1);
+    ledger.advance(PERIOD);
+    assertEquals(15 * MS, ledger.credit(0), "30 ms x 1/2");
+    ledger.setWeight(1, 2);
+    ledger.advance(2 * PERIOD);
+    // vGPU 0: 15 + 30 x 1/3 = 25 ms; vGPU 1: 15 + 30 x 2/3 = 35 ms, above the 30 ms cap: halved, inactive (Xen)
+    assertEquals(25 * MS, ledger.credit(0));
+    assertEquals(35 * MS / 2, ledger.credit(1));
+    assertFalse(ledger.active(1));
+  }
 }

@@ -137,4 +137,30 @@ class StartTagsTest {
     assertThrows(IllegalArgumentException.class, () -> tags.join(0, 1));
     assertThrows(IllegalArgumentException.class, () -> tags.charge(0, -1));
   }
+
+  @Test
+  void setWeight_liveChange_keepsTheTagSoFar_andChargesLaterQuantaAtTheNewWeight() {
+    // Figure 4's pair at weights 1 and 1; vGPU 2 becomes weight 2 after the first two quanta
+    tags.join(1, 1);
+    tags.join(2, 1);
+    tags.wake(1);
+    tags.wake(2);
+    assertEquals(10 * MS, tags.charge(1, 10 * MS));
+    assertEquals(10 * MS, tags.charge(2, 10 * MS));
+    tags.setWeight(2, 2);
+    assertEquals(10 * MS, tags.startTag(2), "what vGPU 2 ran so far was charged at weight 1");
+    assertEquals(2, tags.weight(2));
+    assertEquals(15 * MS, tags.charge(2, 10 * MS), "F = 10 + 10/2 at the new weight");
+    assertEquals(20 * MS, tags.charge(1, 10 * MS), "vGPU 1 is charged as before");
+  }
+
+  @Test
+  void setWeight_carriedRemainder_isTurnedIntoTagAtTheNewWeight() {
+    tags.join(1, 3);
+    tags.wake(1);
+    assertEquals(3, tags.charge(1, 10), "10 / 3 = 3, remainder 1");
+    tags.setWeight(1, 1);
+    assertEquals(4, tags.startTag(1), "the carried 1 ns becomes tag at weight 1");
+    assertThrows(IllegalArgumentException.class, () -> tags.setWeight(1, 0));
+  }
 }

@@ -77,6 +77,27 @@ class EveryGpuPolicyTest {
   }
 
   /**
+   * A weight and a share changed halfway (the live dashboard's controls): every policy applies each or refuses it
+   * with a reason, and still dispatches and completes every request exactly once with its invariants whole.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("policies")
+  void everyPolicy_appliesOrRefusesALiveWeightAndShareChange_andLosesNothing(String name) {
+    GpuPolicy policy = create(name);
+    List<LiveChange> outcomes = new ArrayList<>();
+    Run run = Run.of(policy, 5, REQUESTS / 2, (p, now) -> {
+      outcomes.add(p.setWeight(1, 5, now));
+      outcomes.add(p.setShare(2, 0.25, now));
+    });
+    for (LiveChange c : outcomes) {
+      if (c instanceof LiveChange.Refused r) assertTrue(r.reason().startsWith(name), name + ": " + r.reason());
+    }
+    assertEquals(REQUESTS, run.dispatches.size(), name + " dispatched " + run.dispatches.size() + " of " + REQUESTS);
+    assertEquals(REQUESTS, run.completed);
+    assertEquals(List.of(), policy.checkInvariants());
+  }
+
+  /**
    * One emulated GPU that runs dispatched requests one after another, fed by random arrivals on {@link #VGPUS}
    * vGPUs (vGPU 0 busier than the others, so queues build up). Events are processed in time order; after each the
    * policy is asked until it stops dispatching, as the GpuScheduler actor does.
@@ -90,12 +111,17 @@ class EveryGpuPolicyTest {
     private record Finish(long at, GpuWork work) {}
 
     static Run of(GpuPolicy policy, long seed) {
+      return of(policy, seed, -1, (p, now) -> { });
+    }
+
+    /** As {@link #of(GpuPolicy, long)}; {@code change} is applied to the policy once {@code after} requests came. */
+    static Run of(GpuPolicy policy, long seed, int after, java.util.function.ObjLongConsumer<GpuPolicy> change) {
       Run run = new Run();
-      run.drive(policy, new Random(seed));
+      run.drive(policy, new Random(seed), after, change);
       return run;
     }
 
-    private void drive(GpuPolicy policy, Random rnd) {
+    private void drive(GpuPolicy policy, Random rnd, int changeAfter, java.util.function.ObjLongConsumer<GpuPolicy> change) {
       for (int v = 0; v < VGPUS; v++) {
         policy.addVgpu(new VgpuParams(v, "vm" + v, 1 + v));
       }
@@ -123,6 +149,7 @@ class EveryGpuPolicyTest {
           long solo = MS / 10 + rnd.nextInt((int) (5 * MS));
           policy.queued(new GpuWork(queued, vgpu, solo, now, rnd.nextBoolean()), now);
           queued++;
+          if (queued == changeAfter) change.accept(policy, now);
           nextArrival = now + rnd.nextInt((int) (3 * MS));
         } else {
           wakeAt = Long.MAX_VALUE;

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -157,6 +158,29 @@ class VgrisPolicyTest {
 
     policy.addVgpu(new VgpuParams(1, "3dmark05", 1, 0.4, 30));
     assertEquals(new PresentMode.ProportionalShare(0.4), policy.presentMode(1));
+  }
+
+  @Test
+  void share_liveChange_refillsAtTheNewShareFromTheNextPeriod_andRefusesSharesAboveOne() {
+    create("vgris-share", vm(0, 0.3), vm(1, 0.5));
+    runOnGpu(0, 2 * MS, 500 * US);
+    assertEquals(new PresentDecision.PostponeUntil(6 * MS), policy.requestPresent(0, 500 * US), "-1.7 ms at 0.3");
+    assertEquals(LiveChange.APPLIED, policy.setShare(0, 0.5, 700 * US));
+    // +0.5 ms per period from the change on: -1.2 at 1 ms, -0.7 at 2 ms, -0.2 at 3 ms, +0.3 at 4 ms
+    assertEquals(new PresentDecision.PostponeUntil(4 * MS), policy.requestPresent(0, MS));
+    assertEquals(new PresentMode.ProportionalShare(0.5), policy.presentMode(0));
+    LiveChange over = policy.setShare(1, 0.6, MS);
+    assertEquals(new LiveChange.Refused("vgris-share: VM shares sum to 1.1, above 1: vm0 0.5, vm1 0.6"), over);
+    assertEquals(new PresentMode.ProportionalShare(0.5), policy.presentMode(1), "a refused change changes nothing");
+  }
+
+  @Test
+  void slaAndHybrid_refuseAShareChange_theirSharesAreNotConfigured() {
+    create("vgris-sla", vm(0));
+    assertInstanceOf(LiveChange.Refused.class, policy.setShare(0, 0.5, 0));
+    create("vgris-hybrid", vm(0), vm(1));
+    assertEquals(new LiveChange.Refused("vgris-hybrid: the shares are computed by the policy, not configured"),
+        policy.setShare(0, 0.5, 0));
   }
 
   @Test

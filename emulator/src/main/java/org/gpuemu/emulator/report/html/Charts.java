@@ -18,9 +18,14 @@ public final class Charts {
 
   /** One line per series over emulated seconds; points are {@code [t_s, value]}. */
   public static ObjectNode lines(String yName, Map<String, List<double[]>> series) {
+    return xy("emulated s", yName, series);
+  }
+
+  /** One line per series over a value axis named {@code xName}; points are {@code [x, y]}. */
+  static ObjectNode xy(String xName, String yName, Map<String, List<double[]>> series) {
     ObjectNode option = base(true);
     ObjectNode x = option.putObject("xAxis");
-    x.put("type", "value").put("name", "emulated s").put("nameLocation", "middle").put("nameGap", 26);
+    x.put("type", "value").put("name", xName).put("nameLocation", "middle").put("nameGap", 26);
     x.put("min", "dataMin").put("max", "dataMax");
     option.putObject("yAxis").put("type", "value").put("name", yName);
     ArrayNode out = option.putArray("series");

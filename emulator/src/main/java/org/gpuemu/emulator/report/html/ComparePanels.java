@@ -19,6 +19,7 @@ final class ComparePanels {
   static final String RUNS = "Run figures";
   static final String FIDELITY = "Fidelity per policy";
   static final String OVER_TIME = "FPS over time, per policy";
+  static final String PAPER = "Against the paper";
 
   private static final List<String[]> PER_VM = List.of(
       new String[] {"fps", "FPS", "FPS per VM", "frames presented per emulated second over the run"},
@@ -41,6 +42,7 @@ final class ComparePanels {
 
   static List<Panel> of(List<RunData> runs, JsonNode compare) {
     ComparePanels p = new ComparePanels(runs, compare);
+    p.paper(compare.path("paper"));
     p.perVm();
     p.runRows("fairness", "Fairness", "", "compare.json's fairness rows (MMR: FairGV, λ: VMCG)",
         name -> name.startsWith("fairness "));
@@ -52,6 +54,50 @@ final class ComparePanels {
     p.fidelity();
     for (RunData run : runs) p.panels.addAll(RunPanels.fpsOnly(run, OVER_TIME));
     return List.copyOf(p.panels);
+  }
+
+  /**
+   * compare.json's {@code paper} rows (the scenario's {@code expect} block): for each metric, the value this compare
+   * measured beside the paper's, one group per VM and policy; one panel per metric, since their scales differ.
+   */
+  private void paper(JsonNode paper) {
+    if (!paper.isArray() || paper.isEmpty()) return;
+    Map<String, List<JsonNode>> byMetric = new LinkedHashMap<>();
+    for (JsonNode row : paper) {
+      String metric = row.path("metric").asText("");
+      String leaf = metric.substring(metric.lastIndexOf('.') + 1);
+      byMetric.computeIfAbsent(row.path("figure").asText("") + "|" + leaf, k -> new ArrayList<>()).add(row);
+    }
+    int n = 0;
+    for (Map.Entry<String, List<JsonNode>> e : byMetric.entrySet()) {
+      List<String> categories = new ArrayList<>();
+      List<Double> measured = new ArrayList<>();
+      List<Double> stated = new ArrayList<>();
+      StringBuilder notes = new StringBuilder();
+      for (JsonNode row : e.getValue()) {
+        String metric = row.path("metric").asText();
+        int dot = metric.lastIndexOf('.');
+        String owner = metric.startsWith("vms.") && dot > 4 ? metric.substring(4, dot) : metric.substring(0,
+            Math.max(0, dot));
+        categories.add((owner.isEmpty() ? "" : owner + " ") + "(" + row.path("policy").asText() + ")");
+        measured.add(RunPanels.number(row.get("measured")));
+        stated.add(RunPanels.number(row.get("paper")));
+        if (row.has("bound")) notes.append(' ').append(row.path("policy").asText()).append(": the paper says ")
+            .append(row.path("bound").asText()).append(' ').append(RunPanels.fmt(row.path("paper").asDouble()))
+            .append('.');
+        if (row.has("low")) notes.append(' ').append(row.path("policy").asText()).append(": the paper's range ")
+            .append(RunPanels.fmt(row.path("low").asDouble())).append("–")
+            .append(RunPanels.fmt(row.path("high").asDouble())).append(", drawn at its middle.");
+      }
+      Map<String, List<Double>> series = new LinkedHashMap<>();
+      series.put("measured here", measured);
+      series.put("paper", stated);
+      String[] key = e.getKey().split("\\|", 2);
+      panels.add(new Panel("cmp-paper-" + n++, PAPER, key[0] + ": " + key[1], "This compare's value beside the "
+          + "paper's, for each row of the scenario's expect block that gives a number (compare.json paper; "
+          + "README \"Reproduce\" says how `reproduce` judges them, over its own durations and seeds)." + notes,
+          Charts.bars(key[1], categories, series)));
+    }
   }
 
   private void perVm() {

@@ -65,6 +65,7 @@ public final class ReportPage {
     }
     head.append("</table>");
     head.append(vmTable(s));
+    head.append(faultsAndControls(s));
     ObjectNode data = Charts.NODES.objectNode();
     data.set("summary", s);
     ArrayNode timeline = data.putArray("timeline");
@@ -201,6 +202,49 @@ public final class ReportPage {
       b.append("</tr>");
     });
     return b.append("</table>").toString();
+  }
+
+  /** The faults the run injected and the changes made to it from outside, in model time; empty when none. */
+  private static String faultsAndControls(JsonNode s) {
+    List<String[]> rows = new ArrayList<>();
+    for (JsonNode f : s.path("faults")) {
+      StringBuilder d = new StringBuilder("healed at ").append(f.path("healed_at_s").asText("-")).append(" s");
+      d.append(f.path("recovery_s").isNumber() ? ", recovered " + RunPanels.fmt(f.get("recovery_s").asDouble() * 1e3)
+          + " ms after" : ", no completed request after the heal");
+      f.path("requests_failed").fields().forEachRemaining(e -> d.append(", ").append(e.getValue().asText())
+          .append(" failed ").append(e.getKey()));
+      rows.add(new String[] {f.path("at_s").asText("-"), "fault " + f.path("kind").asText("?"),
+          f.path("target").asText(""), d.toString()});
+    }
+    for (JsonNode c : s.path("controls")) {
+      String what = c.path("what").asText("?");
+      String detail = switch (what) {
+        case "pause" -> "paused for " + c.path("paused_wall_s").asText("?") + " s of wall time";
+        case "fault" -> c.path("kind").asText("?") + ", heal after " + c.path("heal_after_s").asText("?") + " s";
+        default -> "= " + c.path("value").asText("?");
+      };
+      if (c.has("applied")) detail += c.path("applied").asBoolean() ? ", applied" : ", NOT applied";
+      if (c.hasNonNull("note")) detail += " (" + c.path("note").asText() + ")";
+      rows.add(new String[] {c.path("at_s").asText("-"), "control: " + what, c.path("target").asText(""), detail});
+    }
+    if (rows.isEmpty()) return "";
+    rows.sort(java.util.Comparator.comparingDouble(r -> parse(r[0])));
+    StringBuilder b = new StringBuilder("<table class=\"events\"><tr><th>at, emulated s</th><th>what</th>"
+        + "<th>VM</th><th></th></tr>");
+    for (String[] r : rows) {
+      b.append("<tr>");
+      for (String cell : r) b.append("<td>").append(esc(cell)).append("</td>");
+      b.append("</tr>");
+    }
+    return b.append("</table>").toString();
+  }
+
+  private static double parse(String s) {
+    try {
+      return Double.parseDouble(s);
+    } catch (NumberFormatException e) {
+      return Double.MAX_VALUE;
+    }
   }
 
   private static List<String> texts(JsonNode array) {

@@ -30,11 +30,13 @@ final class RunPanels {
   private final String prefix;
   private final List<JsonNode> rows;
   private final String tail;
+  private final TimeMarks marks;
   private final List<Panel> panels = new ArrayList<>();
 
   private RunPanels(RunData run, String prefix) {
     this.run = run;
     this.prefix = prefix;
+    this.marks = new TimeMarks(run.summary());
     List<Double> times = run.timeline().stream().map(r -> r.get("t_s").asDouble()).distinct().sorted().toList();
     double last = times.isEmpty() ? 0 : times.get(times.size() - 1);
     if (times.size() >= 3 && last - times.get(times.size() - 2) < (times.get(1) - times.get(0)) / 2) {
@@ -104,7 +106,8 @@ final class RunPanels {
     String mode = firstMode();
     if (at.isEmpty() && !mode.isEmpty()) caption.append(" Policy mode: ").append(mode).append(" throughout.");
     if (!slas.isEmpty()) caption.append(" Dashed horizontal line: the SLA.");
-    caption.append(tail);
+    marks.on(option);
+    caption.append(marks.caption()).append(tail);
     add("fps", FRAMES, "FPS per VM over time", caption.toString(), option);
   }
 
@@ -135,12 +138,31 @@ final class RunPanels {
     if (series.isEmpty()) return;
     ObjectNode option = Charts.lines("share", series);
     ((ObjectNode) option.get("yAxis")).put("max", 1);
+    marks.on(option);
     add("share", FRAMES, "GPU share per VM over time",
-        "Each VM's part of the GPU time the vGPUs used in each metrics period (timeline.jsonl gpu_share)." + tail,
-        option);
+        "Each VM's part of the GPU time the vGPUs used in each metrics period (timeline.jsonl gpu_share)."
+        + marks.caption() + tail, option);
   }
 
   private void latency() {
+    Map<String, List<double[]>> cdf = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> vm : vms()) {
+      JsonNode points = vm.getValue().path("frame_latency_ms").path("cdf");
+      if (vm.getValue().path("frames").asLong() <= 0 || points.size() < 2) continue;
+      List<double[]> line = new ArrayList<>();
+      for (int i = 0; i < points.size(); i++) line.add(new double[] {points.get(i).asDouble(), i / (points.size() - 1.0)});
+      cdf.put(vm.getKey(), line);
+    }
+    if (!cdf.isEmpty()) {
+      ObjectNode option = Charts.xy("frame latency, ms (log scale)", "fraction of frames", cdf);
+      ((ObjectNode) option.get("yAxis")).put("max", 1);
+      // a fault's or a stall's few long frames would squeeze every other frame into the left edge of a linear axis
+      ((ObjectNode) option.get("xAxis")).put("type", "log").put("logBase", 10);
+      add("latency-cdf", FRAMES, "Frame latency CDF per VM", "The fraction of each VM's frames whose latency (time "
+          + "between two Present returns, vgris §3.2) was at most x ms, as VGRIS Figures 2 and 7 draw it "
+          + "(summary.json frame_latency_ms.cdf: the latency at 0, 1, …, 100 % of the frames).", option);
+      return;
+    }
     List<String> vms = new ArrayList<>();
     Map<String, List<Double>> series = new LinkedHashMap<>();
     for (String key : List.of("p50", "p99", "max")) series.put(key, new ArrayList<>());
@@ -152,7 +174,8 @@ final class RunPanels {
     }
     if (vms.isEmpty()) return;
     add("latency", FRAMES, "Frame latency per VM", "Time between two Present returns (vgris §3.2), in ms. "
-        + "summary.json keeps only these percentiles, not the distribution, so no CDF (VGRIS Figures 2, 7) is drawn.",
+        + "This summary.json keeps only these percentiles, not the distribution (frame_latency_ms.cdf, written by "
+        + "runs since issue 19), so no CDF (VGRIS Figures 2, 7) is drawn.",
         Charts.bars("ms", vms, series));
   }
 
@@ -166,12 +189,24 @@ final class RunPanels {
     }
     String finals = (mmr == null ? "" : " MMR (min/max of normalized throughput, FairGV) over the run: " + fmt(mmr)
         + ".") + (lambda == null ? "" : " λ over the run: " + fmt(lambda) + ".");
-    if (!byTime.isEmpty()) {
-      List<double[]> points = new ArrayList<>();
-      byTime.forEach((t, l) -> points.add(new double[] {t, l}));
-      ObjectNode option = Charts.lines("λ", Map.of("λ", points));
-      add("lambda", FAIRNESS, "λ over time", "VMCG's λ = Σ|wᵢ − w′ᵢ| per metrics period (vmcg §6.3; 0 = "
-          + "throughput exactly in the weights' proportions). The timeline does not carry MMR." + finals, option);
+    List<double[]> mmrOverTime = mmrOverTime();
+    if (!byTime.isEmpty() || !mmrOverTime.isEmpty()) {
+      Map<String, List<double[]>> series = new LinkedHashMap<>();
+      if (!mmrOverTime.isEmpty()) series.put("MMR", mmrOverTime);
+      if (!byTime.isEmpty()) {
+        List<double[]> points = new ArrayList<>();
+        byTime.forEach((t, l) -> points.add(new double[] {t, l}));
+        series.put("λ", points);
+      }
+      ObjectNode option = Charts.lines("", series);
+      marks.on(option);
+      add("fairness-time", FAIRNESS, "Fairness over time", (mmrOverTime.isEmpty() ? "" : "MMR per metrics period: "
+          + "the smallest over the largest of the VMs' GPU share ÷ weight share (1 = every VM got its weighted share "
+          + "of the GPU time; computed from timeline.jsonl gpu_share and the VMs' weights, with the weights changed "
+          + "from outside where summary.json controls says so; the run's MMR in summary.json normalizes by "
+          + (run.summary().path("fairness").path("normalized_by").asText("its basis")) + "). ")
+          + (byTime.isEmpty() ? "" : "VMCG's λ = Σ|wᵢ − w′ᵢ| per metrics period (vmcg §6.3; 0 = throughput exactly "
+          + "in the weights' proportions; timeline.jsonl lambda).") + finals + marks.caption() + tail, option);
     } else if (mmr != null || lambda != null) {
       List<String> names = new ArrayList<>();
       List<Double> values = new ArrayList<>();
@@ -186,6 +221,45 @@ final class RunPanels {
       add("fairness", FAIRNESS, "Fairness over the run", "The timeline carries neither, so these are the run's "
           + "final values (summary.json fairness)." + finals, Charts.bars("", names, Map.of("value", values)));
     }
+  }
+
+  /**
+   * MMR per metrics period by GPU time: min/max over the VMs of gpu_share ÷ (weight ÷ Σ weights), each VM's weight
+   * the one in force at the period's end (summary.json's, changed by applied weight controls). Empty with fewer than
+   * two VMs or periods where no VM used the GPU.
+   */
+  private List<double[]> mmrOverTime() {
+    Map<String, Double> weights = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> vm : vms()) weights.put(vm.getKey(), vm.getValue().path("weight").asDouble(1));
+    if (weights.size() < 2) return List.of();
+    List<double[]> changes = new ArrayList<>(); // at, index into names, weight
+    List<String> names = new ArrayList<>(weights.keySet());
+    for (JsonNode c : run.summary().path("controls")) {
+      if (c.path("what").asText().equals("weight") && c.path("applied").asBoolean(false)
+          && names.contains(c.path("target").asText())) {
+        changes.add(new double[] {c.path("at_s").asDouble(), names.indexOf(c.path("target").asText()),
+            c.path("value").asDouble()});
+      }
+    }
+    Map<Double, Map<String, Double>> shares = new LinkedHashMap<>();
+    for (JsonNode row : rows) {
+      shares.computeIfAbsent(row.get("t_s").asDouble(), t -> new LinkedHashMap<>())
+          .put(row.get("vm").asText(), row.path("gpu_share").asDouble());
+    }
+    List<double[]> out = new ArrayList<>();
+    for (Map.Entry<Double, Map<String, Double>> period : shares.entrySet()) {
+      Map<String, Double> w = new LinkedHashMap<>(weights);
+      for (double[] c : changes) if (c[0] <= period.getKey()) w.put(names.get((int) c[1]), c[2]);
+      double total = w.values().stream().mapToDouble(Double::doubleValue).sum();
+      double min = Double.MAX_VALUE, max = 0;
+      for (Map.Entry<String, Double> s : period.getValue().entrySet()) {
+        double normalized = s.getValue() / (w.getOrDefault(s.getKey(), 1.0) / total);
+        min = Math.min(min, normalized);
+        max = Math.max(max, normalized);
+      }
+      if (max > 0 && period.getValue().size() >= 2) out.add(new double[] {period.getKey(), min / max});
+    }
+    return out;
   }
 
   private void normalizedThroughput() {
@@ -267,12 +341,13 @@ final class RunPanels {
     slots.values().removeIf(points -> points.stream().allMatch(p -> Double.isNaN(p[1])));
     if (!slots.isEmpty()) {
       add("slots", MEMORY, "Memory slots per VM over time", "High-memory slots each VM holds at the end of each "
-          + "metrics period (gBalloon Figure 9; timeline.jsonl memory_slots).", Charts.lines("slots", slots));
+          + "metrics period (gBalloon Figure 9; timeline.jsonl memory_slots)." + marks.caption(),
+          marked(Charts.lines("slots", slots)));
     }
     Map<String, List<double[]>> mb = perVm(row -> row.path("memory_mb").asDouble(), true);
     if (!mb.isEmpty()) {
       add("memory", MEMORY, "GPU memory per VM over time", "GPU memory each VM holds at the end of each metrics "
-          + "period, MiB (timeline.jsonl memory_mb).", Charts.lines("MiB", mb));
+          + "period, MiB (timeline.jsonl memory_mb)." + marks.caption(), marked(Charts.lines("MiB", mb)));
     }
     Map<String, List<double[]>> profile = new LinkedHashMap<>();
     for (String key : List.of("w", "rcopy", "f")) {
@@ -288,9 +363,14 @@ final class RunPanels {
     }
     if (!profile.isEmpty()) {
       add("profile", MEMORY, "gBalloon's profile over time", "The last profiling period's W, Rcopy (percent) and "
-          + "f(W, Rcopy) at the end of each metrics period (gballoon §3; timeline.jsonl w, rcopy, f).",
-          Charts.lines("", profile));
+          + "f(W, Rcopy) at the end of each metrics period (gballoon §3; timeline.jsonl w, rcopy, f)."
+          + marks.caption(), marked(Charts.lines("", profile)));
     }
+  }
+
+  private ObjectNode marked(ObjectNode option) {
+    marks.on(option);
+    return option;
   }
 
   private void fidelity() {
@@ -298,7 +378,10 @@ final class RunPanels {
     if (!f.isObject()) return;
     String verdict = verdict(run.summary());
     String rtf = f.hasNonNull("real_time_factor") ? " Real-time factor " + fmt(f.get("real_time_factor").asDouble())
-        + " (emulated seconds per wall second over the run; the timeline does not carry it over time)." : "";
+        + " (emulated seconds per wall second over the run)." : "";
+    Panel overTime = FidelityPanels.realTimeFactor(run.summary(), marks);
+    if (overTime != null) add(overTime.id(), overTime.group(), overTime.title(), overTime.caption(), overTime.option());
+    Panel histogram = FidelityPanels.histograms(run.summary());
     JsonNode late = f.path("timer_lateness_us");
     JsonNode skew = f.path("message_skew_us");
     if (late.isObject() || skew.isObject()) {
@@ -306,10 +389,12 @@ final class RunPanels {
       Map<String, List<Double>> series = new LinkedHashMap<>();
       if (late.isObject()) series.put("timer lateness", pick(late, keys));
       if (skew.isObject()) series.put("message skew", pick(skew, keys));
-      add("lateness", FIDELITY, "Timer lateness and message skew", verdict + rtf + " Percentiles in emulated µs; "
-          + "summary.json keeps percentiles, not the histogram. Timers fired: " + late.path("count").asText("-")
-          + ".", Charts.bars("µs", keys, series));
+      add("lateness", FIDELITY, "Timer lateness and message skew", verdict + rtf + " Percentiles in emulated µs"
+          + (histogram == null ? "; this summary.json keeps percentiles, not the histogram" : "")
+          + ". Timers fired: " + late.path("count").asText("-") + ".", Charts.bars("µs", keys, series));
     }
+    if (histogram != null) add(histogram.id(), histogram.group(), histogram.title(), histogram.caption(),
+        histogram.option());
     JsonNode c = f.path("causality");
     if (c.isObject()) {
       List<String> keys = new ArrayList<>();

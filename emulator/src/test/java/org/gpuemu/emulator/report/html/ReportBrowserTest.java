@@ -52,7 +52,7 @@ class ReportBrowserTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"hybrid", "combo", "gballoon", "compare"})
+  @ValueSource(strings = {"hybrid", "combo", "gballoon", "compare", "controlled"})
   void report_drawsEveryPanel_fetchesNothing_andLogsNoError(String fixture) throws Exception {
     Path page = ReportPage.write(Fixtures.copy(fixture, dir));
     int panels = Fixtures.panels(Files.readString(page)).size();

@@ -56,7 +56,7 @@ class ReportPageTest {
   @Test
   void hybridRun_chartsFramesFairnessAndFidelity_andNothingItHasNoDataFor() throws Exception {
     Set<String> panels = Fixtures.panels(page("hybrid"));
-    assertEquals(List.of("fps", "share", "latency", "lambda", "normalized", "lateness", "causality", "violations"),
+    assertEquals(List.of("fps", "share", "latency", "fairness-time", "normalized", "lateness", "causality", "violations"),
         new ArrayList<>(panels), "no COMBO, memory or gBalloon panel: the run has none of their data");
   }
 
@@ -182,5 +182,58 @@ class ReportPageTest {
     List<Double> out = new ArrayList<>();
     nodes.forEach(n -> out.add(n.asDouble()));
     return out;
+  }
+
+  @Test
+  void controlledRun_drawsTheLatencyCdf_fairnessAndRealTimeFactorOverTime_andTheHistograms() throws Exception {
+    String html = page("controlled");
+    Set<String> panels = Fixtures.panels(html);
+    assertEquals(List.of("fps", "share", "latency-cdf", "fairness-time", "normalized", "rtf", "lateness",
+        "lateness-histogram", "causality"), new ArrayList<>(panels));
+    JsonNode cdf = Fixtures.option(html, "latency-cdf").path("series").get(0).path("data");
+    assertEquals(101, cdf.size(), "the latency at 0, 1, ..., 100 % of the frames");
+    assertEquals(0.0, cdf.get(0).get(1).asDouble());
+    assertEquals(1.0, cdf.get(100).get(1).asDouble());
+    JsonNode summary = RunData.JSON.readTree(dir.resolve("controlled/summary.json").toFile());
+    assertEquals(summary.path("vms").path("nba2012").path("frame_latency_ms").path("max").asDouble(),
+        cdf.get(100).get(0).asDouble(), "the last point is the longest frame");
+    JsonNode fairness = Fixtures.option(html, "fairness-time").path("series");
+    assertEquals("MMR", fairness.get(0).path("name").asText());
+    assertEquals("λ", fairness.get(1).path("name").asText());
+    JsonNode rtf = Fixtures.option(html, "rtf").path("series").get(0).path("data");
+    assertTrue(rtf.size() >= 5, "a sample per progress period: " + rtf);
+  }
+
+  @Test
+  void controlledRun_shadesTheFaultWindowOnEveryTimeChart_andMarksTheControls() throws Exception {
+    String html = page("controlled");
+    for (String id : List.of("fps", "share", "fairness-time", "rtf")) {
+      JsonNode first = Fixtures.option(html, id).path("series").get(0);
+      JsonNode window = first.path("markArea").path("data").get(0);
+      assertEquals(2.0, window.get(0).path("xAxis").asDouble(), id + ": the stall struck at 2 s");
+      assertEquals(2.3, window.get(1).path("xAxis").asDouble(), id + ": and healed at 2.3 s");
+      assertTrue(window.get(0).path("name").asText().startsWith("vcpu-stall 3dmark05 (recovered in 3.2 ms"),
+          window.get(0).path("name").asText());
+      List<String> lines = new ArrayList<>();
+      first.path("markLine").path("data").forEach(d -> lines.add(d.path("label").path("formatter").asText()));
+      assertTrue(lines.contains("share nba2012 = 0.5"), id + ": " + lines);
+      assertTrue(lines.contains("paused 3 s wall"), id + ": " + lines);
+    }
+    assertTrue(html.contains("<td>control: share</td><td>nba2012</td><td>= 0.5, applied</td>"), "the events table");
+    assertTrue(html.contains("<td>fault vcpu-stall</td><td>3dmark05</td><td>healed at 2.3 s, recovered 3.2 ms after"
+        + "</td>"), "the fault's row");
+  }
+
+  @Test
+  void comparePage_drawsThePapersValueBesideWhatTheCompareMeasured() throws Exception {
+    String html = page("compare");
+    JsonNode fps = Fixtures.option(html, "cmp-paper-0");
+    assertEquals(List.of("nba2012 (vgris-share)", "dirt3 (vgris-share)"),
+        RunData.JSON.convertValue(fps.path("xAxis").path("data"), List.class));
+    assertEquals("measured here", fps.path("series").get(0).path("name").asText());
+    assertEquals(40.0, fps.path("series").get(0).path("data").get(0).asDouble());
+    assertEquals("paper", fps.path("series").get(1).path("name").asText());
+    assertEquals(79.16, fps.path("series").get(1).path("data").get(0).asDouble());
+    assertTrue(html.contains("vgris-share: the paper says at least 0.99."), "a bound is said in the caption");
   }
 }

@@ -1,0 +1,40 @@
+package org.gpuemu.emulator.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The frame latencies of a run, per VM and over all VMs, in µs at 3 significant digits (HdrHistogram): what the
+ * metrics hub keeps of every frame, and what it reports at the end (percentiles and the distribution by percent).
+ */
+final class FrameLatencies {
+  private final Histogram[] perVm;
+  private final Histogram all = new Histogram(3); // auto-resizing: memory follows the range recorded
+
+  FrameLatencies(int vms) {
+    perVm = new Histogram[vms];
+    for (int i = 0; i < vms; i++) perVm[i] = new Histogram(3);
+  }
+
+  void record(int vm, long latencyNanos) {
+    long us = Math.max(1, latencyNanos / 1_000);
+    perVm[vm].recordValue(us);
+    all.recordValue(us);
+  }
+
+  /** VM {@code vm}'s figures, with the counters the hub keeps beside the latencies. */
+  MetricsHub.VmMetrics of(int vm, long frames, long overSla, long busyNanos, long maxMemoryBytes) {
+    Histogram h = perVm[vm];
+    boolean any = h.getTotalCount() > 0;
+    List<Long> cdf = new ArrayList<>();
+    for (int p = 0; any && p <= 100; p++) cdf.add(p == 0 ? h.getMinValue() : h.getValueAtPercentile(p));
+    return new MetricsHub.VmMetrics(frames, overSla, any ? h.getValueAtPercentile(50) : 0,
+        any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0, busyNanos, maxMemoryBytes, cdf);
+  }
+
+  /** The median frame over every VM, ns; 0 without frames. */
+  long medianNanos() {
+    return all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(50) * 1_000;
+  }
+}
