@@ -136,6 +136,11 @@ public final class Main implements Callable<Integer> {
       return ScenarioLoader.load(file, overrides(), policies());
     }
 
+    /** The scenario for a run of one JVM: without a node-crash fault, which needs a cluster. */
+    Settings.Scenario loadForOneJvm() throws ConfigProblems {
+      return oneJvm(load());
+    }
+
     /** The command line's overrides of the file. */
     ScenarioLoader.Overrides overrides() throws ConfigProblems {
       Long durationNanos = null;
@@ -191,12 +196,7 @@ public final class Main implements Callable<Integer> {
           return ClusterCli.run(scenario, ClusterCli.source(options.opts.file, options.opts.overrides()), cluster,
               dir, noReport, stdout, err);
         }
-        for (FaultPlan.Fault f : scenario.faults().faults()) {
-          if (f.kind() == FaultPlan.Kind.NODE_CRASH) {
-            throw ConfigProblems.of("fault node-crash on " + f.target() + ": a fault of cluster runs; add --cluster N "
-                + "(N >= 2)");
-          }
-        }
+        oneJvm(scenario);
         warmUp.nanos();
         dashboard.open(scenario, stdout);
       } catch (ConfigProblems p) {
@@ -278,6 +278,17 @@ public final class Main implements Callable<Integer> {
   static final class ScenarioOptionsMixin {
     @CommandLine.ArgGroup(exclusive = false, multiplicity = "1")
     ScenarioOptions opts;
+  }
+
+  /** {@code s}, checked for a run of one JVM: a node-crash fault needs a cluster. */
+  static Settings.Scenario oneJvm(Settings.Scenario s) throws ConfigProblems {
+    for (FaultPlan.Fault f : s.faults().faults()) {
+      if (!f.kind().inOneJvm()) {
+        throw ConfigProblems.of("fault " + f.kind().label() + " on " + f.target() + ": a fault of cluster runs; "
+            + "use run --cluster N (N >= 2)");
+      }
+    }
+    return s;
   }
 
   @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a scenario without running it.")

@@ -125,8 +125,9 @@ public final class ScenarioLoader {
       problems.add(at(ROOT, "expected an object holding the scenario (scenario { vms { ... } })"));
       fail();
     }
+    int before = problems.size();
     Config scenario = withTrace(user.getConfig(ROOT), path);
-    fail();
+    if (problems.size() > before) fail(); // a trace that did not expand: its hosts and VMs are not there to check
     checkStructure(scenario);
     fail();
     Config merged = scenario.withFallback(reference.getConfig("scenario-defaults"));

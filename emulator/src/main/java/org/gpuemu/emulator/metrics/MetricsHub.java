@@ -26,7 +26,6 @@ import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
 import org.gpuemu.emulator.clock.RunContext;
-import org.gpuemu.policies.vmcg.Fairness;
 
 /**
  * Collects what the guests and the GPU report (frames, GPU time, memory held), keeps the run's per-VM
@@ -291,10 +290,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** One row per VM for the period that ends at {@code end}. */
   private void emitRows(long end) {
     double seconds = (end - periodStart) / 1e9;
-    Map<Integer, Long> totals = new java.util.HashMap<>();
-    for (int v = 0; v < vms.size(); v++) totals.merge(vms.get(v).gpu(), periodBusy[v], Long::sum);
-    Map<Integer, Double> lambdas = new java.util.HashMap<>();
-    for (VmInfo vm : vms) if (!lambdas.containsKey(vm.gpu())) lambdas.put(vm.gpu(), periodLambda(vm.gpu()));
+    int[] gpuOf = vms.stream().mapToInt(VmInfo::gpu).toArray();
+    Map<Integer, Long> totals = PerGpu.busy(gpuOf, periodBusy);
+    Map<Integer, Double> lambdas = PerGpu.lambdas(gpuOf, weights, frames, periodFrames, periodKernels);
     for (int v = 0; v < vms.size(); v++) {
       long total = totals.get(vms.get(v).gpu());
       Double lambda = lambdas.get(vms.get(v).gpu());
@@ -323,23 +321,6 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
       periodKernels[v] = 0;
     }
     periodStart = end;
-  }
-
-  /**
-   * VMCG's λ = Σ|w_i − w'_i| over the period (vmcg.txt §6.3): w the VMs' weight shares, w' their throughput
-   * shares, throughput being frames for a VM that has presented frames in the run and completed requests for one
-   * that has not; over the VMs of GPU {@code gpu}, which share it. Null when nothing was done in the period.
-   */
-  private Double periodLambda(int gpu) {
-    Map<Integer, Integer> weights = new java.util.HashMap<>();
-    Map<Integer, Long> throughputs = new java.util.HashMap<>();
-    for (int v = 0; v < vms.size(); v++) {
-      if (vms.get(v).gpu() != gpu) continue;
-      weights.put(v, this.weights[v]);
-      throughputs.put(v, frames[v] > 0 ? periodFrames[v] : periodKernels[v]);
-    }
-    java.util.OptionalDouble l = Fairness.lambda(weights, throughputs);
-    return l.isPresent() ? l.getAsDouble() : null;
   }
 
   private void offer(Map<String, Object> row) {

@@ -13,7 +13,6 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.gpu.SmGroup;
@@ -113,21 +112,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private long endedAt = -1;
   private final ControlDesk desk;
 
-  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
-      Runnable timeZero, CompletableFuture<Ended> ended) {
-    return create(scenario, run, timeline, timeZero, ended, MetricsHub.TimelineTap.NONE);
-  }
-
-  /** As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture)}; {@code tap} sees the rows. */
-  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
-      Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap) {
-    return create(scenario, run, timeline, timeZero, ended, tap, List.of(), r -> { });
-  }
-
   /**
-   * As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture, MetricsHub.TimelineTap)};
-   * {@code planned} controls are applied at their model times (a replay), and {@code onControlled} hears each
-   * control's record once it has taken effect (on the dispatcher's thread: it must not block).
+   * The run's guardian: {@code tap} sees the timeline's rows; {@code planned} controls are applied at their model
+   * times (a replay), and {@code onControlled} hears each control's record once it has taken effect (on the
+   * dispatcher's thread: it must not block).
    */
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap, List<Control.Planned> planned,
@@ -312,29 +300,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
    * after the heal: the fault's recovery.
    */
   private Behavior<Command> onStruck(Struck msg) {
-    FaultInjector.Strike s = msg.strike();
-    FaultPlan.Fault f = s.fault();
-    int vm = 0;
-    while (!scenario.vms().get(vm).name().equals(f.target())) vm++;
-    Settings.Vm target = scenario.vms().get(vm);
-    int firstVcpu = 0; // its vCPUs' numbers on its host: after those of the host's VMs before it
-    for (Settings.Vm other : scenario.vms().subList(0, vm)) if (other.host() == target.host()) firstVcpu += other.vcpus();
-    ActorRef<VGpu.Command> vgpu = refs.vms().get(vm).vgpu();
-    switch (f.kind()) {
-      case GPU_HANG -> {
-        refs.gpuOf(target).smGroups().get(0).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), s.atNanos(), s.outcomes()));
-        vgpu.tell(new VGpu.Watch(f.id(), -1, s.outcomes()));
-      }
-      case VGPU_CRASH -> vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), s.atNanos(), s.outcomes()));
-      case VCPU_STALL -> {
-        int core = scenario.vms().get(vm).cores().get(0);
-        refs.hosts().get(target.host()).cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), s.atNanos(),
-            s.outcomes()));
-        vgpu.tell(new VGpu.Watch(f.id(), s.atNanos() + f.healAfterNanos(), s.outcomes()));
-      }
-      case EMULATOR_STALL -> { } // carried out by the injector itself
-      case NODE_CRASH -> { } // never in a node's model: the cluster's coordinator carries it out
-    }
+    FaultRouting.strike(scenario, refs, msg.strike());
     return this;
   }
 
