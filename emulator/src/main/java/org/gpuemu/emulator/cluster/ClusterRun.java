@@ -83,7 +83,8 @@ public final class ClusterRun {
       List<Crash> crashes = crashes(scenario, hostNode, coordinator.address());
       Map<String, List<Integer>> parts = new TreeMap<>();
       hostNode.forEach((h, node) -> parts.computeIfAbsent(node, n -> new ArrayList<>()).add(h));
-      long zero = System.currentTimeMillis() + 2_000; // every node's time zero: time for the parts to reach them
+      // every node's time zero: time for the parts to reach them and for each node to warm up
+      long zero = System.currentTimeMillis() + 2_000 + 2 * NodeAgent.WARM_UP_MILLIS;
       long endWall = zero + Math.round(scenario.durationNanos() / scenario.timeScale() / 1e6);
       Map<String, Running> running = new LinkedHashMap<>();
       for (Map.Entry<String, List<Integer>> p : parts.entrySet()) {

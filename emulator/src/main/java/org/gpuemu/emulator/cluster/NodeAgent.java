@@ -77,6 +77,9 @@ public final class NodeAgent {
     }
   }
 
+  /** How long a node warms up its part before time zero (the coordinator leaves time for it). */
+  public static final long WARM_UP_MILLIS = 1_000;
+
   /** How often a node reports its progress, in wall milliseconds: what a lost node's record may miss at most. */
   public static final long REPORT_MILLIS = 500;
 
@@ -159,6 +162,9 @@ public final class NodeAgent {
       if (shift > 0) part = NodeScenario.restartAt(part, shift);
       // the part's own clock starts at the restart: zero + restartAt in wall time
       long zero = m.zeroEpochMillis() + Math.round(shift / whole.timeScale() / 1e6);
+      if (shift == 0 && m.zeroEpochMillis() - System.currentTimeMillis() > 2 * WARM_UP_MILLIS) {
+        Runner.warmUp(part, WARM_UP_MILLIS * 1_000_000L); // as run does: a cold JVM's first second is late
+      }
       dir = Files.createTempDirectory("gpuemu-node-");
       ConcurrentLinkedQueue<String> rows = new ConcurrentLinkedQueue<>();
       Settings.Scenario ran = part;
