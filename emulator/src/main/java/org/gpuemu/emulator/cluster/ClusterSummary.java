@@ -127,6 +127,10 @@ final class ClusterSummary {
     out.put("invariants", invariants(docs, ran, lost, broken));
     List<Object> faults = new ArrayList<>();
     for (Map<String, Object> d : docs) if (d.containsKey("faults")) faults.addAll((List<Object>) d.get("faults"));
+    faults.sort(Comparator.comparingDouble(f -> { // in the order they struck, as one JVM lists them
+      Object at = ((Map<String, Object>) f).get("at_s");
+      return at == null ? Double.MAX_VALUE : ((Number) at).doubleValue();
+    }));
     if (!faults.isEmpty()) out.put("faults", faults);
     out.put("cluster", cluster(ran, docs, s, lost));
     boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
