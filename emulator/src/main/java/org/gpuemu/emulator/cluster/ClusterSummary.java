@@ -24,7 +24,7 @@ import org.gpuemu.policies.vmcg.Fairness;
  *   <li>{@code gpu}: busy time, context switches and their time summed; utilization the mean of the GPUs' (each over
  *       its own node's run and drain); the median kernel the smallest node median (as one JVM takes the smallest
  *       group median);
- *   <li>{@code cpu}: cores summed, utilization weighted by cores;
+ *   <li>{@code cpu}: cores summed, utilization weighted by cores, context switches summed;
  *   <li>{@code fairness}: MMR over every VM's {@code normalized_throughput}, the aggregated overhead and the λs from
  *       each VM's rates, as one JVM computes them (from the entries' rounded values);
  *   <li>{@code fidelity}: the least faithful node's block (the first unfaithful one, else the one furthest behind at
@@ -118,7 +118,14 @@ final class ClusterSummary {
     for (Map<String, Object> d : docs) switches.addAll((List<Object>) d.get("policy_switches"));
     out.put("policy_switches", switches);
     out.put("gpu", gpu(docs, hosts));
-    out.put("cpu", cpu(hosts));
+    Map<String, Object> cpu = cpu(hosts);
+    long coreSwitches = 0; // each node's cores' context switches (its cpu block)
+    for (Map<String, Object> d : docs) {
+      Object n = ((Map<String, Object>) d.get("cpu")).get("context_switches");
+      if (n != null) coreSwitches += ((Number) n).longValue();
+    }
+    cpu.put("context_switches", coreSwitches);
+    out.put("cpu", cpu);
     out.put("hosts", hosts);
     if (first.containsKey("placement")) out.put("placement", first.get("placement"));
     out.put("fairness", fairness(vms, (String) ((Map<String, Object>) first.get("fairness")).get("normalized_by")));

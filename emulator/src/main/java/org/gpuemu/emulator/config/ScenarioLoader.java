@@ -476,12 +476,14 @@ public final class ScenarioLoader {
 
   /**
    * The hosts: {@code scenario.hosts.<name>} in file order, each over {@code host-defaults} and its {@code gpu} over
-   * the scenario's; without {@code hosts}, the one host of {@code scenario.host}, named {@code host}.
+   * the scenario's; without {@code hosts}, the one host of {@code scenario.host}, named {@code host}. Every host's
+   * cores lose {@code host.vcpu-switch} per context switch.
    */
   private List<Settings.Host> hosts(Config c, Config user, Settings.Gpu gpu) {
+    long vcpuSwitch = nonNegativeNanos(c, "host.vcpu-switch", "scenario.host.vcpu-switch"); // the same on every host
     if (!user.hasPath("hosts") || user.getObject("hosts").isEmpty()) {
       if (user.hasPath("hosts")) problems.add(at("scenario.hosts", "expected at least one host (or leave it out)"));
-      return List.of(new Settings.Host("host", positiveInt(c, "host.cores"), 1, gpu));
+      return List.of(new Settings.Host("host", positiveInt(c, "host.cores"), 1, gpu, vcpuSwitch));
     }
     if (user.hasPath("host")) {
       problems.add(at("scenario.host", "a scenario declares either its one host (host) or many (hosts), not both"));
@@ -497,7 +499,7 @@ public final class ScenarioLoader {
       Config g = h.getConfig("gpu").withFallback(c.getConfig("gpu"));
       Config wrapped = ConfigFactory.empty().withValue("gpu", g.root());
       hosts.add(new Settings.Host(n, positiveInt(h, "cores", p + ".cores"), positiveInt(h, "gpus", p + ".gpus"),
-          gpu(wrapped, "gpu", p + ".gpu")));
+          gpu(wrapped, "gpu", p + ".gpu"), vcpuSwitch));
     }
     return hosts;
   }

@@ -107,16 +107,22 @@ public final class Settings {
 
   /**
    * A host: its name ({@code host} for a scenario's single {@code scenario.host}), physical cores, GPUs (each with
-   * its own scheduler, SM groups and memory) and their settings.
+   * its own scheduler, SM groups and memory) and their settings, and the CPU time a core loses when it switches
+   * context ({@code vcpu-switch}; the derivation is beside its default in reference.conf).
    */
-  public record Host(String name, int cores, int gpus, Gpu gpu) {
+  public record Host(String name, int cores, int gpus, Gpu gpu, long vcpuSwitchNanos) {
     /** The single host of a scenario with {@code scenario.host}, its GPU set later ({@link #withGpu}). */
     public Host(int cores) {
-      this("host", cores, 1, null);
+      this(cores, 0);
+    }
+
+    /** As {@link #Host(int)}, its cores losing {@code vcpuSwitchNanos} per context switch. */
+    public Host(int cores, long vcpuSwitchNanos) {
+      this("host", cores, 1, null, vcpuSwitchNanos);
     }
 
     public Host withGpu(Gpu g) {
-      return gpu != null ? this : new Host(name, cores, gpus, g);
+      return gpu != null ? this : new Host(name, cores, gpus, g, vcpuSwitchNanos);
     }
 
     /** The name of the host's actor: {@code host} for the single host, else {@code host-<name>}. */

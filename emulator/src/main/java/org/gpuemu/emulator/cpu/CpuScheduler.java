@@ -1,6 +1,5 @@
 package org.gpuemu.emulator.cpu;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +13,6 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.faults.FaultInjector;
-import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
 
 /**
@@ -26,6 +24,10 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * <p>Host work ({@link HostRun}: the hypervisor's own, such as gVirt's GTT copies in Dom0) is above the CPU policy:
  * it preempts the running vCPU at once, runs to completion without slices (several in arrival order), and the
  * policy never sees it; the vCPUs it kept waiting count it as steal time, as a guest sees the hypervisor's work.
+ *
+ * <p>The rules — a request's end is not a scheduling point, and what a context switch costs — are in
+ * {@link CoreModel}, which this actor carries out: it turns messages into the model's events at their model times,
+ * and the model's effects into timers and messages.
  */
 public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
@@ -65,6 +67,13 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
    */
   public record HostRun(long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {}
 
+  /**
+   * The vCPU whose request ended gives the core up at {@code atNanos} (its guest blocks: a sleep, a blocked call,
+   * its program's end): after every {@link Done} a vCPU sends either this or its next {@link Run}, at the model time
+   * the request ended.
+   */
+  public record Release(int vcpu, long atNanos) implements Command {}
+
   /** End the vCPU's current request as soon as it is on the core (a spin saw its response, at {@code atNanos}). */
   public record Finish(int vcpu, long atNanos) implements Command {}
 
@@ -86,7 +95,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /** Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos}. */
   public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {}
 
-  /** A core's final figures. */
+  /** A core's final figures; {@code switches}: context switches it paid for ({@code host.vcpu-switch}). */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
 
   /** The vCPU number of host work in {@link Done}. */
@@ -94,55 +103,53 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private static final Object SLICE = "slice";
 
-  private static final class Request {
-    final int vcpu;
-    final ActorRef<Done> replyTo;
-    final long requestedAt;
-    /** Host work: runs before every vCPU, unknown to the policy. */
-    final boolean host;
-    final int weight;
-    long remaining;
-    long ran;
-
-    Request(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long requestedAt, boolean host) {
-      this.vcpu = vcpu;
-      this.weight = weight;
-      this.host = host;
-      this.remaining = nanos;
-      this.replyTo = replyTo;
-      this.requestedAt = requestedAt;
-    }
-  }
-
   private final int core;
   private final CpuPolicy policy;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final Map<Integer, Request> requests = new HashMap<>();
-  private final ArrayDeque<Request> hostWork = new ArrayDeque<>();
-  private Request current;
-  private long sliceStart;
+  private final CoreModel<ActorRef<Done>> model;
   /** The model time of the core's latest event: never goes back. */
   private long clock;
-  private long token;
-  private long busy;
-  private long switches;
-  private int lastVcpu = -1;
   private CoscheduleGpu coscheduleGpu;
-  /** Stalled vCPUs (faults): they get no core until their stall ends. */
+  /** Stalled vCPUs (faults) and the stall that holds each. */
   private final Map<Integer, Stall> stalled = new HashMap<>();
 
   public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run, timers))));
+    return create(core, policy, run, 0);
+  }
+
+  /** A core whose context switches cost {@code switchNanos} of CPU time each ({@code host.vcpu-switch}). */
+  public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run, long switchNanos) {
+    if (switchNanos < 0) throw new IllegalArgumentException("core " + core + ": context switch of " + switchNanos + " ns");
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run,
+        timers, switchNanos))));
   }
 
   private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, RunContext run,
-      TimerScheduler<Command> timers) {
+      TimerScheduler<Command> timers, long switchNanos) {
     super(ctx);
     this.core = core;
     this.policy = policy;
     this.run = run;
     this.timers = timers;
+    this.model = new CoreModel<>(policy, switchNanos, new CoreModel.Effects<>() {
+      @Override public void armSlice(long token, long due) {
+        run.arm(timers, SLICE, new SliceEnded(token, due), due);
+      }
+
+      @Override public void disarmSlice() {
+        run.disarm(timers, SLICE);
+      }
+
+      @Override public void done(ActorRef<Done> to, int vcpu, long ran, long steal, long end) {
+        to.tell(new Done(vcpu, ran, steal, end));
+      }
+
+      @Override public void switchedTo(int vcpu, long now) {
+        Integer vgpu = coscheduleGpu == null ? null : coscheduleGpu.vgpuOfVcpu().get(vcpu);
+        if (vgpu != null) coscheduleGpu.gpu().tell(new SwitchedTo(vgpu, now));
+      }
+    });
   }
 
   @Override public Receive<Command> createReceive() {
@@ -150,6 +157,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(Run.class, this::onRun)
         .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Finish.class, this::onFinish)
+        .onMessage(Release.class, this::onRelease)
         .onMessage(Boost.class, this::onBoost)
         .onMessage(CoscheduleGpu.class, m -> {
           coscheduleGpu = m;
@@ -169,92 +177,37 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   }
 
   private Behavior<Command> onRun(Run msg) {
-    long now = at(msg.atNanos());
-    requests.put(msg.vcpu(), new Request(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), now, false));
-    if (!stalled.isEmpty() && stalled.containsKey(msg.vcpu())) return this; // runnable once the stall ends
-    policy.runnable(msg.vcpu(), msg.weight(), now);
-    if (current == null) {
-      dispatch(now);
-    } else if (current.vcpu != msg.vcpu() && !current.host) {
-      accountSoFar(now);
-      if (policy.preempts(msg.vcpu(), current.vcpu, now)) preempt(now);
-    }
+    model.run(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), at(msg.atNanos()));
+    return this;
+  }
+
+  private Behavior<Command> onRelease(Release msg) {
+    if (!model.holds(msg.vcpu())) return this;
+    model.release(msg.vcpu(), at(msg.atNanos()));
     return this;
   }
 
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
-    long now = at(msg.atNanos());
-    hostWork.add(new Request(HOST, 0, msg.nanos(), msg.replyTo(), now, true));
-    if (current == null) {
-      dispatch(now);
-    } else if (!current.host) {
-      accountSoFar(now);
-      preempt(now);
-    }
+    model.hostRun(msg.nanos(), msg.replyTo(), at(msg.atNanos()));
     return this;
   }
 
   private Behavior<Command> onBoost(Boost msg) {
-    int v = msg.vcpu();
-    if (!requests.containsKey(v) || (current != null && current.vcpu == v) || stalled.containsKey(v)) return this;
-    long now = at(msg.atNanos());
-    policy.boost(msg.vcpu(), now);
-    if (current != null && current.host) return this; // picked next, once the host work is done
-    if (current != null) {
-      accountSoFar(now);
-      preempt(now);
-    } else {
-      dispatch(now);
-    }
+    if (!model.boostable(msg.vcpu())) return this; // nothing changes: the core's clock does not move either
+    model.boost(msg.vcpu(), at(msg.atNanos()));
     return this;
   }
 
-  /** Reports what the running vCPU has run of its slice so far; the slice goes on to its due time. */
-  private void accountSoFar(long now) {
-    if (now > sliceStart) {
-      account(current, now - sliceStart, now);
-      sliceStart = now;
-    }
-  }
-
-  /** Takes the core from the running vCPU, which stays runnable, and picks again. */
-  private void preempt(long now) {
-    token++;
-    run.disarm(timers, SLICE);
-    Request r = current;
-    current = null;
-    if (r.remaining <= 0) complete(r, now);
-    dispatch(now);
-  }
-
   private Behavior<Command> onFinish(Finish msg) {
-    Request r = requests.get(msg.vcpu());
-    if (r == null) return this;
-    if (current == r) {
-      long now = Math.max(at(msg.atNanos()), sliceStart);
-      token++;
-      run.disarm(timers, SLICE);
-      account(r, now - sliceStart, now);
-      complete(r, now);
-      current = null;
-      dispatch(now);
-    } else {
-      r.remaining = 0; // it still has to get the core to notice: done the moment it is picked
-    }
+    if (!model.hasRequest(msg.vcpu())) return this;
+    // a request not on the core ends when it is picked: the message's time moves nothing now
+    model.finish(msg.vcpu(), model.runs(msg.vcpu()) ? at(msg.atNanos()) : clock);
     return this;
   }
 
   private Behavior<Command> onSliceEnded(SliceEnded msg) {
-    if (msg.token() != token || current == null) return this;
-    long now = at(run.fired(msg.due()));
-    Request r = current;
-    account(r, now - sliceStart, now);
-    current = null;
-    if (r.remaining <= 0) {
-      complete(r, now);
-    }
-    dispatch(now);
+    model.sliceEnded(msg.token(), at(run.fired(msg.due())));
     return this;
   }
 
@@ -263,11 +216,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     stalled.put(msg.vcpu(), msg);
     long end = Math.max(now, msg.atNanos() + msg.nanos()); // the planned end, not shifted by the core's own clock
     run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
-    Request r = requests.get(msg.vcpu());
-    if (r == null) return this;
-    if (current == r) accountSoFar(now);
-    if (current != r || r.remaining > 0) policy.blocked(r.vcpu, now);
-    if (current == r) preempt(now);
+    model.stall(msg.vcpu(), now);
     return this;
   }
 
@@ -275,75 +224,12 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     long now = at(run.fired(msg.due()));
     Stall s = stalled.remove(msg.vcpu());
     s.outcomes().tell(new FaultInjector.Healed(s.fault(), now));
-    Request r = requests.get(msg.vcpu());
-    if (r == null) return this;
-    policy.runnable(r.vcpu, r.weight, now);
-    if (current == null) {
-      dispatch(now);
-    } else if (!current.host) {
-      accountSoFar(now);
-      if (policy.preempts(r.vcpu, current.vcpu, now)) preempt(now);
-    }
+    model.stallEnded(msg.vcpu(), now);
     return this;
   }
 
   private Behavior<Command> onReport(Report msg) {
-    msg.replyTo().tell(new CoreReport(core, busy, switches, policy.checkInvariants()));
+    msg.replyTo().tell(new CoreReport(core, model.busyNanos(), model.switches(), policy.checkInvariants()));
     return this;
-  }
-
-  /** Gives the core to the next host work, or else to the next vCPU the policy picks, starting at {@code now}. */
-  private void dispatch(long now) {
-    if (current == null && !hostWork.isEmpty()) {
-      Request r = hostWork.poll();
-      if (lastVcpu != HOST) switches++;
-      lastVcpu = HOST;
-      current = r;
-      sliceStart = now;
-      long due = now + r.remaining;
-      run.arm(timers, SLICE, new SliceEnded(++token, due), due);
-      return;
-    }
-    while (current == null) {
-      CpuDecision d = policy.pick(now);
-      if (!(d instanceof CpuDecision.Run pick)) return;
-      Request r = requests.get(pick.vcpu());
-      if (r == null) {
-        policy.blocked(pick.vcpu(), now);
-        continue;
-      }
-      if (r.remaining <= 0) {
-        complete(r, now);
-        continue;
-      }
-      if (pick.vcpu() != lastVcpu) {
-        switches++;
-        Integer vgpu = coscheduleGpu == null ? null : coscheduleGpu.vgpuOfVcpu().get(pick.vcpu());
-        if (vgpu != null) coscheduleGpu.gpu().tell(new SwitchedTo(vgpu, now));
-      }
-      lastVcpu = pick.vcpu();
-      current = r;
-      sliceStart = now;
-      long length = Math.min(pick.sliceNanos(), r.remaining);
-      long due = now + length;
-      run.arm(timers, SLICE, new SliceEnded(++token, due), due);
-    }
-  }
-
-  private void account(Request r, long ran, long now) {
-    ran = Math.max(0, ran);
-    if (!r.host) policy.ran(r.vcpu, ran, now);
-    busy += ran;
-    r.ran += ran;
-    if (r.remaining != Long.MAX_VALUE) r.remaining -= ran;
-  }
-
-  private void complete(Request r, long now) {
-    if (!r.host) {
-      requests.remove(r.vcpu);
-      policy.blocked(r.vcpu, now);
-    }
-    long steal = Math.max(0, (now - r.requestedAt) - r.ran);
-    r.replyTo.tell(new Done(r.vcpu, r.ran, steal, now));
   }
 }

@@ -23,6 +23,7 @@ import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReports;
 import org.gpuemu.emulator.vm.Slicer;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
@@ -55,7 +56,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   /** What one GPU of the host runs: the scheduler, the parts its policy switches on, what its vCPUs report. */
   private record Unit(ActorRef<Scheduling.Command> scheduler, ActorRef<GpuScheduler.Command> timeSharing,
-      ActorRef<SpaceScheduler.Command> spaceSharing, PolicyParts parts, VCpu.Reports reports, Slicer slicer) {}
+      ActorRef<SpaceScheduler.Command> spaceSharing, PolicyParts parts, VcpuReports reports, Slicer slicer) {}
 
   private final Settings.Scenario scenario;
   private final int index;
@@ -91,7 +92,8 @@ public final class Host extends AbstractBehavior<Host.Command> {
     this.gpus = new PhysicalGpu.Ready[host.gpus()];
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
     for (int c = 0; c < host.cores(); c++) {
-      cores.add(ctx.spawn(CpuScheduler.create(c, cpu.create(PolicyKind.CPU), run), "core-" + c));
+      cores.add(ctx.spawn(CpuScheduler.create(c, cpu.create(PolicyKind.CPU), run, host.vcpuSwitchNanos()),
+          "core-" + c));
     }
     for (int g = 0; g < host.gpus(); g++) units.add(unit(ctx, g));
   }
@@ -113,13 +115,13 @@ public final class Host extends AbstractBehavior<Host.Command> {
       ActorRef<SpaceScheduler.Command> space = ctx.spawn(SpaceScheduler.create(gc.create(PolicyKind.SPACE),
           host.gpu().sms(), game.index(), (ComboGame) scenario.workload(game.workload()),
           Vm.programSeed(scenario.seed(), game.seedIndex()), run, metrics), "gpu-scheduler" + suffix);
-      unit = new Unit(space.narrow(), null, space, PolicyParts.NONE, new VCpu.Reports(false, copiesGtt), Slicer.NONE);
+      unit = new Unit(space.narrow(), null, space, PolicyParts.NONE, new VcpuReports(false, copiesGtt), Slicer.NONE);
     } else {
       GpuPolicy gpuPolicy = gc.create(PolicyKind.GPU);
       PolicyParts parts = PolicyParts.of(gpuPolicy, gc.spec().inputs());
       ActorRef<GpuScheduler.Command> time = ctx.spawn(GpuScheduler.create(gpuPolicy, parts, run, metrics,
           List.copyOf(cores), vgpuOfVcpu(g)), "gpu-scheduler" + suffix);
-      unit = new Unit(time.narrow(), time, null, parts, new VCpu.Reports(parts.cpuTime(), copiesGtt),
+      unit = new Unit(time.narrow(), time, null, parts, new VcpuReports(parts.cpuTime(), copiesGtt),
           parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE);
     }
     physical.add(ctx.spawn(PhysicalGpu.create(host.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt,

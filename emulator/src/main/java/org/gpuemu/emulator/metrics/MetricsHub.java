@@ -26,6 +26,7 @@ import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.policies.vgris.SlaPacer;
 
 /**
  * Collects what the guests and the GPU report (frames, GPU time, memory held), keeps the run's per-VM
@@ -238,7 +239,10 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     latency.record(v, msg.latencyNanos());
     frames[v]++;
     periodFrames[v]++;
-    if (msg.latencyNanos() > 1e9 / vms.get(v).slaFps()) overSla[v]++;
+    // over the SLA's latency as VGRIS measures it: 1 s / SLA FPS in whole milliseconds (30 FPS: 33 ms; vgris.txt
+    // §2, §4.1: frames "beyond 33 ms"), the same rule as the SLA-aware pacer's target
+    double fps = vms.get(v).slaFps();
+    if (fps > 0 && !Double.isInfinite(fps) && msg.latencyNanos() > SlaPacer.targetLatencyNanos(fps)) overSla[v]++;
     return this;
   }
 

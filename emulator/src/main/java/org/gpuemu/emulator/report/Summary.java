@@ -35,6 +35,7 @@ public final class Summary {
   private final SummaryDoc doc;
   private Map<String, Object> document;
   private boolean faithful;
+  private String rule;
   private String reason;
 
   public Summary(RunResult result) {
@@ -60,6 +61,15 @@ public final class Summary {
 
   public boolean faithful() {
     return faithful;
+  }
+
+  /**
+   * Whether the run's figures are the model's: it is faithful, or it is unfaithful only by lag under the
+   * conservative order, which delays the model without changing what it computes (README "Time"; a run in fast
+   * forward always lags). False when an event was handled out of model-time order.
+   */
+  public boolean figuresExact() {
+    return faithful || ("lag".equals(rule) && r.order().order() == org.gpuemu.emulator.clock.Causality.Order.CONSERVATIVE);
   }
 
   /** Why the run is unfaithful; null when it is faithful. */
@@ -216,9 +226,14 @@ public final class Summary {
   private SummaryDoc.Cpu cpu() {
     double seconds = r.emulatedNanos() / 1e9;
     long busy = 0;
+    long switches = 0;
     List<CpuScheduler.CoreReport> cores = r.allCores();
-    for (CpuScheduler.CoreReport c : cores) busy += c.busyNanos();
-    return new SummaryDoc.Cpu(cores.size(), round(seconds > 0 ? busy / 1e9 / seconds / cores.size() : 0, 4));
+    for (CpuScheduler.CoreReport c : cores) {
+      busy += c.busyNanos();
+      switches += c.switches();
+    }
+    return new SummaryDoc.Cpu(cores.size(), round(seconds > 0 ? busy / 1e9 / seconds / cores.size() : 0, 4),
+        switches);
   }
 
   private static SummaryDoc.Fairness fairness(List<VmTally> tallies, boolean bySolo) {
@@ -272,6 +287,7 @@ public final class Summary {
     String unit = byFrames ? "median frame" : "GPU-time median kernel";
     Verdict verdict = Verdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
     faithful = verdict.faithful();
+    rule = verdict.rule();
     reason = verdict.reason();
     return new SummaryDoc.Fidelity(faithful, reason, known ? unit : null, known ? round(reference / 1e6, 3) : null,
         causality(known ? OptionalLong.of(reference) : OptionalLong.empty()),

@@ -151,8 +151,9 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   public record Gpu(double utilization, double busyMs, long contextSwitches, double contextSwitchMs,
       double medianKernelMs) {}
 
-  /** The host's cores. */
-  public record Cpu(int cores, double utilization) {}
+  /** The host's cores: how busy, and how many context switches they paid for (host.vcpu-switch). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Cpu(int cores, double utilization, long contextSwitches) {}
 
   /** FairGV's min/max ratio and overhead, VMCG's lambdas; null where the basis is missing. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

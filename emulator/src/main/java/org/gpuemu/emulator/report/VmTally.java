@@ -8,6 +8,7 @@ import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 
 /**
@@ -51,10 +52,10 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
   /** A VM's vCPUs summed; {@code programNanos} is -1 while any of its programs runs. */
   record Threads(long ran, long steal, long memorySubmitted, long memoryCompleted, long memoryFailed,
       long memoryRefused, long objectReturns, long maxStall, List<String> failures, long programNanos) {
-    static Threads of(List<VCpu.VcpuReport> vcpus) {
+    static Threads of(List<VcpuReport> vcpus) {
       long ran = 0, steal = 0, submitted = 0, completed = 0, failed = 0, refused = 0, returns = 0, maxStall = 0;
       List<String> failures = new ArrayList<>();
-      for (VCpu.VcpuReport c : vcpus) {
+      for (VcpuReport c : vcpus) {
         ran += c.ranNanos();
         steal += c.stealNanos();
         submitted += c.memorySubmitted();
@@ -71,10 +72,10 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
 
     // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): once every thread's program
     // ended (the main vCPU's and those of the other vCPUs that took steps), the longest
-    private static long programNanos(List<VCpu.VcpuReport> vcpus) {
+    private static long programNanos(List<VcpuReport> vcpus) {
       long longest = -1;
       for (int t = 0; t < vcpus.size(); t++) {
-        VCpu.VcpuReport thread = vcpus.get(t);
+        VcpuReport thread = vcpus.get(t);
         if (t > 0 && thread.steps() == 0) continue;
         if (thread.programNanos() < 0) return -1;
         longest = Math.max(longest, thread.programNanos());

@@ -40,9 +40,16 @@ public final class Reproduction {
    * @param conf the folder of scenario files (conf/scenarios), searched recursively
    * @param papers the papers to reproduce, in order
    * @param seeds runs per policy; seed i is the file's seed + i
+   * @param scale the time scale of every run (null: each file's own); under the conservative order a run's figures
+   *     do not depend on it (DeterminismTest), so a large one runs as fast as the machine goes
    */
   public record Options(Path conf, List<String> papers, boolean quick, int seeds, Path out, PolicyCatalog catalog,
-      boolean warmUp) {}
+      boolean warmUp, Double scale) {
+    public Options(Path conf, List<String> papers, boolean quick, int seeds, Path out, PolicyCatalog catalog,
+        boolean warmUp) {
+      this(conf, papers, quick, seeds, out, catalog, warmUp, null);
+    }
+  }
 
   /** One file to run: its scenario under each policy and seed, and its rows. */
   public record Figure(String paper, String name, Path file, Expectations expect,
@@ -111,7 +118,7 @@ public final class Reproduction {
       boolean memory = o.catalog().find(policy).filter(e -> e.spec().kind() == PolicyKind.MEMORY).isPresent();
       sets.put(memory ? "memory.policy" : "scheduler.gpu.policy", policy);
     }
-    return new ScenarioLoader.Overrides(null, duration, seed, sets);
+    return new ScenarioLoader.Overrides(o.scale(), duration, seed, sets);
   }
 
   /**
@@ -193,7 +200,7 @@ public final class Reproduction {
     Map<String, Boolean> faithful = new HashMap<>();
     summaries.forEach((policy, list) -> {
       docs.put(policy, list.stream().map(s -> s == null ? null : s.document()).toList());
-      faithful.put(policy, list.stream().allMatch(s -> s != null && s.faithful()));
+      faithful.put(policy, list.stream().allMatch(s -> s != null && s.figuresExact()));
     });
     List<Report.Row> rows = new ArrayList<>();
     for (Expectations.Row row : f.expect().rows()) {

@@ -34,6 +34,7 @@ import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
 
@@ -432,10 +433,10 @@ public final class Runner {
       Settings.Scenario scenario, double wallSeconds, List<Control.Record> pauses, List<RunResult.Progress> progress)
       throws Exception {
     List<VGpu.VgpuReport> vgpus = new ArrayList<>();
-    List<List<VCpu.VcpuReport>> vcpus = new ArrayList<>();
+    List<List<VcpuReport>> vcpus = new ArrayList<>();
     for (Vm.Ready vm : end.refs().vms()) {
       vgpus.add(await(ask(system, vm.vgpu(), VGpu.Report::new)));
-      List<VCpu.VcpuReport> list = new ArrayList<>();
+      List<VcpuReport> list = new ArrayList<>();
       for (ActorRef<VCpu.Command> v : vm.vcpus()) list.add(await(ask(system, v, VCpu.Report::new)));
       vcpus.add(list);
     }

@@ -61,9 +61,9 @@ final class MemoryCalls {
   }
 
   /** The vCPU's report with these calls' figures. */
-  VCpu.VcpuReport report(int vcpu, long ran, long steal, long maxStall, long steps, long objectReturns,
+  VcpuReport report(int vcpu, long ran, long steal, long maxStall, long steps, long objectReturns,
       long programNanos) {
-    return new VCpu.VcpuReport(vm, vcpu, ran, steal, submitted, completed, failed, List.copyOf(failures), maxStall,
+    return new VcpuReport(vm, vcpu, ran, steal, submitted, completed, failed, List.copyOf(failures), maxStall,
         steps, refused, objectReturns, programNanos);
   }
 }

@@ -1,6 +1,5 @@
 package org.gpuemu.emulator.vm;
 
-import java.util.List;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -69,16 +68,6 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   public record Stopped(int vcpu, int vm) {}
 
-  /**
-   * Final figures of this vCPU; requests here are the memory calls it made itself. {@code memoryRefused} counts the
-   * refusals a memory-aware guest handled (they are among the completed, not the failed: see
-   * {@link MemoryCalls}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
-   * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended).
-   */
-  public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
-      long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
-      long memoryRefused, long objectReturns, long programNanos) {}
-
   private static final int ASYNC_BATCH = 64;
   private static final Object SLEEP = "sleep";
 
@@ -109,18 +98,12 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private long programEnded = -1;
   private long maxStall;
   private long steps;
-
-  /**
-   * Which CPU figures a vCPU reports after every CPU slice: its CPU time to the GPU scheduler (VMCG's slices), its
-   * steal time to the GPU memory (gBalloon's W); only for the policies that use them (two messages per burst).
-   */
-  public record Reports(boolean cpuTime, boolean steal) {
-    public static final Reports NONE = new Reports(false, false);
-  }
+  /** A batch of asynchronous steps goes on in a Continue at this model time. */
+  private boolean continuePending;
 
   public static Behavior<Command> create(int vcpu, Settings.Vm settings, Program program, RunContext run,
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
-      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, Reports reports,
+      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, VcpuReports reports,
       ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new VCpu(ctx, vcpu, settings, program,
         run, timers, core, vgpu, agent, memory, metrics, reports, coscheduler))));
@@ -129,7 +112,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private VCpu(ActorContext<Command> ctx, int vcpu, Settings.Vm settings, Program program, RunContext run,
       TimerScheduler<Command> timers, ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu,
       ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      Reports reports, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
+      VcpuReports reports, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
     super(ctx);
     this.vcpu = vcpu;
     this.program = program;
@@ -148,7 +131,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Start.class, m -> onStart())
-        .onMessage(Continue.class, m -> step())
+        .onMessage(Continue.class, m -> onContinue())
         .onMessage(Stop.class, this::onStop)
         .onMessage(CpuDone.class, this::onCpuDone)
         .onMessage(SyncReturned.class, this::onSyncReturned)
@@ -178,6 +161,20 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onCpuDone(CpuDone msg) {
+    calls.requestEnded();
+    Behavior<Command> next = afterCpuDone(msg);
+    if (!continuePending) calls.settle(clock);
+    return next;
+  }
+
+  private Behavior<Command> onContinue() {
+    continuePending = false;
+    Behavior<Command> next = step();
+    if (!continuePending) calls.settle(clock);
+    return next;
+  }
+
+  private Behavior<Command> afterCpuDone(CpuDone msg) {
     ran += msg.done().ranNanos();
     steal += msg.done().stealNanos();
     clock = Math.max(clock, msg.done().endNanos());
@@ -304,7 +301,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       stepStarted = now;
       if (!execute(s, now)) return this;
     }
-    if (running) getContext().getSelf().tell(Continue.INSTANCE);
+    if (running) {
+      continuePending = true;
+      getContext().getSelf().tell(Continue.INSTANCE);
+    }
     return this;
   }
 

@@ -28,8 +28,16 @@ final class VcpuCalls {
   private final ActorRef<GpuMemory.Command> memory;
   private final ActorRef<GpuMemory.Answer> memoryAnswer;
   private final ActorRef<MetricsHub.Command> metrics;
-  private final VCpu.Reports reports;
+  private final VcpuReports reports;
   private final MemoryCalls memoryCalls;
+  /** CPU requests sent so far: whether a vCPU asked for its core again after its last request ended. */
+  private long runs;
+  /**
+   * Its last CPU request ended and the core waits for it to say whether it goes on (a next request at the same model
+   * time) or blocks ({@link CpuScheduler.Release}): a request's end is not a scheduling point (CoreModel).
+   */
+  private boolean coreHeld;
+  private long runsAtEnd;
 
   /** The VM's index. */
   int vm() {
@@ -39,7 +47,7 @@ final class VcpuCalls {
   VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
       ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,
-      ActorRef<MetricsHub.Command> metrics, VCpu.Reports reports, boolean memoryAware, Logger log) {
+      ActorRef<MetricsHub.Command> metrics, VcpuReports reports, boolean memoryAware, Logger log) {
     this.vm = settings.index();
     this.vcpu = vcpu;
     this.settings = settings;
@@ -57,7 +65,24 @@ final class VcpuCalls {
 
   /** Run on the core for {@code nanos} of CPU time from {@code at}. */
   void cpu(long nanos, long at) {
+    runs++;
     core.tell(new CpuScheduler.Run(vcpu, settings.weight(), nanos, cpuDone, at));
+  }
+
+  /** A CPU request ended: the core holds for this vCPU until {@link #settle}. */
+  void requestEnded() {
+    coreHeld = true;
+    runsAtEnd = runs;
+  }
+
+  /**
+   * The steps after a CPU request's end are done (no batch of asynchronous ones still to come): if none asked for
+   * the core again, the guest blocks, and its core hears so at {@code at}, the model time the request ended.
+   */
+  void settle(long at) {
+    if (!coreHeld) return;
+    coreHeld = false;
+    if (runs == runsAtEnd) core.tell(new CpuScheduler.Release(vcpu, at));
   }
 
   /** Whether a synchronous call spins on the core at all (poll, or hybrid with a spin limit). */
@@ -130,7 +155,7 @@ final class VcpuCalls {
   }
 
   /** The vCPU's report, with its memory calls. */
-  VCpu.VcpuReport report(long ran, long steal, long maxStall, long steps, long objectReturns, long programNanos) {
+  VcpuReport report(long ran, long steal, long maxStall, long steps, long objectReturns, long programNanos) {
     return memoryCalls.report(vcpu, ran, steal, maxStall, steps, objectReturns, programNanos);
   }
 

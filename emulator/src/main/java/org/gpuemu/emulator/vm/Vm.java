@@ -41,7 +41,7 @@ public final class Vm {
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VCpu.Reports reports, Slicer slicer, boolean reportFrames) {}
+      VcpuReports reports, Slicer slicer, boolean reportFrames) {}
 
   /** The seed of the program VM {@code index} runs in a run seeded {@code seed}. */
   public static long programSeed(long seed, int index) {

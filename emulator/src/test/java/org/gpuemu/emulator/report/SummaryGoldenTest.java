@@ -24,6 +24,7 @@ import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.vgris.Algorithm;
@@ -71,10 +72,10 @@ public class SummaryGoldenTest {
         vm(1, "b", "dirt3", 2, 2 * S, 4 * S, 0.4));
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 120, 110, 4, 3, 400, 3_100 * MS, 380, 3_000 * MS, List.of()),
         new VGpu.VgpuReport(1, 90, 90, 0, 0, 250, 2_050 * MS, 240, 2_000 * MS, List.of()));
-    List<List<VCpu.VcpuReport>> vcpus = List.of(
-        List.of(new VCpu.VcpuReport(0, 0, 4 * S, 300 * MS, 10, 9, 1, List.of("oom: 64 MiB over the cap"), 40 * MS,
-            500, 0, 0, -1), new VCpu.VcpuReport(0, 1, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, -1)),
-        List.of(new VCpu.VcpuReport(1, 0, 2 * S, 100 * MS, 5, 5, 0, List.of(), 6 * S, 300, 2, 7, 3_500 * MS)));
+    List<List<VcpuReport>> vcpus = List.of(
+        List.of(new VcpuReport(0, 0, 4 * S, 300 * MS, 10, 9, 1, List.of("oom: 64 MiB over the cap"), 40 * MS,
+            500, 0, 0, -1), new VcpuReport(0, 1, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, -1)),
+        List.of(new VcpuReport(1, 0, 2 * S, 100 * MS, 5, 5, 0, List.of(), 6 * S, 300, 2, 7, 3_500 * MS)));
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
         new MetricsHub.VmMetrics(600, 12, 16_500, 33_400, 51_234, 3_000 * MS, 300L << 20, cdf()),
         new MetricsHub.VmMetrics(130, 130, 30_100, 45_000, 70_000, 2_000 * MS, 123_456_789)),
@@ -125,10 +126,10 @@ public class SummaryGoldenTest {
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 1_000, 1_000, 0, 0, 1_000, 900 * MS, 990, 890 * MS, List.of()),
         new VGpu.VgpuReport(1, 5_000, 5_000, 0, 0, 5_000, 3 * S, 4_900, 2_950 * MS, List.of()),
         new VGpu.VgpuReport(2, 2_000, 2_000, 0, 0, 2_000, 3_600 * MS, 1_950, 3_500 * MS, List.of()));
-    List<List<VCpu.VcpuReport>> vcpus = List.of(
-        List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000, 0, 0, -1)),
-        List.of(new VCpu.VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000, 0, 0, -1)),
-        List.of(new VCpu.VcpuReport(2, 0, 3 * S, 0, 0, 0, 0, List.of(), MS, 2_000, 0, 0, -1)));
+    List<List<VcpuReport>> vcpus = List.of(
+        List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000, 0, 0, -1)),
+        List.of(new VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000, 0, 0, -1)),
+        List.of(new VcpuReport(2, 0, 3 * S, 0, 0, 0, 0, List.of(), MS, 2_000, 0, 0, -1)));
     MetricsHub.VmMetrics none = new MetricsHub.VmMetrics(0, 0, 0, 0, 0, 0, 0);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
         new MetricsHub.VmMetrics(1_100, 3, 8_300, 9_000, 12_000, 890 * MS, 0), none, none), 0, 10, 0, null);

@@ -18,6 +18,7 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Verdict;
 import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.vgris.Algorithm;
@@ -51,9 +52,9 @@ class SummaryTest {
         new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, ARRIVAL_RULES, S, vms);
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()),
         new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()));
-    List<List<VCpu.VcpuReport>> vcpus = List.of(
-        List.of(new VCpu.VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosA)),
-        List.of(new VCpu.VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB)));
+    List<List<VcpuReport>> vcpus = List.of(
+        List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosA)),
+        List.of(new VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB)));
     MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
     return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,

@@ -25,6 +25,13 @@ class FairgvScenarioTest {
   private static final long RUN_NANOS = 1_000_000_000L;
   private static final double MMR_FLOOR = 0.95;
   private static final double OVERHEAD_CEILING = 1.05;
+  /**
+   * fairgv.txt's own line between fair and not: §5.4.3 calls MMR >= 0.9 "high fairness" (the credit schedulers on MM
+   * and HS). Figure 9's strict coscheduling "cannot achieve fairness at all" (§5.4.4) and the paper prints no value
+   * for it, so the claim asserted is an MMR under that line, tolerance 0 (a line the paper states, not a measurement
+   * with a spread), and under fairgv's. It replaces issue 4's margin of 0.2 below fairgv, which was never the paper's.
+   */
+  private static final double PAPER_FAIRNESS_LINE = 0.9;
 
   private static Map<String, Object> run(String file, String policy, Path out, Map<String, String> sets)
       throws Exception {
@@ -97,14 +104,14 @@ class FairgvScenarioTest {
   void congestedBlackScholes_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
     double fairgv = figure(fair("congested-bs.conf", out), "fairness", "mmr");
     double strict = figure(run("congested-bs.conf", "strict-co", out, Map.of()), "fairness", "mmr");
-    assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
+    assertTrue(strict < PAPER_FAIRNESS_LINE && strict < fairgv, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }
 
   @Test
   void congestedSrd1_fairgvIsFair_strictCoschedulingIsNot(@TempDir Path out) throws Exception {
     double fairgv = figure(fair("congested-srd1.conf", out), "fairness", "mmr");
     double strict = figure(run("congested-srd1.conf", "strict-co", out, Map.of(), RUN_NANOS / 2), "fairness", "mmr");
-    assertTrue(strict < fairgv - 0.2, "strict-co MMR " + strict + ", fairgv " + fairgv);
+    assertTrue(strict < PAPER_FAIRNESS_LINE && strict < fairgv, "strict-co MMR " + strict + ", fairgv " + fairgv);
   }
 
   /** Figure 11: against 1,605 us background kernels credit-poll's foreground runs far past 2x, fairgv's near 2x. */

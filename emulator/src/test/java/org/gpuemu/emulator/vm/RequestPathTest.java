@@ -89,12 +89,12 @@ class RequestPathTest {
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
-      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VCpu.Reports.NONE,
+      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VcpuReports.NONE,
           null));
     }
 
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */
-    VCpu.VcpuReport runToEnd(ActorRef<VCpu.Command> vcpu) {
+    VcpuReport runToEnd(ActorRef<VCpu.Command> vcpu) {
       TestProbe<VCpu.Stopped> stopped = kit.createTestProbe();
       vcpu.tell(VCpu.Start.INSTANCE);
       vcpu.tell(new VCpu.Stop(stopped.getRef()));
@@ -102,8 +102,8 @@ class RequestPathTest {
       return report(vcpu);
     }
 
-    VCpu.VcpuReport report(ActorRef<VCpu.Command> vcpu) {
-      TestProbe<VCpu.VcpuReport> probe = kit.createTestProbe();
+    VcpuReport report(ActorRef<VCpu.Command> vcpu) {
+      TestProbe<VcpuReport> probe = kit.createTestProbe();
       vcpu.tell(new VCpu.Report(probe.getRef()));
       return probe.receiveMessage();
     }
@@ -118,7 +118,7 @@ class RequestPathTest {
   @Test
   void syncCall_polling_keepsTheCoreForTheWholeWait() throws Exception {
     Rig rig = new Rig(Settings.SyncWait.POLL, 2);
-    VCpu.VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("copy", 30 * MS))));
+    VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("copy", 30 * MS))));
     // polling spins on the core until the 30 ms call answers
     assertTrue(r.ranNanos() >= 29 * MS && r.ranNanos() <= 45 * MS, "ran " + r.ranNanos());
     assertEquals(1, rig.vgpuReport().completed());
@@ -130,7 +130,7 @@ class RequestPathTest {
     Slicer thirds = k -> List.of(KernelSpec.cd(k.name() + "#1", 10 * MS), KernelSpec.cd(k.name() + "#2", 10 * MS),
         KernelSpec.cd(k.name() + "#3", 10 * MS));
     Rig rig = new Rig(Settings.SyncWait.POLL, 2, DRIVER_QUEUE, thirds);
-    VCpu.VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("long", 30 * MS))));
+    VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("long", 30 * MS))));
     // the guest polls until the third sub-kernel ends, not the first
     assertTrue(r.ranNanos() >= 29 * MS && r.ranNanos() <= 45 * MS, "ran " + r.ranNanos());
     VGpu.VgpuReport g = rig.vgpuReport();
@@ -143,7 +143,7 @@ class RequestPathTest {
   @Test
   void syncCall_hybridSpinning_yieldsTheCoreAfterTheSpinLimit() throws Exception {
     Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);
-    VCpu.VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("copy", 30 * MS))));
+    VcpuReport r = rig.runToEnd(rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("copy", 30 * MS))));
     // 100 us of spinning, then blocked off-core, then 1 us to wake: far less than the 30 ms wait
     assertTrue(r.ranNanos() >= 100_000 && r.ranNanos() <= 2 * MS, "ran " + r.ranNanos());
     assertTrue(r.maxStallNanos() >= 30 * MS, "the vCPU was blocked for the whole call: " + r.maxStallNanos());
@@ -175,8 +175,8 @@ class RequestPathTest {
     });
     // at 3 ms vCPU 0 is 3 ms ahead, more than the 1 ms wakeup granularity: vCPU 1 runs at once instead of after
     // vCPU 0's 6 ms slice, so it waits (almost) nothing, and vCPU 0 waits its 1 ms
-    VCpu.VcpuReport rb = rig.report(b);
-    VCpu.VcpuReport ra = rig.report(a);
+    VcpuReport rb = rig.report(b);
+    VcpuReport ra = rig.report(a);
     assertTrue(rb.stealNanos() < MS, "woken vCPU waited " + rb.stealNanos());
     assertTrue(ra.stealNanos() >= MS && ra.stealNanos() < 2 * MS, "preempted vCPU waited " + ra.stealNanos());
     assertEquals(20 * MS, ra.ranNanos());
@@ -194,8 +194,8 @@ class RequestPathTest {
     b.tell(new VCpu.Stop(stopped.getRef()));
     stopped.receiveMessage(java.time.Duration.ofSeconds(10));
     stopped.receiveMessage(java.time.Duration.ofSeconds(10));
-    VCpu.VcpuReport ra = rig.report(a);
-    VCpu.VcpuReport rb = rig.report(b);
+    VcpuReport ra = rig.report(a);
+    VcpuReport rb = rig.report(b);
     assertEquals(10 * MS, ra.ranNanos(), "CPU time is accounted from the model's slices");
     assertEquals(10 * MS, rb.ranNanos());
     // sharing one core, the pair ends after ~20 ms, so together they waited ~ 9 + 10 ms while runnable
@@ -216,7 +216,7 @@ class RequestPathTest {
       assertEquals(0, rig.vgpuReport().outstanding());
       return null;
     });
-    VCpu.VcpuReport r = rig.report(v);
+    VcpuReport r = rig.report(v);
     assertTrue(r.maxStallNanos() >= 35 * MS, "a Present blocked: " + r.maxStallNanos());
     VGpu.VgpuReport g = rig.vgpuReport();
     assertEquals(6, g.submitted());

@@ -25,7 +25,11 @@ import org.gpuemu.policies.gpu.VgpuParams;
  *
  * <p>Interpretations: a holder that finds its ring empty (nothing queued, nothing of it on the GPU) spins
  * {@code idle-spin} and yields, like FairGV's vGPUs (§5.3 implements every scheduler "in the same framework"); it
- * rejoins the run queue's tail when it has work again. Slices are timed from when the vGPU got the GPU, and a slice
+ * rejoins the run queue's tail when it has work again. A holder whose slice ends while it has requests queued or
+ * still on the GPU is runnable and goes to the run queue's tail, where the pick still finds it (Xen's
+ * {@code csched_schedule} re-inserts a runnable current vCPU before it picks): a closed-loop guest, whose next
+ * request follows the answer to the last, would otherwise be left out of every pick that follows its own slice,
+ * which made the pick a round robin whatever the credits. Slices are timed from when the vGPU got the GPU, and a slice
  * ending is noticed by a wake-up even if nothing completes. Switching does not wait for the hardware queue to drain.
  *
  * <p>Parameters: {@code slice} (nanos; Xen's 30 ms), {@code accounting-period} (nanos; Xen's 30 ms),
@@ -240,6 +244,6 @@ public final class CreditPolicy implements GuestWaitRule {
     owner = -1;
     idleSince = -1;
     credits.hold(-1, now);
-    if (rings.hasWork(was)) runQueue.add(was);
+    if (!rings.idle(was)) runQueue.add(was);
   }
 }
