@@ -105,7 +105,7 @@ public final class ClusterRun {
         Object e = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
         if (e == null) throw new IllegalStateException("parts still running 180 s after the run's end: " + running.keySet());
         if (e instanceof Done d) {
-          if (running.remove(d.key()) != null) results.add(d.done());
+          if (running.remove(d.key()) != null) results.add(withReportedRows(d, ledger));
         } else if (e instanceof RunWatcher.Removed r) {
           lost.add(r.node());
           for (Running p : List.copyOf(running.values())) {
@@ -152,6 +152,24 @@ public final class ClusterRun {
 
   private record Crash(String node, long atNanos) {}
 
+  /**
+   * A finished part with the rows its progress reports carried: the reports go to the watcher and the answer to the
+   * ask, two recipients with no order between them, so this waits (at most 30 s) for the last reports to be in.
+   */
+  private static NodeAgent.PartDone withReportedRows(Done d, RunWatcher.Ledger ledger) throws InterruptedException {
+    NodeAgent.PartDone p = d.done();
+    if (p.error() != null) return p;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (ledger.rows(d.key()).size() < p.reportedRows()) {
+      if (System.nanoTime() > deadline) {
+        return NodeAgent.PartDone.failed(p.node(), p.hosts(), p.restartAtNanos(), "its last progress reports did not "
+            + "arrive: " + ledger.rows(d.key()).size() + " of " + p.reportedRows() + " rows");
+      }
+      Thread.sleep(20);
+    }
+    return p.withRows(ledger.rows(d.key()));
+  }
+
   private static void start(Source source, ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
       String node, List<Integer> hosts, long zero, long restartAt, long endWall, ActorRef<NodeAgent.Progress> watcher,
       Map<String, Running> running, BlockingQueue<Object> events) {
@@ -166,7 +184,7 @@ public final class ClusterRun {
         o.faults().faults(), o.faults().mode(), o.faults().rate(), List.copyOf(hosts), zero, restartAt, watcher, r),
         Duration.ofMillis(wait), system.scheduler())
         .whenComplete((done, failure) -> events.add(new Done(key, done != null ? done
-            : new NodeAgent.PartDone(node, hosts, restartAt, null, List.of(), String.valueOf(failure)))));
+            : NodeAgent.PartDone.failed(node, hosts, restartAt, String.valueOf(failure)))));
   }
 
   private static List<Integer> allHosts(Settings.Scenario scenario) {

@@ -51,9 +51,25 @@ public final class NodeAgent {
       List<String> faults, String faultMode, String faultRate, List<Integer> hosts, long zeroEpochMillis,
       long restartAtNanos, ActorRef<Progress> progressTo, ActorRef<PartDone> replyTo) implements Command {}
 
-  /** A node's part: its summary.json text and timeline rows, or the error that ended it. */
+  /**
+   * A node's part: its summary.json text and the timeline rows its progress reports did not carry (the
+   * {@code reportedRows} before them went with the reports), or the error that ended it. No message carries a whole
+   * timeline: the rows go to the coordinator as the run goes.
+   */
   public record PartDone(String node, List<Integer> hosts, long restartAtNanos, String summaryJson,
-      List<String> timeline, String error) implements CborSerializable {}
+      List<String> timeline, int reportedRows, String error) implements CborSerializable {
+    /** A part that ended with {@code error}. */
+    static PartDone failed(String node, List<Integer> hosts, long restartAtNanos, String error) {
+      return new PartDone(node, hosts, restartAtNanos, null, List.of(), 0, error);
+    }
+
+    /** This part with every row of its timeline, the reported ones first. */
+    PartDone withRows(List<String> reported) {
+      List<String> all = new ArrayList<>(reported);
+      all.addAll(timeline);
+      return new PartDone(node, hosts, restartAtNanos, summaryJson, all, reported.size(), error);
+    }
+  }
 
   /**
    * Where a node's part is (every {@link #REPORT_MILLIS} of wall time): its model time, each VM's GPU requests so far
@@ -142,7 +158,7 @@ public final class NodeAgent {
       RunPart m) {
     CompletableFuture<PartDone> done = CompletableFuture.supplyAsync(() -> runPart(local, m), model);
     ctx.pipeToSelf(done, (ok, failure) -> new Finished(ok != null ? ok
-        : new PartDone(local.address(), m.hosts(), m.restartAtNanos(), null, List.of(), String.valueOf(failure)),
+        : PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), String.valueOf(failure)),
         m.replyTo()));
     return Behaviors.same();
   }
@@ -152,7 +168,7 @@ public final class NodeAgent {
     Path dir = null;
     try {
       if (!local.hosts().containsAll(m.hosts())) {
-        return new PartDone(local.address(), m.hosts(), m.restartAtNanos(), null, List.of(), "hosts " + m.hosts()
+        return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), "hosts " + m.hosts()
             + " were not all provisioned on this node (it has " + local.hosts() + ")");
       }
       Settings.Scenario whole = ScenarioLoader.load(Path.of(m.file()), new ScenarioLoader.Overrides(m.timeScale(),
@@ -168,6 +184,7 @@ public final class NodeAgent {
       dir = Files.createTempDirectory("gpuemu-node-");
       ConcurrentLinkedQueue<String> rows = new ConcurrentLinkedQueue<>();
       Settings.Scenario ran = part;
+      int[] reported = {0}; // rows sent with the reports (the sampler runs on this thread)
       Runner.Sampler reports = new Runner.Sampler() {
         @Override public boolean due(long emulatedNanos) {
           return true;
@@ -184,16 +201,22 @@ public final class NodeAgent {
             since.add(shifted(row, shift));
             at = Math.max(at, rowNanos(row) + shift);
           }
+          reported[0] += since.size();
           m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since));
         }
       };
       Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports));
       String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.doc());
-      List<String> timeline = new ArrayList<>();
-      for (String row : Files.readAllLines(dir.resolve("timeline.jsonl"))) timeline.add(shifted(row, shift));
-      return new PartDone(local.address(), m.hosts(), shift, json, timeline, null);
+      List<String> rest = new ArrayList<>(); // the rows since the last report (the drain's among them)
+      for (String row; (row = rows.poll()) != null; ) rest.add(shifted(row, shift));
+      int total = Files.readAllLines(dir.resolve("timeline.jsonl")).size();
+      if (reported[0] + rest.size() != total) {
+        return PartDone.failed(local.address(), m.hosts(), shift, "the timeline has " + total + " rows, the node "
+            + "sent " + (reported[0] + rest.size()));
+      }
+      return new PartDone(local.address(), m.hosts(), shift, json, rest, reported[0], null);
     } catch (Exception e) {
-      return new PartDone(local.address(), m.hosts(), m.restartAtNanos(), null, List.of(), e.toString());
+      return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), e.toString());
     } finally {
       if (dir != null) delete(dir);
     }
