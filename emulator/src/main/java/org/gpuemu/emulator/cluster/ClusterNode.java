@@ -55,7 +55,7 @@ public final class ClusterNode implements AutoCloseable {
         "pekko.actor.serialization-bindings { \"" + CborSerializable.class.getName() + "\" = jackson-cbor }",
         "pekko.remote.artery.canonical.hostname = \"" + host + "\"",
         "pekko.remote.artery.canonical.port = " + port,
-        // a node's part (its summary and timeline rows) is one message
+        // a node's summary at the end is one message; its rows come with the progress reports
         "pekko.remote.artery.advanced.maximum-frame-size = 16MiB",
         "pekko.remote.artery.advanced.maximum-large-frame-size = 16MiB",
         "pekko.cluster.seed-nodes = [\"pekko://" + SYSTEM + "@" + seed + "\"]",

@@ -32,7 +32,7 @@ import org.gpuemu.emulator.vm.VGpu;
 /**
  * A node's agent in the cluster (found through the receptionist by {@link #KEY}): runs the node's part of a run —
  * the hosts whose shards live here — in a model actor system of its own, with its own clock and causal order, from
- * the run's common time zero, and answers with the part's summary and timeline. The model runs on a thread of its
+ * the run's common time zero, and reports its progress and timeline rows as it goes and answers with the part's summary. The model runs on a thread of its
  * own, never on the cluster's dispatcher.
  */
 public final class NodeAgent {
