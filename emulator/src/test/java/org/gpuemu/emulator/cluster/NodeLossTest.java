@@ -32,10 +32,10 @@ class NodeLossTest {
   private static final Path FILE = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster",
       "three-hosts.conf");
   /**
-   * Real time (a lost node is found in wall time), 12 s, spread, train1 (a cuda-loop, nearly always with a kernel in
-   * flight) pinned to c beside game3; the node of host c dies at 2 s.
+   * Real time (a lost node is found in wall time), 14 s (room for a slow removal on a busy machine), spread, train1
+   * (a cuda-loop, nearly always with a kernel in flight) pinned to c beside game3; the node of host c dies at 2 s.
    */
-  private static final ScenarioLoader.Overrides RUN = new ScenarioLoader.Overrides(1.0, 12_000_000_000L, null,
+  private static final ScenarioLoader.Overrides RUN = new ScenarioLoader.Overrides(1.0, 14_000_000_000L, null,
       Map.of("placement.policy", "spread", "vms.train1.host", "c"),
       new FaultPlan.Cli(List.of("node-crash@2s:game3"), null, null));
   /** Found within about 3 s of wall time (the run's default is 3 s + 7 s): the test stays short. */
@@ -66,7 +66,7 @@ class NodeLossTest {
     assertNotNull(loss.restartedOn(), "host c restarted before the run's end: " + loss);
     assertNotEquals(loss.node(), loss.restartedOn());
     assertTrue(loss.removedAfterMillis() > 2_000, "removed after the crash at 2 s: " + loss.removedAfterMillis());
-    assertTrue(loss.restartAtNanos() > 2_000_000_000L && loss.restartAtNanos() < 12_000_000_000L,
+    assertTrue(loss.restartAtNanos() > 2_000_000_000L && loss.restartAtNanos() < 14_000_000_000L,
         "restarted within the run: " + loss.restartAtNanos());
     assertNotNull(loss.last(), "the node reported before it died");
     Set<String> survivors = new HashSet<>(o.hostNodes().values());
@@ -127,7 +127,7 @@ class NodeLossTest {
       String vm = (String) r.get("vm");
       double t = ((Number) r.get("t_s")).doubleValue();
       // the drain row after the end may round to the end's own time, as in one JVM
-      assertTrue(seen.computeIfAbsent(vm, k -> new HashSet<>()).add(t) || t >= 12.0, "one row per VM and period: " + row);
+      assertTrue(seen.computeIfAbsent(vm, k -> new HashSet<>()).add(t) || t >= 14.0, "one row per VM and period: " + row);
       if (onC.contains(vm)) {
         assertTrue(t <= lastReport + 1e-9 || t > restart, vm + " has no row while it was down: " + row);
       }
