@@ -15,6 +15,15 @@ public final class ParamChecks {
     return positive(params.nanos(key), policy, key);
   }
 
+  /** A duration parameter that must be >= 0 nanoseconds. */
+  public static long nonNegativeNanos(PolicyParams params, String policy, String key) {
+    long value = params.nanos(key);
+    if (value < 0) {
+      throw new IllegalArgumentException(policy + ": parameter '" + key + "' must be >= 0, got " + value);
+    }
+    return value;
+  }
+
   /** A count parameter that must be > 0 and fit an {@code int}. */
   public static int positiveCount(PolicyParams params, String policy, String key) {
     long value = positive(params.count(key), policy, key);

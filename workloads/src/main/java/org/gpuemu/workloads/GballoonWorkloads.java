@@ -281,16 +281,35 @@ public final class GballoonWorkloads {
    * What the 3D and 2D programs share: the guest's memory (asks and returns), the steps planned ahead, and handing
    * the memory back once when the work is done.
    */
-  private abstract static class MemoryProgram implements Program, MemoryAware {
+  private abstract static class MemoryProgram implements Program, MemoryAware, BenchmarkAware {
     final GuestMemory memory = new GuestMemory();
     final ArrayDeque<Step> pending = new ArrayDeque<>();
     private boolean released;
+    private long startedAt = -1;
+    private long endedAt = -1;
+    /** Frames or operations issued. */
+    long count;
 
-    /** The program's last step: give the memory back, once; then the end. */
-    Step finish() {
+    /** The model time of the program's first step (at most once). */
+    void started(long now) {
+      if (startedAt < 0) startedAt = now;
+    }
+
+    /** The program's last step: give the memory back, once; then the end (its work ended at {@code now}). */
+    Step finish(long now) {
+      if (endedAt < 0) endedAt = now;
       if (released) return null;
       released = true;
       return memory.release().orElse(null);
+    }
+
+    abstract String benchmark();
+
+    abstract boolean byFrames();
+
+    @Override public List<BenchmarkRun> benchmarks() {
+      if (startedAt < 0) return List.of();
+      return List.of(new BenchmarkRun(benchmark(), byFrames(), startedAt, endedAt, count));
     }
 
     @Override public void held(long bytes) {
@@ -311,16 +330,26 @@ public final class GballoonWorkloads {
       this.bench = bench;
     }
 
+    @Override String benchmark() {
+      return bench.name();
+    }
+
+    @Override boolean byFrames() {
+      return true;
+    }
+
     @Override public Step next(long now) {
       if (startedAt < 0) startedAt = now;
+      started(now);
       if (!pending.isEmpty()) return pending.poll();
       Optional<Stage> stage = bench.stageAt(now - startedAt);
-      if (stage.isEmpty()) return finish();
+      if (stage.isEmpty()) return finish(now);
       Optional<Step> memoryStep = memory.adjust(now, stage.get().demandBytes());
       if (memoryStep.isPresent()) return memoryStep.get();
       Stage s = stage.get();
       Scene frame = s.frame().scaled(memory.frame(s.demandBytes()));
       GameWorkload.addFrame(pending, bench.name() + "/" + s.name(), frame, WorkloadCatalog.batchesOf(s.frame()));
+      count++;
       return pending.poll();
     }
 
@@ -335,27 +364,38 @@ public final class GballoonWorkloads {
       this.bench = bench;
     }
 
+    @Override String benchmark() {
+      return bench.name();
+    }
+
+    @Override boolean byFrames() {
+      return false;
+    }
+
     @Override public Step next(long now) {
+      started(now);
       if (!pending.isEmpty()) return pending.poll();
-      if (done == bench.ops()) return finish();
+      if (done == bench.ops()) return finish(now);
       Optional<Step> memoryStep = memory.adjust(now, bench.demandBytes());
       if (memoryStep.isPresent()) return memoryStep.get();
       double factor = memory.frame(bench.demandBytes());
       pending.add(new Step.CpuBurst(Math.round(bench.cpuNanos() * factor)));
       pending.add(new Step.SyncCall(KernelSpec.cd(bench.name() + "/draw", Math.round(bench.gpuNanos() * factor))));
       done++;
+      count = done;
       return pending.poll();
     }
 
   }
 
   /** A {@link Sequence} running: each part's program until it ends, then the next; memory answers go to the one running. */
-  private static final class Chain implements Program, MemoryAware {
+  private static final class Chain implements Program, MemoryAware, BenchmarkAware {
     private final List<Workload> parts;
     private final long seed;
     private int index;
     private Program current;
     private long finishedReturns;
+    private final List<BenchmarkRun> finished = new ArrayList<>();
 
     Chain(List<Workload> parts, long seed) {
       this.parts = parts;
@@ -368,6 +408,7 @@ public final class GballoonWorkloads {
         Step step = current.next(now);
         if (step != null) return step;
         finishedReturns += returnsOf(current);
+        if (current instanceof BenchmarkAware b) finished.addAll(b.benchmarks());
         current = null;
         index++;
       }
@@ -380,6 +421,12 @@ public final class GballoonWorkloads {
 
     @Override public long returns() {
       return finishedReturns + returnsOf(current);
+    }
+
+    @Override public List<BenchmarkRun> benchmarks() {
+      List<BenchmarkRun> all = new ArrayList<>(finished);
+      if (current instanceof BenchmarkAware b) all.addAll(b.benchmarks());
+      return List.copyOf(all);
     }
 
     private static long returnsOf(Program program) {

@@ -36,7 +36,7 @@ class GballoonWorkloadsTest {
 
   /** What a program did alone: its frames, when it ended, its CPU time, memory steps and benchmarks in order. */
   private record Alone(List<Frame> frames, long endNanos, long cpuNanos, List<MemoryStep> memory, List<String> kernels,
-      long maxHeld, long returns) {
+      long maxHeld, long returns, List<BenchmarkRun> benchmarks) {
     double fps() {
       return frames.size() * 1e9 / endNanos;
     }
@@ -103,7 +103,8 @@ class GballoonWorkloadsTest {
     }
     assertEquals(0, held, workload.name() + " must free all it holds when it ends");
     long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
-    return new Alone(frames, Math.max(t, gpuFree), cpu, memory, kernels, maxHeld, returns);
+    List<BenchmarkRun> benchmarks = program instanceof BenchmarkAware aware ? aware.benchmarks() : List.of();
+    return new Alone(frames, Math.max(t, gpuFree), cpu, memory, kernels, maxHeld, returns, benchmarks);
   }
 
   /**
@@ -255,5 +256,26 @@ class GballoonWorkloadsTest {
       assertEquals(w, WorkloadCatalog.get(w.name()));
     }
     assertEquals(10 + 15, GballoonWorkloads.all().size());
+  }
+
+  @Test
+  void aSequence_reportsEachBenchmarkItRan_withItsFramesOrOperationsAndItsTimes() {
+    // VM6: Lightsmark (3D, 60 s), gnome-system-monitor (2D trace), Valley (3D, 234 s), one after the other
+    Alone sequence = runAlone(WorkloadCatalog.get("gballoon-vm6"), AMPLE);
+    List<BenchmarkRun> runs = sequence.benchmarks();
+    assertEquals(List.of("lightsmark", "gnome-system-monitor", "valley"), runs.stream().map(BenchmarkRun::name).toList());
+    assertEquals(List.of(true, false, true), runs.stream().map(BenchmarkRun::byFrames).toList());
+    assertEquals(0, runs.get(0).startNanos());
+    for (int i = 0; i < runs.size(); i++) {
+      assertTrue(runs.get(i).endNanos() > runs.get(i).startNanos(), runs.get(i).toString());
+      if (i > 0) assertTrue(runs.get(i).startNanos() >= runs.get(i - 1).endNanos(), runs.toString());
+    }
+    // gnome's trace: 15 s alone in 2 ms operations, every one counted; Lightsmark's timedemo runs 60 s at 150 FPS
+    Alone gnome = runAlone(WorkloadCatalog.get("gnome-system-monitor"), AMPLE);
+    assertEquals(gnome.frames().size(), runs.get(1).count());
+    assertEquals(150, runs.get(0).rate(Long.MAX_VALUE), 5);
+    // the frames or operations per second of a benchmark still running are counted up to the end of the run
+    BenchmarkRun running = new BenchmarkRun("valley", true, 2 * S, -1, 30);
+    assertEquals(10.0, running.rate(5 * S), 1e-9);
   }
 }

@@ -24,7 +24,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
     description = "Run every figure's scenario that declares the paper's numbers (scenario.expect) and judge each "
-        + "claim: reproduced, same direction, contradicts, unfaithful, not run.")
+        + "claim: reproduced, same direction, contradicts, unfaithful, not run; input, no number and not modelled "
+        + "for the paper's inputs and the figures no run gives a number for.")
 final class Reproduce implements Callable<Integer> {
   @Parameters(arity = "0..*", paramLabel = "PAPER",
       description = "vgris, fairgv, vmcg, combo, gballoon or all (default: all)")

@@ -24,6 +24,7 @@ import org.gpuemu.policies.vmcg.Fairness;
  *   <li>{@code gpu}: busy time, context switches and their time summed; utilization the mean of the GPUs' (each over
  *       its own node's run and drain); the median kernel the smallest node median (as one JVM takes the smallest
  *       group median);
+ *   <li>{@code benchmarks}: instances and ended summed, performance the mean over all instances;
  *   <li>{@code cpu}: cores summed, utilization weighted by cores, context switches summed;
  *   <li>{@code fairness}: MMR over every VM's {@code normalized_throughput}, the aggregated overhead and the λs from
  *       each VM's rates, as one JVM computes them (from the entries' rounded values);
@@ -139,10 +140,35 @@ final class ClusterSummary {
       return at == null ? Double.MAX_VALUE : ((Number) at).doubleValue();
     }));
     if (!faults.isEmpty()) out.put("faults", faults);
+    Map<String, Object> benchmarks = benchmarks(docs);
+    if (!benchmarks.isEmpty()) out.put("benchmarks", benchmarks);
     out.put("cluster", cluster(ran, docs, s, lost));
     boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
         .get("faithful")));
     return new ClusterSummary(out, timeline(s, ran, losses), broken, faithful);
+  }
+
+  /** Each named benchmark over every node's instances: its performance the mean over all of them, as one JVM's. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> benchmarks(List<Map<String, Object>> docs) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map<String, Object> d : docs) {
+      Map<String, Object> b = (Map<String, Object>) d.get("benchmarks");
+      if (b == null) continue;
+      b.forEach((name, o) -> {
+        Map<String, Object> e = (Map<String, Object>) o;
+        Map<String, Object> sum = (Map<String, Object>) out.get(name);
+        if (sum == null) {
+          out.put(name, new LinkedHashMap<>(e));
+          return;
+        }
+        int n = ((Number) sum.get("instances")).intValue(), m = ((Number) e.get("instances")).intValue();
+        sum.put("performance", round((num(sum, "performance") * n + num(e, "performance") * m) / (n + m), 4));
+        sum.put("instances", n + m);
+        sum.put("ended", ((Number) sum.get("ended")).intValue() + ((Number) e.get("ended")).intValue());
+      });
+    }
+    return out;
   }
 
   @SuppressWarnings("unchecked")

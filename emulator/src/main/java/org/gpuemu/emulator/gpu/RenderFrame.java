@@ -23,6 +23,12 @@ final class RenderFrame {
   long lastFinish;
   /** The layout that suspended the BE group for this frame, or -1. */
   long suspendedBy = -1;
+  /** When its first kernel started. */
+  long firstStart;
+  /** Whether a BE kernel ran beside it on the render group's SMs, or held SMs of its whole layout. */
+  boolean colocated;
+  /** Whether it started on another layout than the frame before it. */
+  boolean layoutChanged;
 
   RenderFrame(long index, FramePlan plan) {
     this.index = index;

@@ -30,7 +30,6 @@ import org.gpuemu.policies.combo.Binding;
 import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.policies.combo.FramePlan;
 import org.gpuemu.policies.combo.Placement;
-import org.gpuemu.policies.combo.RenderTimePredictor;
 import org.gpuemu.policies.combo.Scheme;
 import org.gpuemu.policies.combo.SmLayout;
 import org.gpuemu.policies.combo.SpaceDecision;
@@ -48,10 +47,11 @@ import org.gpuemu.workloads.KernelType;
  * <ul>
  *   <li>The game's requests (one VM, a {@link ComboGame}) are its render kernels, tagged with their frame by the
  *       vGPU. The first one of frame k to arrive makes the frame ready ({@link SpacePolicy#frameReady} with the
- *       scene of frame k of the game's seeded trace); the frame's kernels are held until its plan's start, then
- *       its layout goes to the physical GPU (suspending the BE group's kernels if the plan says so, until the frame
- *       has rendered) and its kernels go, one at a time in order (one CUDA stream), to the render group, SM-bound to the render group's SMs or unbound ("original") as the plan says. A frame has
- *       rendered when the vGPU has reported its Present and every one of its kernels has completed.
+ *       scene of frame k of the game's seeded trace); the frame's kernels are held until its plan's start, then its
+ *       layout goes to the physical GPU (suspending the BE group's kernels if the plan says so, until the frame has
+ *       rendered) and its kernels go, one at a time in order (one CUDA stream), to the render group, SM-bound to
+ *       its SMs or unbound ("original") as the plan says. A frame has rendered when the vGPU has reported its
+ *       Present and every one of its kernels has completed.
  *   <li>Every other VM is a BE application: each request is a {@link BeKernel} queued with the policy, and each
  *       launch the policy decides goes to the render group (whole GPU, beside the render) or the BE group.
  *   <li>After every event and at a held frame's start the policy is asked for launches until it answers idle.
@@ -128,9 +128,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     this.metrics = metrics;
     this.timers = timers;
     this.layout = new SmLayout.Whole(totalSms);
-    this.figures = new SpaceFigures(Math.round(1e9 / game.fps()));
-    policy.attach(new SpaceSetup(totalSms, game.fps(), RenderTimePredictor.fit(game.profile()),
-        ColocationTable.combo()));
+    this.figures = new SpaceFigures(game, totalSms, scenes);
+    policy.attach(new SpaceSetup(totalSms, game.fps(), figures.predictor(), ColocationTable.combo()));
     shownScheme = policy.scheme();
     metrics.tell(new MetricsHub.Mode(shownScheme.label()));
   }
@@ -225,6 +224,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     long id = msg.work().id();
     RenderFrame f = frames.completed(id);
     BeKernel k = f == null ? beKernels.completed(id) : null;
+    figures.kernelEnded(id, msg.finishedNanos());
     if (f != null) {
       renderBusy = false;
       renderFreeAt = Math.max(renderFreeAt, msg.finishedNanos());
@@ -234,7 +234,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     } else if (k != null) {
       policy.beFinished(k, now);
       if (origin >= 0 && msg.finishedNanos() >= origin && msg.finishedNanos() <= endNanos) {
-        figures.beCompleted(k.type(), k.soloNanos());
+        figures.beCompleted(msg.work().vgpu(), k.type(), k.soloNanos());
       }
     }
     pumpRender(now);
@@ -257,7 +257,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     policy.frameRendered(f.index, now);
     long end = f.lastFinish;
     if (f.suspendedBy >= 0) gpu.tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
-    if (end <= endNanos) figures.rendered(f.plan, end);
+    figures.rendered(f, end, end <= endNanos);
     return true;
   }
 
@@ -276,10 +276,9 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     long startAt = Math.max(Math.max(f.plan.startAt(), renderFreeAt), h.atNanos());
     if (!f.started) {
       f.started = true;
+      figures.frameStarted(f, startAt, !f.plan.layout().equals(layout));
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
-      if (lastStarted == f.index - 1 && startAt <= endNanos) {
-        figures.headroom(startAt - renderFreeAt);
-      }
+      if (lastStarted == f.index - 1 && startAt <= endNanos) figures.headroom(startAt - renderFreeAt);
       lastStarted = f.index;
       if (!f.plan.layout().equals(layout)) {
         layout = f.plan.layout();
@@ -311,6 +310,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     if (endNanos != Long.MAX_VALUE || render == null) return;
     while (policy.next(now) instanceof SpaceDecision.Launch launch) {
       Held h = beKernels.launched(launch.kernel().id());
+      figures.beLaunched(h.work().id(), launch.placement() == Placement.WHOLE_GPU);
       if (launch.placement() == Placement.WHOLE_GPU) {
         send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
       } else {
@@ -321,6 +321,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
 
   private void send(Held h, long now, ActorRef<SmGroup.Command> group, SmGroup.Bind bind) {
     dispatched++;
+    figures.kernelStarted(h.work().id(), now);
     vgpus.get(h.work().vgpu()).tell(new Dispatch(h.work(), now, group, bind));
   }
 
@@ -341,10 +342,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
 
   private Behavior<Command> onReport(Report msg) {
     List<String> problems = new ArrayList<>(policy.checkInvariants());
-    double seconds = endNanos == Long.MAX_VALUE || origin < 0 || endNanos <= origin ? Double.NaN
-        : (endNanos - origin) / 1e9;
     msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, problems, List.of(), Map.of(),
-        figures.figures(seconds, gameVgpu, policy.switches().size())));
+        figures.figures(gameVgpu, policy.switches().size(), origin, endNanos)));
     return this;
   }
 }

@@ -18,8 +18,10 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.run.Verdict;
 import org.gpuemu.emulator.vm.VGpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
 import org.gpuemu.policies.vmcg.Fairness;
+import org.gpuemu.workloads.BenchmarkRun;
 
 /**
  * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
@@ -35,6 +37,7 @@ public final class Summary {
   private final SummaryDoc doc;
   private Map<String, Object> document;
   private boolean faithful;
+  /** The fidelity rule that failed ("causality", "lag"), null when faithful. */
   private String rule;
   private String reason;
 
@@ -69,7 +72,7 @@ public final class Summary {
    * forward always lags). False when an event was handled out of model-time order.
    */
   public boolean figuresExact() {
-    return faithful || ("lag".equals(rule) && r.order().order() == org.gpuemu.emulator.clock.Causality.Order.CONSERVATIVE);
+    return faithful || ("lag".equals(rule) && r.order().order() == Causality.Order.CONSERVATIVE);
   }
 
   /** Why the run is unfaithful; null when it is faithful. */
@@ -102,7 +105,7 @@ public final class Summary {
     return new SummaryDoc(header(), vms, many ? List.of() : switches(r.scheduler()), space.top(),
         many ? figures : policyFigures(figures, r.allGpus().get(0)), gpu.figures(), cpu(), hosts(many),
         placement(many), fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()),
-        invariants(tallies, gpu), faults, ControlTally.entries(r.controls()), null);
+        invariants(tallies, gpu), faults, ControlTally.entries(r.controls()), benchmarks(), null);
   }
 
   /** Each host: its cores, its VMs and each of its GPUs ({@code many}: with its policies' figures). */
@@ -143,6 +146,30 @@ public final class Summary {
     return new SummaryDoc.Placement(r.scenario().placement().name(), rejected);
   }
 
+  /** Every named benchmark the VMs' programs ran, in the order first met (VM by VM), with its performance. */
+  private Map<String, SummaryDoc.Benchmark> benchmarks() {
+    Map<String, List<BenchmarkRun>> byName = new LinkedHashMap<>();
+    for (List<VcpuReport> vm : r.vcpus()) {
+      for (VcpuReport thread : vm) {
+        for (BenchmarkRun b : thread.benchmarks()) {
+          byName.computeIfAbsent(b.name(), k -> new ArrayList<>()).add(b);
+        }
+      }
+    }
+    Map<String, SummaryDoc.Benchmark> out = new LinkedHashMap<>();
+    byName.forEach((name, runs) -> {
+      double sum = 0;
+      int ended = 0;
+      for (BenchmarkRun b : runs) {
+        sum += b.rate(r.emulatedNanos());
+        if (b.endNanos() >= 0) ended++;
+      }
+      out.put(name, new SummaryDoc.Benchmark(runs.get(0).byFrames() ? "fps" : "ops_per_s", runs.size(), ended,
+          round(sum / runs.size(), 4)));
+    });
+    return out;
+  }
+
   private SummaryDoc.Header header() {
     Settings.Scenario s = r.scenario();
     return new SummaryDoc.Header(s.name(), s.file(), s.gpuPolicy().name(), s.cpuPolicy().name(),
@@ -174,12 +201,18 @@ public final class Summary {
     /** Takes the space-sharing figures out of the policy's; none when the run did not share space. */
     static Space take(Map<String, Object> figures, Settings.Scenario s) {
       if (!figures.containsKey("be_throughput")) return new Space(null, null, null);
+      Map<String, Object> perFrame = new LinkedHashMap<>();
+      Object byVgpu = figures.remove("be_kernels_per_frame");
+      if (byVgpu instanceof Map<?, ?> m) {
+        m.forEach((vgpu, n) -> perFrame.put(s.vms().get(Integer.parseInt((String) vgpu)).name(), n));
+      }
       SummaryDoc.SpaceSharing top = new SummaryDoc.SpaceSharing(figures.remove("be_throughput"),
-          figures.remove("qos_violations"));
+          figures.remove("qos_violations"), perFrame);
       int game = ((Number) figures.remove("game_vm")).intValue();
       SummaryDoc.GameFigures figuresOfGame = new SummaryDoc.GameFigures(figures.remove("fps_avg"),
           figures.remove("fps_p99"), figures.remove("frames_rendered"), figures.remove("headroom_ms"),
-          top.qosViolations());
+          top.qosViolations(), figures.remove("gpu_idle"), figures.remove("render_sm_share"),
+          figures.remove("render_error"), figures.remove("online_overhead_ms"));
       return new Space(top, s.vms().get(game).name(), figuresOfGame);
     }
   }

@@ -18,27 +18,28 @@ import org.gpuemu.emulator.clock.TimerLateness;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu",
-    "hosts", "placement", "fairness", "fidelity", "invariants", "faults", "controls", "cluster"})
+    "hosts", "placement", "fairness", "fidelity", "invariants", "faults", "controls", "benchmarks", "cluster"})
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
     Map<String, HostEntry> hosts, @JsonInclude(JsonInclude.Include.NON_NULL) Placement placement,
     Fairness fairness, Fidelity fidelity, Invariants invariants,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Control> controls,
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Benchmark> benchmarks,
     @JsonInclude(JsonInclude.Include.NON_NULL) Object cluster) {
 
-  /** Of one host, without faults or controls (the keys are left out then). */
+  /** Of one host, without faults, controls or benchmarks (the keys are left out then). */
   public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
       Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
       Invariants invariants) {
     this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, Map.of(), null, fairness, fidelity,
-        invariants, List.of(), List.of(), null);
+        invariants, List.of(), List.of(), Map.of(), null);
   }
 
   /** This document with a {@code cluster} block (a run of several nodes). */
   public SummaryDoc withCluster(Object block) {
     return new SummaryDoc(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, hosts, placement,
-        fairness, fidelity, invariants, faults, controls, block);
+        fairness, fidelity, invariants, faults, controls, benchmarks, block);
   }
 
   /**
@@ -74,6 +75,15 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   public record Control(String what, String kind, String target, Number value,
       @JsonProperty("heal_after_s") Double healAfterS, @JsonProperty("at_s") double atS, Boolean applied, String note,
       @JsonProperty("paused_wall_s") Double pausedWallS) {}
+
+  /**
+   * A named benchmark over every VM that ran it (gballoon.txt §4; Table 2's VMs run three each): its instances,
+   * how many ended within the run, and its performance, the mean over the instances of each one's frames per second
+   * (3D) or operations per second (2D: the inverse of its run time), up to the end of the run for one still running.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Benchmark(String unit, int instances, int ended, double performance) {}
+
   /**
    * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
    * from the heal until the VM completed a request again (null: it did not), and its VM's requests it failed, by
@@ -134,17 +144,26 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** gBalloon's GTT slots: at the end and at most. */
   public record MemorySlots(@JsonProperty("final") int last, int max) {}
 
-  /** COMBO's game VM (combo.txt Figure 15): average and 99th-percentile FPS, headroom, QoS violations. */
+  /**
+   * COMBO's game VM (combo.txt Figure 15): average and 99th-percentile FPS, headroom, QoS violations; the share of
+   * the time no kernel ran on the GPU (Figure 2), the render group's mean share of the SMs under the exact scheme
+   * (Table 4; null without exact frames), Eq. 4's error on frames rendered alone (§5.4) and the policy's host work
+   * per frame (§6.7).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record GameFigures(Object fpsAvg, @JsonProperty("fps_p99") Object fpsP99, Object framesRendered,
-      Object headroomMs, Object qosViolations) {}
+      Object headroomMs, Object qosViolations, Object gpuIdle, Object renderSmShare, Object renderError,
+      Object onlineOverheadMs) {}
 
   /** A VGRIS algorithm switch. */
   public record PolicySwitch(@JsonProperty("t_s") double tS, String from, String to) {}
 
-  /** A space-sharing run's figures at the top (combo.txt Eq. 6's BE throughput, the QoS violations). */
+  /**
+   * A space-sharing run's figures at the top (combo.txt Eq. 6's BE throughput, the QoS violations, each BE VM's
+   * kernels completed per frame rendered: Table 6).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record SpaceSharing(Object beThroughput, Object qosViolations) {}
+  public record SpaceSharing(Object beThroughput, Object qosViolations, Object beKernelsPerFrame) {}
 
   /** The GPU over the run and its drain. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -37,7 +37,7 @@ public final class Judge {
       return new Judged(null, null, null, Verdict.NOT_RUN, "no value in a run's summary");
     }
     if (direction != null && (baseline.isEmpty() || baseline.stream().anyMatch(Objects::isNull))) {
-      return new Judged(null, null, null, Verdict.NOT_RUN, "no value for " + direction.policy());
+      return new Judged(null, null, null, Verdict.NOT_RUN, "no value for " + direction.against());
     }
     double median = median(values);
     double min = Collections.min(values);
@@ -63,6 +63,33 @@ public final class Judge {
       verdict = Verdict.UNFAITHFUL;
     }
     return new Judged(median, min, max, verdict, note);
+  }
+
+  /**
+   * A calibration row: the verdict is {@link Verdict#INPUT} whatever the value, and the note says whether the run
+   * matches the input it was built from (the value within the paper's tolerance, or the bound holding).
+   */
+  public static Judged input(Expectations.Target target, List<Double> values, boolean faithful) {
+    if (values.isEmpty() || values.stream().anyMatch(Objects::isNull)) {
+      return new Judged(null, null, null, Verdict.NOT_RUN, "no value in a run's summary");
+    }
+    double median = median(values);
+    boolean matches = target instanceof Expectations.Value v
+        ? median >= v.low() - v.tolerance() && median <= v.high() + v.tolerance()
+        : target instanceof Expectations.Bound b && (b.atLeast() ? median >= b.bound() : median <= b.bound());
+    String note = (matches ? "calibration input: the run matches it" : "calibration input: the run misses it")
+        + (faithful ? "" : "; a run it reads is unfaithful");
+    return new Judged(median, Collections.min(values), Collections.max(values), Verdict.INPUT, note);
+  }
+
+  /** A row no run gives a number for ({@link Expectations.Unmeasured}): its verdict, with no value. */
+  public static Judged unmeasured(Expectations.Unmeasured kind) {
+    return switch (kind) {
+      case INPUT -> new Judged(null, null, null, Verdict.INPUT, "a constant of the model, not read from a run");
+      case NO_NUMBER -> new Judged(null, null, null, Verdict.NO_NUMBER, "");
+      case NOT_MODELLED -> new Judged(null, null, null, Verdict.NOT_MODELLED, "");
+      case NONE -> throw new IllegalArgumentException("a measured row is judged from its runs");
+    };
   }
 
   /** The median: the middle value, or the mean of the two middle ones. */

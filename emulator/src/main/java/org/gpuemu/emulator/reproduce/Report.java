@@ -19,14 +19,32 @@ import org.gpuemu.emulator.config.Expectations;
 public final class Report {
   /** Verdicts in the order the counts are printed. */
   private static final List<Verdict> ORDER = List.of(Verdict.REPRODUCED, Verdict.SAME_DIRECTION,
-      Verdict.CONTRADICTS, Verdict.UNFAITHFUL, Verdict.NOT_RUN);
+      Verdict.CONTRADICTS, Verdict.UNFAITHFUL, Verdict.NOT_RUN, Verdict.INPUT, Verdict.NO_NUMBER,
+      Verdict.NOT_MODELLED);
 
   private Report() {}
 
-  /** One row of reproduction.json. */
+  /**
+   * One row of reproduction.json; {@code groupValues}: for a row over groups, each group's value (the median of its
+   * seeds), by group label (empty otherwise); {@code why}: the measured reason the emulator differs (null: none
+   * given).
+   */
   public record Row(String paper, String figure, String scenario, String policy, String metric, String claim,
       Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
-      String source) {
+      String source, Map<String, Double> groupValues, String why) {
+    public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
+        Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
+        String source, Map<String, Double> groupValues) {
+      this(paper, figure, scenario, policy, metric, claim, paperValue, tolerance, judged, seedValues, faithful, source,
+          groupValues, null);
+    }
+
+    public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
+        Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
+        String source) {
+      this(paper, figure, scenario, policy, metric, claim, paperValue, tolerance, judged, seedValues, faithful, source,
+          Map.of());
+    }
 
     Map<String, Object> json() {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -45,6 +63,8 @@ public final class Report {
       m.put("faithful", faithful);
       m.put("note", judged.note());
       m.put("source", source);
+      if (why != null) m.put("why", why);
+      if (!groupValues.isEmpty()) m.put("groups", groupValues);
       return m;
     }
   }
@@ -59,10 +79,10 @@ public final class Report {
     } else if (row.target() instanceof Expectations.Bound bound) {
       b.append(bound.atLeast() ? "≥ " : "≤ ").append(number(bound.bound()));
     }
-    if (row.over() != null) b.append(" (ratio to ").append(row.over()).append(')');
+    if (row.over() != null) b.append(b.length() > 0 ? " (ratio to " : "(ratio to ").append(row.over()).append(')');
     if (row.direction() != null) {
       if (b.length() > 0) b.append(", ");
-      b.append(row.direction().greater() ? "> " : "< ").append(row.direction().policy());
+      b.append(row.direction().greater() ? "> " : "< ").append(row.direction().against());
     }
     return b.toString();
   }
@@ -136,13 +156,21 @@ public final class Report {
         b.append("| ").append(cell(r.get("figure")))
             .append(" | `").append(r.get("scenario")).append('`')
             .append(" | ").append(cell(r.get("policy")))
-            .append(" | `").append(r.get("metric")).append('`')
+            .append(" | ").append(r.get("metric") == null ? "–" : "`" + r.get("metric") + "`")
             .append(" | ").append(cell(r.get("claim")))
             .append(" | ").append(emulator(r, seeds))
             .append(" | ").append(verdict(r))
             .append(" | ").append(Boolean.TRUE.equals(r.get("faithful")) ? "yes" : "no")
             .append(" |\n");
       }
+      List<String> whys = new ArrayList<>();
+      for (Map<String, Object> r : rows) {
+        if (paper.getKey().equals(r.get("paper")) && r.get("why") != null) {
+          whys.add("- " + r.get("figure") + ", " + r.get("policy") + ", `" + r.get("metric") + "`, paper "
+              + r.get("claim") + ": " + r.get("why"));
+        }
+      }
+      if (!whys.isEmpty()) b.append("\nWhy, as measured:\n\n").append(String.join("\n", whys)).append('\n');
     }
     return b.toString();
   }
@@ -161,6 +189,10 @@ public final class Report {
   /** The verdict; an unfaithful row says what it would have been ("unfaithful (would be reproduced)"). */
   private static String verdict(Map<String, Object> r) {
     Object note = r.get("note");
+    if (Verdict.INPUT.label().equals(r.get("verdict")) && note instanceof String n) {
+      if (n.startsWith("a constant of the model")) return "input";
+      return n.startsWith("calibration input: the run matches") ? "input (matches)" : "input (misses)";
+    }
     if (Verdict.UNFAITHFUL.label().equals(r.get("verdict")) && note instanceof String n && n.startsWith("would be ")) {
       return "unfaithful (" + n.substring(0, n.indexOf(';') < 0 ? n.length() : n.indexOf(';')) + ")";
     }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Expectations;
@@ -51,12 +52,25 @@ public final class Reproduction {
     }
   }
 
-  /** One file to run: its scenario under each policy and seed, and its rows. */
+  /**
+   * One file to run: its scenario in each group (one unnamed group when it declares none) under each policy and
+   * seed, and its rows.
+   */
   public record Figure(String paper, String name, Path file, Expectations expect,
-      Map<String, List<Settings.Scenario>> runs) {
+      Map<String, Map<String, List<Settings.Scenario>>> groups) {
+    /** The policies each group runs, in order. */
+    Set<String> policies() {
+      return groups.values().iterator().next().keySet();
+    }
+
     /** The policy a row reads: its own, else the block's first, else the file's. */
     String policyOf(Expectations.Row row) {
-      return row.policy() != null ? row.policy() : runs.keySet().iterator().next();
+      return row.policy() != null ? row.policy() : policies().iterator().next();
+    }
+
+    /** Runs in all. */
+    int runCount() {
+      return groups.values().stream().mapToInt(m -> m.values().stream().mapToInt(List::size).sum()).sum();
     }
   }
 
@@ -90,35 +104,48 @@ public final class Reproduction {
       String paper = expect.paper() != null ? expect.paper() : rel.getNameCount() > 1 ? rel.getName(0).toString() : "";
       if (!o.papers().contains(paper)) continue;
       String name = rel.toString().replaceFirst("\\.conf$", "").replace('\\', '/');
-      Map<String, List<Settings.Scenario>> runs = new LinkedHashMap<>();
+      Map<String, Map<String, List<Settings.Scenario>>> groups = new LinkedHashMap<>();
       List<String> policies = expect.policies().isEmpty() ? List.of("") : expect.policies();
-      for (String policy : policies) {
-        List<Settings.Scenario> seeded = new ArrayList<>();
-        try {
-          Settings.Scenario base = ScenarioLoader.load(file, overrides(o, policy, null, null), o.catalog());
-          long duration = duration(expect, base, o.quick());
-          for (int i = 0; i < o.seeds(); i++) {
-            seeded.add(ScenarioLoader.load(file, overrides(o, policy, duration, base.seed() + i), o.catalog()));
+      for (Expectations.Group group : expect.groups().run(o.quick())) {
+        Map<String, List<Settings.Scenario>> runs = new LinkedHashMap<>();
+        for (String policy : policies) {
+          List<Settings.Scenario> seeded = new ArrayList<>();
+          String tag = (group.label().isEmpty() ? "" : "[" + group.label() + "] ")
+              + (policy.isEmpty() ? "" : "[" + policy + "] ");
+          try {
+            Settings.Scenario base = ScenarioLoader.load(file, overrides(o, expect, group, policy, null, null),
+                o.catalog());
+            long duration = duration(expect, base, o.quick());
+            for (int i = 0; i < o.seeds(); i++) {
+              seeded.add(ScenarioLoader.load(file, overrides(o, expect, group, policy, duration, base.seed() + i),
+                  o.catalog()));
+            }
+            runs.put(policy.isEmpty() ? base.gpuPolicy().name() : policy, seeded);
+          } catch (ConfigProblems p) {
+            p.problems().forEach(line -> problems.add(tag + line));
           }
-          runs.put(policy.isEmpty() ? base.gpuPolicy().name() : policy, seeded);
-        } catch (ConfigProblems p) {
-          p.problems().forEach(line -> problems.add(policy.isEmpty() ? line : "[" + policy + "] " + line));
         }
+        groups.put(group.label(), runs);
       }
-      figures.add(new Figure(paper, name, file, expect, runs));
+      figures.add(new Figure(paper, name, file, expect, groups));
     }
     if (!problems.isEmpty()) throw new ConfigProblems(problems);
     figures.sort(java.util.Comparator.comparingInt((Figure f) -> o.papers().indexOf(f.paper())));
     return figures;
   }
 
-  private static ScenarioLoader.Overrides overrides(Options o, String policy, Long duration, Long seed) {
+  private static ScenarioLoader.Overrides overrides(Options o, Expectations expect, Expectations.Group group,
+      String policy, Long duration, Long seed) {
     Map<String, String> sets = new HashMap<>();
+    sets.putAll(group.sets()); // HOCON text (Expectations.Axis)
     if (!policy.isEmpty()) {
       boolean memory = o.catalog().find(policy).filter(e -> e.spec().kind() == PolicyKind.MEMORY).isPresent();
       sets.put(memory ? "memory.policy" : "scheduler.gpu.policy", policy);
+      sets.putAll(expect.policySettings().getOrDefault(policy, Map.of()));
     }
-    return new ScenarioLoader.Overrides(o.scale(), duration, seed, sets);
+    // --scale sets every file's time scale; else a file's expect.time-scale (fast forward), else its own
+    Double scale = o.scale() != null ? o.scale() : expect.timeScale() > 0 ? expect.timeScale() : null;
+    return new ScenarioLoader.Overrides(scale, duration, seed, sets);
   }
 
   /**
@@ -142,33 +169,39 @@ public final class Reproduction {
     for (Figure f : figures) {
       n++;
       long start = System.nanoTime();
-      Map<String, List<Summary>> summaries = new LinkedHashMap<>();
+      Map<String, Map<String, List<Run>>> summaries = new LinkedHashMap<>();
       List<String> failures = new ArrayList<>();
-      for (Map.Entry<String, List<Settings.Scenario>> e : f.runs().entrySet()) {
-        List<Summary> seeded = new ArrayList<>();
-        for (Settings.Scenario s : e.getValue()) {
-          Path dir = o.out().resolve(f.name()).resolve(e.getKey())
-              .resolve("seed-" + s.seed());
-          Files.createDirectories(dir);
-          try {
-            if (o.warmUp() && !f.paper().equals(warmedPaper)) {
-              Runner.warmUp(s, WARM_UP_WALL_NANOS);
-              warmedPaper = f.paper();
-            }
-            Summary summary = new Summary(Runner.run(s, dir, v -> { }, 1000));
-            summary.write(dir.resolve("summary.json"));
-            if (!summary.brokenInvariants().isEmpty()) {
+      for (Map.Entry<String, Map<String, List<Settings.Scenario>>> g : f.groups().entrySet()) {
+        Map<String, List<Run>> byPolicy = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Settings.Scenario>> e : g.getValue().entrySet()) {
+          List<Run> seeded = new ArrayList<>();
+          String what = (g.getKey().isEmpty() ? "" : g.getKey() + " ") + e.getKey();
+          for (Settings.Scenario s : e.getValue()) {
+            Path dir = o.out().resolve(f.name());
+            if (!g.getKey().isEmpty()) dir = dir.resolve(g.getKey());
+            dir = dir.resolve(e.getKey()).resolve("seed-" + s.seed());
+            Files.createDirectories(dir);
+            try {
+              if (o.warmUp() && !f.paper().equals(warmedPaper)) {
+                Runner.warmUp(s, WARM_UP_WALL_NANOS);
+                warmedPaper = f.paper();
+              }
+              Summary summary = new Summary(Runner.run(s, dir, v -> { }, 1000));
+              summary.write(dir.resolve("summary.json"));
+              if (!summary.brokenInvariants().isEmpty()) {
+                broken = true;
+                failures.add(what + " seed " + s.seed() + " broke " + summary.brokenInvariants());
+              }
+              seeded.add(new Run(summary.document(), summary.figuresExact()));
+            } catch (Exception ex) {
               broken = true;
-              failures.add(e.getKey() + " seed " + s.seed() + " broke " + summary.brokenInvariants());
+              failures.add(what + " seed " + s.seed() + " failed: " + ex);
+              seeded.add(null);
             }
-            seeded.add(summary);
-          } catch (Exception ex) {
-            broken = true;
-            failures.add(e.getKey() + " seed " + s.seed() + " failed: " + ex);
-            seeded.add(null);
           }
+          byPolicy.put(e.getKey(), seeded);
         }
-        summaries.put(e.getKey(), seeded);
+        summaries.put(g.getKey(), byPolicy);
       }
       List<Report.Row> judged = judge(f, summaries, badMetrics);
       if (!failures.isEmpty()) {
@@ -177,9 +210,11 @@ public final class Reproduction {
       rows.addAll(judged);
       Map<String, Integer> counts = new LinkedHashMap<>();
       for (Report.Row r : judged) counts.merge(r.judged().verdict().label(), 1, Integer::sum);
-      progress.printf(Locale.ROOT, "[%d/%d] %s (%s): %s x %d seed%s, %.1f s wall: %s%s%n", n, figures.size(),
+      progress.printf(Locale.ROOT, "[%d/%d] %s (%s): %s%s x %d seed%s, %.1f s wall: %s%s%n", n, figures.size(),
           f.name(), String.join(", ", f.expect().rows().stream().map(Expectations.Row::figure).distinct()
-              .toList()), String.join(", ", f.runs().keySet()), o.seeds(), o.seeds() == 1 ? "" : "s",
+              .toList()), String.join(", ", f.policies()),
+          f.groups().size() > 1 || !f.groups().containsKey("") ? " in " + f.groups().size() + " groups" : "",
+          o.seeds(), o.seeds() == 1 ? "" : "s",
           (System.nanoTime() - start) / 1e9, counts, failures.isEmpty() ? "" : " -- " + String.join("; ", failures));
       progress.flush();
     }
@@ -191,63 +226,201 @@ public final class Reproduction {
     String note = j.note().isEmpty() ? failure : j.note() + "; " + failure;
     return new Report.Row(r.paper(), r.figure(), r.scenario(), r.policy(), r.metric(), r.claim(), r.paperValue(),
         r.tolerance(), new Judge.Judged(j.median(), j.min(), j.max(), j.verdict(), note), r.seedValues(),
-        r.faithful(), r.source());
+        r.faithful(), r.source(), r.groupValues(), r.why());
   }
 
-  /** Judges a figure's rows from its runs' summaries (a null summary: that run failed). */
-  static List<Report.Row> judge(Figure f, Map<String, List<Summary>> summaries, List<String> badMetrics) {
-    Map<String, List<Map<String, Object>>> docs = new LinkedHashMap<>();
-    Map<String, Boolean> faithful = new HashMap<>();
-    summaries.forEach((policy, list) -> {
-      docs.put(policy, list.stream().map(s -> s == null ? null : s.document()).toList());
-      faithful.put(policy, list.stream().allMatch(s -> s != null && s.figuresExact()));
-    });
+  /**
+   * One run as a row reads it: its summary document, and whether its figures are exact ({@link
+   * Summary#figuresExact}: faithful, or unfaithful by lag alone under the conservative order, whose figures are those
+   * of a faithful run at any time scale: README "Time").
+   */
+  record Run(Map<String, Object> document, boolean trusted) {}
+
+  /** Judges a figure's rows from its runs (by group, then policy; a null run failed). */
+  static List<Report.Row> judge(Figure f, Map<String, Map<String, List<Run>>> runs, List<String> badMetrics) {
     List<Report.Row> rows = new ArrayList<>();
     for (Expectations.Row row : f.expect().rows()) {
-      rows.add(judgeRow(f, row, docs, faithful, badMetrics));
+      // under --quick a row over groups none of which ran is left out (not "not run": nothing failed)
+      boolean grouped = !f.expect().groups().isEmpty();
+      if (grouped && f.expect().groups().all().stream().noneMatch(g -> runs.containsKey(g.label())
+          && g.matches(row.where()))) {
+        continue;
+      }
+      rows.add(row.unmeasured() != Expectations.Unmeasured.NONE
+          ? new Report.Row(f.paper(), row.figure(), f.name(), "", null, "no run: see source", null, null,
+              Judge.unmeasured(row.unmeasured()), List.of(), true, row.source())
+          : judgeRow(f, row, runs, badMetrics));
     }
     return rows;
   }
 
-  /** Judges one row from the summaries' documents per policy (pure; exposed for tests). */
-  static Report.Row judgeRow(Figure f, Expectations.Row row, Map<String, List<Map<String, Object>>> docs,
-      Map<String, Boolean> faithful, List<String> badMetrics) {
+  /** Judges one row from the runs' documents by group and policy (pure; exposed for tests). */
+  static Report.Row judgeRow(Figure f, Expectations.Row row, Map<String, Map<String, List<Run>>> runs,
+      List<String> badMetrics) {
     String policy = f.policyOf(row);
-    List<Double> values = values(docs.get(policy), row.metric(), f, badMetrics);
-    boolean ok = faithful.getOrDefault(policy, false);
-    String label = policy;
-    if (row.over() != null) {
-      List<Double> over = values(docs.get(row.over()), row.metric(), f, badMetrics);
-      List<Double> ratios = new ArrayList<>();
-      for (int i = 0; i < values.size(); i++) {
-        Double a = values.get(i);
-        Double b = i < over.size() ? over.get(i) : null;
-        ratios.add(a == null || b == null || b == 0 ? null : a / b);
+    String label = row.over() != null ? policy + " / " + row.over() : policy;
+    List<String> groups = new ArrayList<>();
+    for (Expectations.Group g : f.expect().groups().all()) {
+      if (runs.containsKey(g.label()) && g.matches(row.where())) groups.add(g.label());
+    }
+    if (groups.isEmpty() && runs.containsKey("")) groups.add("");
+    boolean ok = true;
+    List<List<Double>> perGroup = new ArrayList<>();
+    List<List<Double>> baselines = new ArrayList<>();
+    Map<String, Double> groupMedians = new LinkedHashMap<>();
+    for (String g : groups) {
+      Map<String, List<Run>> byPolicy = runs.get(g);
+      List<Double> values = row.perKey()
+          ? perKey(byPolicy.get(policy), row.over() == null ? null : byPolicy.get(row.over()), row.metric(), f,
+              badMetrics)
+          : values(byPolicy.get(policy), row.metric(), f, badMetrics);
+      ok &= trusted(byPolicy.get(policy));
+      if (row.over() != null && row.perKey()) {
+        ok &= trusted(byPolicy.get(row.over()));
+      } else if (row.over() != null) {
+        List<Double> over = values(byPolicy.get(row.over()), row.metric(), f, badMetrics);
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+          Double a = values.get(i);
+          Double b = i < over.size() ? over.get(i) : null;
+          ratios.add(a == null || b == null || b == 0 ? null : a / b);
+        }
+        values = ratios;
+        ok &= trusted(byPolicy.get(row.over()));
       }
-      values = ratios;
-      ok &= faithful.getOrDefault(row.over(), false);
-      label = policy + " / " + row.over();
+      if (row.direction() != null && row.direction().groups().isEmpty()) {
+        baselines.add(values(byPolicy.get(row.direction().policy()), row.metric(), f, badMetrics));
+        ok &= trusted(byPolicy.get(row.direction().policy()));
+      }
+      perGroup.add(values);
+      if (!g.isEmpty() && !values.isEmpty() && values.stream().allMatch(java.util.Objects::nonNull)) {
+        groupMedians.put(g, Report.round(Judge.median(values)));
+      }
     }
-    List<Double> baseline = List.of();
-    if (row.direction() != null) {
-      baseline = values(docs.get(row.direction().policy()), row.metric(), f, badMetrics);
-      ok &= faithful.getOrDefault(row.direction().policy(), false);
+    List<Double> values = aggregate(perGroup, row.aggregate());
+    List<Double> baseline = row.direction() == null ? List.of() : aggregate(baselines, row.aggregate());
+    if (row.direction() != null && !row.direction().groups().isEmpty()) {
+      // the same value over the other groups: the row as it would read with their where, judged on its own
+      Expectations.Row other = new Expectations.Row(row.figure(), row.metric(), row.policy(), row.over(),
+          Expectations.OrderingOnly.INSTANCE, null, row.source(), row.aggregate(), row.direction().groups(),
+          row.input(), row.perKey());
+      Report.Row judged = judgeRow(f, other, runs, badMetrics);
+      baseline = judged.seedValues();
+      ok &= judged.faithful();
     }
-    Judge.Judged j = Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok);
+    Judge.Judged j = row.input() ? Judge.input(row.target(), values, ok)
+        : Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok);
     Double tolerance = row.target() instanceof Expectations.Value v ? v.tolerance() : null;
+    if (row.aggregate() != Expectations.Aggregate.NONE) {
+      label += ", " + row.aggregate().label() + " of " + groups.size() + " group" + (groups.size() == 1 ? "" : "s");
+      if (!row.where().isEmpty()) {
+        List<String> parts = new ArrayList<>();
+        row.where().forEach((axis, value) -> parts.add(axis + " " + value));
+        label += " (" + String.join(", ", parts) + ")";
+      }
+    }
     return new Report.Row(f.paper(), row.figure(), f.name(), label, row.metric(), Report.claim(row),
-        Report.paperValue(row.target()), tolerance, j, values, ok, row.source());
+        Report.paperValue(row.target()), tolerance, j, values, ok, row.source(), groupMedians, row.why());
   }
 
-  private static List<Double> values(List<Map<String, Object>> docs, String metric, Figure f,
+  /** Whether every run of a policy's seeds can be trusted (a missing policy or a failed run cannot). */
+  private static boolean trusted(List<Run> seeded) {
+    return seeded != null && seeded.stream().allMatch(r -> r != null && r.trusted());
+  }
+
+  /**
+   * Per seed, the aggregate over the groups of the groups' values (a missing value in any group: missing); the one
+   * group's values when there is no aggregate.
+   */
+  static List<Double> aggregate(List<List<Double>> perGroup, Expectations.Aggregate aggregate) {
+    if (perGroup.isEmpty()) return List.of();
+    if (aggregate == Expectations.Aggregate.NONE) return perGroup.get(0);
+    int seeds = perGroup.stream().mapToInt(List::size).max().orElse(0);
+    List<Double> out = new ArrayList<>();
+    for (int i = 0; i < seeds; i++) {
+      double acc = aggregate == Expectations.Aggregate.MAX ? Double.NEGATIVE_INFINITY
+          : aggregate == Expectations.Aggregate.MIN ? Double.POSITIVE_INFINITY : 0;
+      boolean missing = false;
+      for (List<Double> g : perGroup) {
+        Double v = i < g.size() ? g.get(i) : null;
+        if (v == null) {
+          missing = true;
+          break;
+        }
+        acc = switch (aggregate) {
+          case MAX -> Math.max(acc, v);
+          case MIN -> Math.min(acc, v);
+          default -> acc + v;
+        };
+      }
+      out.add(missing ? null : aggregate == Expectations.Aggregate.MEAN ? acc / perGroup.size() : acc);
+    }
+    return out;
+  }
+
+  /**
+   * A per-key row's value in each seed: the mean over the keys at the metric's {@code *} of each key's value, or,
+   * with {@code over}, of each key's ratio to the other run's value there (keys in both, a base of 0 left out).
+   */
+  private static List<Double> perKey(List<Run> runs, List<Run> over, String metric, Figure f,
       List<String> badMetrics) {
     List<Double> out = new ArrayList<>();
-    if (docs == null) return out;
-    for (Map<String, Object> doc : docs) {
-      if (doc == null) {
+    if (runs == null) return out;
+    for (int i = 0; i < runs.size(); i++) {
+      Run run = runs.get(i);
+      Run base = over == null ? null : i < over.size() ? over.get(i) : null;
+      if (run == null || (over != null && base == null)) {
         out.add(null);
         continue;
       }
+      Map<String, Double> a = keyed(run.document(), metric);
+      Map<String, Double> b = base == null ? null : keyed(base.document(), metric);
+      if (a.isEmpty()) {
+        String bad = f.file() + ": scenario.expect: metric '" + metric + "' names nothing in summary.json";
+        if (!badMetrics.contains(bad)) badMetrics.add(bad);
+      }
+      double sum = 0;
+      int n = 0;
+      for (Map.Entry<String, Double> e : a.entrySet()) {
+        if (b == null) {
+          sum += e.getValue();
+          n++;
+        } else if (b.get(e.getKey()) != null && b.get(e.getKey()) != 0) {
+          sum += e.getValue() / b.get(e.getKey());
+          n++;
+        }
+      }
+      out.add(n == 0 ? null : sum / n);
+    }
+    return out;
+  }
+
+  /** The numbers at a metric with one {@code *} segment, by the key it stands for. */
+  static Map<String, Double> keyed(Map<String, Object> doc, String metric) {
+    String[] parts = metric.split("\\.");
+    int star = java.util.Arrays.asList(parts).indexOf("*");
+    String head = String.join(".", java.util.Arrays.copyOfRange(parts, 0, star));
+    String rest = String.join(".", java.util.Arrays.copyOfRange(parts, star + 1, parts.length));
+    Map<String, Double> out = new LinkedHashMap<>();
+    Optional<Object> at = head.isEmpty() ? Optional.of(doc) : at(doc, head);
+    if (at.isPresent() && at.get() instanceof Map<?, ?> m) {
+      m.forEach((k, child) -> {
+        Optional<Object> v = rest.isEmpty() ? Optional.of(child) : at(child, rest);
+        if (v.isPresent() && v.get() instanceof Number n) out.put(String.valueOf(k), n.doubleValue());
+      });
+    }
+    return out;
+  }
+
+  private static List<Double> values(List<Run> runs, String metric, Figure f, List<String> badMetrics) {
+    List<Double> out = new ArrayList<>();
+    if (runs == null) return out;
+    for (Run run : runs) {
+      if (run == null) {
+        out.add(null);
+        continue;
+      }
+      Map<String, Object> doc = run.document();
       Optional<Object> v = at(doc, metric);
       if (v.isEmpty()) {
         String bad = f.file() + ": scenario.expect: metric '" + metric + "' names nothing in summary.json";
@@ -265,7 +438,8 @@ public final class Reproduction {
    * The value at a dotted path of a summary document: empty when the path names nothing; a present null is
    * {@code Optional.of(NULL)}. A number segment indexes a list (past its end: a present null, e.g. a policy
    * switch that did not happen); a {@code *} segment sums the rest of the path over every key there (e.g.
-   * {@code vms.*.fps}, the VMs' FPS sum; a VM without the key adds nothing).
+   * {@code vms.*.fps}, the VMs' FPS sum; a VM without the key adds nothing), and a segment with a {@code *} in it
+   * over the keys it matches ({@code vms.c*.cpu_ms}: the VMs whose names start with c).
    */
   @SuppressWarnings("unchecked")
   static Optional<Object> at(Object doc, String dotted) {
@@ -273,11 +447,14 @@ public final class Reproduction {
     String[] parts = dotted.split("\\.");
     for (int i = 0; i < parts.length; i++) {
       String part = parts[i];
-      if (part.equals("*") && cur instanceof Map<?, ?> m) {
+      if (part.contains("*") && cur instanceof Map<?, ?> m) {
         String rest = String.join(".", java.util.Arrays.copyOfRange(parts, i + 1, parts.length));
+        String glob = "\\Q" + part.replace("*", "\\E.*\\Q") + "\\E";
         double sum = 0;
         boolean any = false;
-        for (Object child : m.values()) {
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+          if (!String.valueOf(e.getKey()).matches(glob)) continue;
+          Object child = e.getValue();
           Optional<Object> v = rest.isEmpty() ? Optional.of(child) : at(child, rest);
           if (v.isPresent() && v.get() instanceof Number n) {
             sum += n.doubleValue();

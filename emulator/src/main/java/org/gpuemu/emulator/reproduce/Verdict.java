@@ -15,7 +15,19 @@ public enum Verdict {
    */
   UNFAITHFUL("unfaithful"),
   /** A run failed, or its summary has no number at the metric (null: e.g. a run time before the program ended). */
-  NOT_RUN("not run");
+  NOT_RUN("not run"),
+  /**
+   * The paper's number is an input of the model (a calibration point the model was built from): the row shows how
+   * the run compares with it (its note), and never counts as reproduced.
+   */
+  INPUT("input"),
+  /**
+   * The figure or table prints no number a run could give (a diagram, a code listing, an example's timeline): the
+   * row's source says what it shows and where the emulator has it.
+   */
+  NO_NUMBER("no number"),
+  /** Its numbers are of something the emulator does not model: the row's source says what and why. */
+  NOT_MODELLED("not modelled");
 
   private final String label;
 

@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.policies.memory.MemoryDecision;
+import org.gpuemu.workloads.BenchmarkRun;
 import org.slf4j.Logger;
 
 /**
@@ -62,8 +63,8 @@ final class MemoryCalls {
 
   /** The vCPU's report with these calls' figures. */
   VcpuReport report(int vcpu, long ran, long steal, long maxStall, long steps, long objectReturns,
-      long programNanos) {
+      long programNanos, List<BenchmarkRun> benchmarks) {
     return new VcpuReport(vm, vcpu, ran, steal, submitted, completed, failed, List.copyOf(failures), maxStall,
-        steps, refused, objectReturns, programNanos);
+        steps, refused, objectReturns, programNanos, List.copyOf(benchmarks));
   }
 }

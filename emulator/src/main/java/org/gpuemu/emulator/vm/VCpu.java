@@ -266,9 +266,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
     long programNanos = programEnded >= 0 ? programEnded - programStarted : -1;
-    msg.replyTo().tell(calls.report(ran, steal, maxStall, steps, returns, programNanos));
+    msg.replyTo().tell(calls.report(program, ran, steal, maxStall, steps, programNanos));
     return this;
   }
 

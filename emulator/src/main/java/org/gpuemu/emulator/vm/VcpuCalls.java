@@ -1,11 +1,16 @@
 package org.gpuemu.emulator.vm;
 
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.workloads.BenchmarkAware;
+import org.gpuemu.workloads.BenchmarkRun;
 import org.gpuemu.workloads.KernelSpec;
+import org.gpuemu.workloads.MemoryAware;
+import org.gpuemu.workloads.Program;
 import org.slf4j.Logger;
 
 /**
@@ -154,9 +159,14 @@ final class VcpuCalls {
     metrics.tell(new MetricsHub.MemoryHeld(vm, answer.heldBytes()));
   }
 
-  /** The vCPU's report, with its memory calls. */
-  VcpuReport report(long ran, long steal, long maxStall, long steps, long objectReturns, long programNanos) {
-    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, objectReturns, programNanos);
+  /**
+   * The vCPU's report, with its memory calls, the objects its guest driver returned ({@link MemoryAware}) and the
+   * benchmarks its program ran ({@link BenchmarkAware}).
+   */
+  VcpuReport report(Program program, long ran, long steal, long maxStall, long steps, long programNanos) {
+    long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
+    List<BenchmarkRun> benchmarks = program instanceof BenchmarkAware b ? b.benchmarks() : List.of();
+    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, returns, programNanos, benchmarks);
   }
 
   void frame(long latencyNanos) {

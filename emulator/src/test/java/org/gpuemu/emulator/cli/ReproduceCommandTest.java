@@ -97,4 +97,46 @@ class ReproduceCommandTest {
     assertEquals(2, r.status(), r.out() + r.err());
     assertTrue(r.err().contains("metric 'vms.nobody.fps' names nothing in summary.json"), r.err());
   }
+
+  @Test
+  void groups_runEveryCombination_inFolders_andRowsAggregateOverThem() throws Exception {
+    Path conf = dir.resolve("conf");
+    Files.createDirectories(conf.resolve("vgris"));
+    Files.writeString(conf.resolve("vgris").resolve("grouped.conf"), """
+        # vgris.txt: a fixture, not a figure
+        scenario {
+          duration = 2s
+          vms { a { workload = dirt3 }, b { workload = nba2012 } }
+          expect {
+            policies = [fcfs, round-robin]
+            quick-duration = 300ms
+            time-scale = 1000
+            groups {
+              axes = [{ name = second, path = vms.b.workload, values = [nba2012, 3dmark05], labels = [nba, gt2] }]
+            }
+            rows = [
+              { figure = "Figure Z", policy = round-robin, over = fcfs, metric = gpu.utilization, groups = mean,
+                paper = 1.0, tolerance = 0.5, source = "s" }
+              { figure = "Figure Z", metric = vms.a.fps, groups = min, where = "second=gt2", at-least = 0, input = true,
+                source = "s" }
+            ]
+          }
+        }
+        """);
+    Path out = dir.resolve("out");
+    MainTest.Result r = MainTest.execute("reproduce", "vgris", "--quick", "--no-warm-up", "--conf", conf.toString(),
+        "--out", out.toString());
+    assertEquals(0, r.status(), r.out() + r.err());
+    assertTrue(r.out().contains("fcfs, round-robin in 2 groups x 1 seed"), r.out());
+    assertTrue(Files.isRegularFile(out.resolve("vgris/grouped/gt2/round-robin/seed-1/summary.json")));
+    JsonNode doc = new ObjectMapper().readTree(out.resolve("reproduction.json").toFile());
+    JsonNode mean = doc.get("rows").get(0);
+    assertEquals("round-robin / fcfs, mean of 2 groups", mean.get("policy").asText());
+    assertEquals(2, mean.get("groups").size());
+    // fast forward: every run lags the wall clock, and its figures are judged all the same
+    assertTrue(mean.get("faithful").asBoolean(), mean.toString());
+    assertEquals("input", doc.get("rows").get(1).get("verdict").asText());
+    assertEquals(1, doc.get("counts").get("vgris").get("input").asInt());
+    assertTrue(Files.readString(out.resolve("reproduction.md")).contains("input (matches)"));
+  }
 }

@@ -111,4 +111,125 @@ class ExpectBlockTest {
     onlyProblem("{ rows = [{ figure = F, metric = m, policy = fairgv, at-least = 1, source = s }] }",
         "scenario.expect.rows[0].policy", "only the file's own policy");
   }
+
+  private static final String AXES = """
+      groups {
+        axes = [
+          { name = game, path = vms.a.workload, values = [dirt3, nba2012], labels = [dirt, nba] }
+          { name = load, path = vms.a.weight, values = ["1", "2"] }
+        ]
+        quick = [nba/2]
+      }""";
+
+  @Test
+  void groups_areEveryCombinationOfTheAxes_andRowsTakeAMeanMaxOrMinOverThem() throws Exception {
+    Path f = file("{\n  policies = [fcfs, round-robin]\n  time-scale = 1000\n" + AXES + """
+
+          policy-settings { round-robin { "vms.a.weight" = 3 } }
+          rows = [
+            { figure = F, metric = vms.a.fps, over = fcfs, policy = round-robin, groups = mean, where = "game=nba",
+              paper = 1, tolerance = 0.1, source = s }
+            { figure = F, metric = gpu.utilization, groups = max, at-most = 0.9, input = true, source = s }
+          ]
+        }""");
+    ScenarioLoader.load(f, Overrides.none());
+    Expectations e = Expectations.read(f, PolicyCatalog.builtIn());
+    assertEquals(1000, e.timeScale());
+    List<Expectations.Group> all = e.groups().all();
+    // the first axis varies slowest; a label is the axes' labels joined by '/'
+    assertEquals(List.of("dirt/1", "dirt/2", "nba/1", "nba/2"), all.stream().map(Expectations.Group::label).toList());
+    assertEquals(java.util.Map.of("vms.a.workload", "nba2012", "vms.a.weight", "2"), all.get(3).sets());
+    assertEquals(List.of("nba/2"), e.groups().run(true).stream().map(Expectations.Group::label).toList());
+    assertEquals(4, e.groups().run(false).size());
+    assertEquals(java.util.Map.of("round-robin", java.util.Map.of("vms.a.weight", "3")), e.policySettings());
+    Expectations.Row mean = e.rows().get(0);
+    assertEquals(Expectations.Aggregate.MEAN, mean.aggregate());
+    assertEquals(java.util.Map.of("game", "nba"), mean.where());
+    assertTrue(all.get(2).matches(mean.where()) && !all.get(0).matches(mean.where()));
+    assertTrue(e.rows().get(1).input());
+    assertEquals(Expectations.Aggregate.MAX, e.rows().get(1).aggregate());
+  }
+
+  @Test
+  void groupProblems_areNamedWithTheirPath() throws IOException {
+    String row = "rows = [{ figure = F, metric = m, at-least = 1, source = s%s }]";
+    onlyProblem("{\n" + AXES + "\n" + row.formatted("") + " }", "scenario.expect.rows[0].groups", "required");
+    onlyProblem("{ " + row.formatted(", groups = mean") + " }", "scenario.expect.rows[0].groups", "no groups");
+    onlyProblem("{\n" + AXES + "\n" + row.formatted(", groups = median") + " }", "scenario.expect.rows[0].groups",
+        "mean, max or min");
+    onlyProblem("{\n" + AXES + "\n" + row.formatted(", groups = mean, where = \"game=halo\"") + " }",
+        "scenario.expect.rows[0].where", "axis=label");
+    onlyProblem("{\n" + AXES.replace("nba/2", "halo/2") + "\n" + row.formatted(", groups = mean") + " }",
+        "scenario.expect.groups.quick", "no group 'halo/2'");
+    onlyProblem("{ groups { axes = [{ name = game, path = vms.a.workload, values = [dirt3], labels = [a, b] }] }\n"
+        + row.formatted(", groups = mean") + " }", "scenario.expect.groups.axes[0].labels", "one label per value");
+    onlyProblem("{ policy-settings { fairgv { x = 1 } }\n" + row.formatted("") + " }",
+        "scenario.expect.policy-settings.fairgv", "not run");
+    onlyProblem("{ time-scale = -1\n" + row.formatted("") + " }", "scenario.expect.time-scale", "time scale");
+    onlyProblem("{ " + row.formatted(", input = maybe") + " }", "scenario.expect.rows[0].input", "true or false");
+  }
+
+  @Test
+  void anAxisValue_mayBeAnObject_aWholeVmsBlock_andALabelANumber() throws Exception {
+    Path f = file("""
+        {
+          policies = [static-384, static-1024]
+          groups { axes = [{ name = vms, path = vms, labels = [1, 2]
+            values = [{ a { workload = valley } }, { a { workload = valley }, b { workload = valley } }] }] }
+          rows = [{ figure = F, metric = "vms.*.fps", per-key = true, groups = mean, where = "vms=2", at-least = 1,
+            source = s }]
+        }""");
+    Expectations e = Expectations.read(f, PolicyCatalog.builtIn());
+    Expectations.Group two = e.groups().all().get(1);
+    assertEquals("2", two.label());
+    // HOCON text, set at the path as it stands: the loader reads it as an object
+    assertEquals(2, ScenarioLoader.load(f, new Overrides(null, null, null, two.sets())).vms().size());
+    assertTrue(e.rows().get(0).perKey());
+    onlyProblem("{ rows = [{ figure = F, metric = vms.a.fps, per-key = true, at-least = 1, source = s }] }",
+        "scenario.expect.rows[0].per-key", "one * segment");
+  }
+
+  @Test
+  void anUnmeasuredRow_takesFigureKindAndSourceOnly_andAWhyGoesBesideAMeasuredRow() throws Exception {
+    Path f = file("""
+        {
+          rows = [
+            { figure = "Figure 8", metric = fairness.mmr, at-least = 0.99, why = "measured: 0.86, because ...", source = "s" }
+            { figure = "Figure 3", unmeasured = no-number, source = "a diagram: the parts are ..." }
+            { figure = "Table 1", unmeasured = input, source = "the testbed: gpu.sms = 82" }
+            { figure = "Table 5", unmeasured = not-modelled, source = "no L2 in the model" }
+          ]
+        }""");
+    ScenarioLoader.load(f, Overrides.none());
+    List<Expectations.Row> rows = Expectations.read(f, PolicyCatalog.builtIn()).rows();
+    assertEquals("measured: 0.86, because ...", rows.get(0).why());
+    assertEquals(Expectations.Unmeasured.NONE, rows.get(0).unmeasured());
+    assertEquals(List.of(Expectations.Unmeasured.NO_NUMBER, Expectations.Unmeasured.INPUT,
+        Expectations.Unmeasured.NOT_MODELLED), rows.subList(1, 4).stream().map(Expectations.Row::unmeasured).toList());
+    assertEquals(null, rows.get(1).metric());
+    assertTrue(rows.get(2).input(), "an unmeasured input counts as an input");
+  }
+
+  @Test
+  void anUnmeasuredRow_withAMetricOrAnUnknownKind_isBadInput() throws IOException {
+    onlyProblem("{ rows = [{ figure = \"Figure 3\", unmeasured = no-number, metric = fairness.mmr, source = \"s\" }] }",
+        "scenario.expect.rows[0].metric", "reads no run");
+    onlyProblem("{ rows = [{ figure = \"Figure 3\", unmeasured = diagram, source = \"s\" }] }",
+        "scenario.expect.rows[0].unmeasured", "expected input, no-number or not-modelled");
+  }
+
+
+  @Test
+  void anOrderingBetweenGroups_namesAxesAndLabelsOfTheBlock() throws Exception {
+    String rows = """
+        { policies = [pilotfish, combo], groups { axes = [{ name = game, path = vms.a.workload, values = [dirt3, nba2012],
+          labels = [dirt, nba] }] }, rows = [{ figure = "Figure 13", metric = fairness.mmr, policy = combo,
+          over = pilotfish, groups = mean, where = "game=dirt", greater-than-groups = "%s", source = "s" }] }""";
+    Path f = file(rows.formatted("game=nba"));
+    Expectations.Row row = Expectations.read(f, PolicyCatalog.builtIn()).rows().get(0);
+    assertEquals(new Expectations.Direction(true, null, java.util.Map.of("game", "nba")), row.direction());
+    onlyProblem(rows.formatted("game=nba|quake"), "scenario.expect.rows[0].greater-than-groups",
+        "an axis of scenario.expect.groups and its labels");
+  }
+
 }

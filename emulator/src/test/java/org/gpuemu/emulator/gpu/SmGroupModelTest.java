@@ -204,8 +204,8 @@ class SmGroupModelTest {
   }
 
   @Test
-  void comboColocation_cdAndTcOverlap_theirMakespanShrinksByTable3sReduction() {
-    SmGroupModel<String> g = new SmGroupModel<>(SMS, SMS, 2, 0, FluidModel.of(ColocationTable.combo()), false);
+  void table3Colocation_cdAndTcOverlap_theirMakespanShrinksByTable3sReduction() {
+    SmGroupModel<String> g = new SmGroupModel<>(SMS, SMS, 2, 0, FluidModel.of(ColocationTable.table3()), false);
     g.execute(new Kernel<>("tc", 0, new KernelSpec("tc", KernelType.TC, 1, MS), 0), 0);
     g.execute(new Kernel<>("cd", 0, new KernelSpec("cd", KernelType.CD, 1, 3 * MS), 0), 0);
     // CD+TC: r = 0.4412, each at 1 / (2 × 0.5588) = 0.894774516821761; tc's 1 ms of work takes 1,117,600 ns

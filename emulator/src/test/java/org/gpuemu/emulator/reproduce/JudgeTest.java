@@ -87,4 +87,15 @@ class JudgeTest {
     assertEquals(Verdict.NOT_RUN, verdict(MMR, null, false, Arrays.asList(0.99, null), List.of(), true));
     assertEquals(Verdict.NOT_RUN, verdict(MMR, null, false, List.of(), List.of(), true));
   }
+
+  @Test
+  void aCalibrationInput_isNeverReproduced_itsNoteSaysWhetherTheRunMatchesIt() {
+    Judge.Judged matches = Judge.input(MMR, List.of(0.98), true);
+    assertEquals(Verdict.INPUT, matches.verdict());
+    assertEquals("calibration input: the run matches it", matches.note());
+    Judge.Judged misses = Judge.input(new Bound(0.0516, false), List.of(0.2), true);
+    assertEquals(Verdict.INPUT, misses.verdict());
+    assertEquals("calibration input: the run misses it", misses.note());
+    assertEquals(Verdict.NOT_RUN, Judge.input(MMR, Arrays.asList(0.9, null), true).verdict());
+  }
 }

@@ -15,6 +15,18 @@ package org.gpuemu.policies.combo;
  * @param merged       whether headroom merging delayed it (a frame ready late starts late without being merged)
  * @param suspendBe    whether the BE group's running kernels are suspended from {@code startAt} until the frame has
  *                     rendered, and resumed then (an exact layout change, §5.2: see {@link SpaceSharingPolicy})
+ * @param hostNanos    the policy's own work on the host between the frame's readiness and its kernels' launch
+ *                     (combo.txt §6.7's online overhead), already counted in {@code startAt}; 0 for none
  */
 public record FramePlan(long frame, long nominalStart, long startAt, long deadline, SmLayout layout, Binding binding,
-    Scheme scheme, boolean merged, boolean suspendBe) {}
+    Scheme scheme, boolean merged, boolean suspendBe, long hostNanos) {
+  public FramePlan {
+    if (hostNanos < 0) throw new IllegalArgumentException("host work must be >= 0, got " + hostNanos);
+  }
+
+  /** A plan with no host work before the launch. */
+  public FramePlan(long frame, long nominalStart, long startAt, long deadline, SmLayout layout, Binding binding,
+      Scheme scheme, boolean merged, boolean suspendBe) {
+    this(frame, nominalStart, startAt, deadline, layout, binding, scheme, merged, suspendBe, 0);
+  }
+}

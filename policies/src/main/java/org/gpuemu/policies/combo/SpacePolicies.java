@@ -30,6 +30,12 @@ public final class SpacePolicies implements PolicyProvider {
       "frames whose predicted render times Eq. 2 spans (derived: a quarter second at 120 FPS)");
   private static final Param THRESHOLD = Param.real("state-threshold", 0.1,
       "Eq. 3: static (exact scheme) below 10 %, dynamic (relaxed scheme) from it");
+  // combo §6.7: "The average prediction time is 0.06ms, the selection of the scheme takes 0.02ms" (per frame, on the
+  // host, sequential with the kernel launch, whose latency is the guard)
+  private static final Param PREDICTION = Param.duration("prediction-overhead", "60us",
+      "host time of a frame's Eq. 4 prediction before its kernels launch (§6.7: 0.06 ms)");
+  private static final Param SELECTION = Param.duration("selection-overhead", "20us",
+      "host time of a frame's scheme selection, Eq. 2-3, after the prediction (§6.7: 0.02 ms)");
 
   @Override public List<PolicySpec<?>> policies() {
     return List.of(
@@ -44,18 +50,18 @@ public final class SpacePolicies implements PolicyProvider {
         PolicySpec.space(SpaceSharingPolicy.EXACT,
             "COMBO exact integrated SM sharing: Eq. 5 render group by the Eq. 4 estimate, CD+TC in the BE group (§5.1.1)",
             SpaceSharingPolicy::exact)
-            .param(GUARD),
+            .param(GUARD, PREDICTION),
         PolicySpec.space(SpaceSharingPolicy.RELAXED,
             "COMBO relaxed intra-SM sharing: BE CD beside RT within QoS, CD+TC between frames, headroom merging (§5.1.2)",
             SpaceSharingPolicy::relaxed)
-            .param(GUARD, MERGE),
+            .param(GUARD, PREDICTION, MERGE),
         PolicySpec.space(SpaceSharingPolicy.COMBO,
             "COMBO: exact for a static load, relaxed for a dynamic one by Eq. 2-3, headroom merging (§5.3, §5.5)",
             SpaceSharingPolicy::combo)
-            .param(GUARD, MERGE, WINDOW, THRESHOLD),
+            .param(GUARD, PREDICTION, SELECTION, MERGE, WINDOW, THRESHOLD),
         PolicySpec.space(SpaceSharingPolicy.COMBO_NM,
             "COMBO-NM: COMBO without headroom merging (§6.5)",
             SpaceSharingPolicy::comboNoMerge)
-            .param(GUARD, WINDOW, THRESHOLD));
+            .param(GUARD, PREDICTION, SELECTION, WINDOW, THRESHOLD));
   }
 }

@@ -72,6 +72,16 @@ import org.gpuemu.workloads.RenderScene;
  * target less the guard. §6.7 measures the kernel launch latency at "less than
  * 0.1ms"; a kernel planned to end exactly at a limit would overrun it by that much.
  *
+ * <p>Online overhead (§6.7, issue 21): "the overhead includes the prediction latency, the latency for determining the
+ * scheme, and the kernel launch latency ... executed sequentially, so their latencies cannot overlap. The average
+ * prediction time is 0.06ms, the selection of the scheme takes 0.02ms, and the latency for kernel launch is less
+ * than 0.1ms." Per frame, the prediction (Eq. 4, which Eq. 5 and the co-location forecast need) and, for the
+ * policies that switch schemes, the selection (Eq. 2-3) run on the host between the frame's readiness and the launch
+ * of its kernels: the frame starts {@code prediction-overhead} (+ {@code selection-overhead}) after it was ready, or
+ * at its nominal or merged start if that is later, and Eq. 5 sizes the render group for the time that leaves. The
+ * launch latency is the guard (below). {@code pilotfish-combo} charges none: PilotFish's own overheads are unknown
+ * here ({@link PilotfishPolicy}).
+ *
  * <p>A frame ready after its nominal start (the game itself was late) is sized by Eq. 5 for the time it has left
  * before its target, so the exact scheme lets a late game catch up instead of keeping it a constant lag behind.
  *
@@ -80,9 +90,10 @@ import org.gpuemu.workloads.RenderScene;
  * running in a BE group after a switch to the relaxed scheme hold their own SMs and are not part of the relaxed
  * scheme's forecast; the forecast assumes the render's RT phase is its last.
  *
- * <p>Parameters: all read {@code guard} (nanos, &gt; 0); {@code combo-relaxed} and {@code combo} read {@code
- * merge-headrooms} (true or false); {@code combo} and {@code combo-nm} read {@code state-window} (frames, &gt; 0)
- * and {@code state-threshold} (Eq. 3's 10 %, a real &gt; 0).
+ * <p>Parameters: all read {@code guard} (nanos, &gt; 0); all but {@code pilotfish-combo} read {@code
+ * prediction-overhead} (nanos, &gt;= 0); {@code combo-relaxed} and {@code combo} read {@code merge-headrooms} (true or
+ * false); {@code combo} and {@code combo-nm} read {@code state-window} (frames, &gt; 0), {@code state-threshold}
+ * (Eq. 3's 10 %, a real &gt; 0) and {@code selection-overhead} (nanos, &gt;= 0).
  */
 public final class SpaceSharingPolicy implements SpacePolicy {
   /** Registry name of PilotFish's temporal sharing as combo.txt §1/§2.2 describes it. */
@@ -103,6 +114,10 @@ public final class SpaceSharingPolicy implements SpacePolicy {
   public static final String STATE_WINDOW = "state-window";
   /** Parameter: Eq. 3's threshold between a static and a dynamic load. */
   public static final String STATE_THRESHOLD = "state-threshold";
+  /** Parameter: host time of a frame's Eq. 4 prediction before its kernels launch (nanos; §6.7: 0.06 ms). */
+  public static final String PREDICTION_OVERHEAD = "prediction-overhead";
+  /** Parameter: host time of a frame's scheme selection, Eq. 2-3, after the prediction (nanos; §6.7: 0.02 ms). */
+  public static final String SELECTION_OVERHEAD = "selection-overhead";
 
   /** Forecast id of the rendering frame's RT phase (BE kernel ids are the emulator's request ids, &gt;= 0). */
   private static final long RT_PHASE = -1;
@@ -112,6 +127,8 @@ public final class SpaceSharingPolicy implements SpacePolicy {
 
   private final String name;
   private final long guard;
+  /** §6.7: the host's work between a frame's readiness and its kernels' launch. */
+  private final long hostNanos;
   private final Optional<SchemeSelector> selector;
   private final boolean merge;
   private final BeStreams streams = new BeStreams();
@@ -135,6 +152,8 @@ public final class SpaceSharingPolicy implements SpacePolicy {
       boolean merge) {
     this.name = name;
     this.guard = ParamChecks.positiveNanos(params, name, GUARD);
+    this.hostNanos = initial == Scheme.TEMPORAL ? 0 : ParamChecks.nonNegativeNanos(params, name, PREDICTION_OVERHEAD)
+        + (selector.isPresent() ? ParamChecks.nonNegativeNanos(params, name, SELECTION_OVERHEAD) : 0);
     this.scheme = initial;
     this.selector = selector;
     this.merge = merge;
@@ -200,7 +219,8 @@ public final class SpaceSharingPolicy implements SpacePolicy {
     SmLayout previous = last == null ? whole() : last.plan().layout();
     long nominal = nominal(frame);
     long deadline = nominal(frame + 1);
-    long start = Math.max(now, merged ? mergedStart(nominal, deadline, estimate) : nominal);
+    // §6.7: the prediction (and selection) run on the host before the frame's kernels can launch
+    long start = Math.max(now + hostNanos, merged ? mergedStart(nominal, deadline, estimate) : nominal);
     // Eq. 5 for the time the frame has: a frame ready late (its game was held up) needs more SMs to make its target
     SmLayout layout = next == Scheme.EXACT
         ? SmPartition.split(setup.totalSms(), estimate.totalNanos(), Math.max(1, deadline - start - guard)) : whole();
@@ -212,7 +232,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
     }
     mergeDelay = -1;
     FramePlan plan = new FramePlan(frame, nominal, start, deadline, layout,
-        binding(next, switched, previous, layout), next, merged, layoutChange);
+        binding(next, switched, previous, layout), next, merged, layoutChange, hostNanos);
     if (switched) switches.add(new SchemeSwitch(frame, now, scheme, next));
     scheme = next;
     last = new Frame(plan, estimate);

@@ -23,9 +23,9 @@ class CoRunForecastTest {
 
   @Test
   void aTcKernelBesideACdKernel_finishesBothAsTable3Says() {
-    // CD+TC r = 44.12 %: rate 1/(2 × 0.5588) = 0.8948; the 0.5 ms TC kernel ends after 0.5588 ms, the 1.95 ms CD
-    // kernel, 0.5 ms of it done by then, 1.45 ms later: 2.0088 ms
-    CoRunForecast f = new CoRunForecast(ColocationTable.combo());
+    // Table 3's CD+TC r = 44.12 %: rate 1/(2 × 0.5588) = 0.8948; the 0.5 ms TC kernel ends after 0.5588 ms, the
+    // 1.95 ms CD kernel, 0.5 ms of it done by then, 1.45 ms later: 2.0088 ms
+    CoRunForecast f = new CoRunForecast(ColocationTable.table3());
     f.advanceTo(8 * MS);
     f.add(1, KernelType.CD, 1_950_000);
     Map<Long, Long> ends = f.endsWith(8 * MS, 2, KernelType.TC, 500_000);

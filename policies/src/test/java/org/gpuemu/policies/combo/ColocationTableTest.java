@@ -34,8 +34,9 @@ class ColocationTableTest {
   }
 
   @ParameterizedTest(name = "{0}+{1}: {2}")
-  @CsvSource({"RT, CD, 0.137", "RT, TC, 0", "CD, TC, 0.4412", "RT, RT, 0", "CD, CD, 0", "TC, TC, 0"})
-  void comboTable_isFigure7ForRtPairs_andTable3ForCdTc(KernelType a, KernelType b, double reduction) {
+  @CsvSource({"RT, CD, 0.137", "RT, TC, 0", "CD, TC, 0.357", "RT, RT, 0", "CD, CD, 0", "TC, TC, 0"})
+  void comboTable_isFigure7ForRtPairs_andSection4_2sRealKernelsForCdTc(KernelType a, KernelType b, double reduction) {
+    // CD+TC: §1's 18.1 % over §4.2's 40 CD pairs less Figure 7's 32 RT+CD pairs at 13.7 %: (40 × 18.1 − 32 × 13.7) / 8
     // Figure 7: RT+CD 13.7 % on average after PTB conversion, RT+TC "consistently 0 or even negative"
     double solo = 2 * MS;
     double colo = makespanOfEqualPair(ColocationTable.combo(), a, b, solo);
@@ -75,8 +76,10 @@ class ColocationTableTest {
     Map<String, Double> expected = new LinkedHashMap<>();
     expected.put("RT+CD", 0.137);
     expected.put("RT+TC", 0.0);
-    expected.put("CD+TC", 0.4412);
-    assertEquals(expected, ColocationTable.combo().pairReductions());
+    expected.put("CD+TC", 0.357);
+    Map<String, Double> actual = ColocationTable.combo().pairReductions();
+    assertEquals(expected.keySet(), actual.keySet());
+    expected.forEach((pair, r) -> assertEquals(r, actual.get(pair), 1e-12, pair));
   }
 
   @Test

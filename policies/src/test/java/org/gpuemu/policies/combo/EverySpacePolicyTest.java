@@ -23,7 +23,9 @@ class EverySpacePolicyTest {
       "guard", 100_000L,
       "merge-headrooms", "true",
       "state-window", 30L,
-      "state-threshold", 0.1));
+      "state-threshold", 0.1,
+      "prediction-overhead", 60_000L,
+      "selection-overhead", 20_000L));
 
   static Stream<Arguments> policiesAndGames() {
     return PolicyCatalog.builtIn().names(PolicyKind.SPACE).stream().flatMap(name -> Stream.of("combo-quake2", "combo-steel-dynamic",

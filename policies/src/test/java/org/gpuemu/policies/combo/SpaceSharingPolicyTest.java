@@ -36,6 +36,9 @@ class SpaceSharingPolicyTest {
     p.put(SpaceSharingPolicy.MERGE_HEADROOMS, String.valueOf(merge));
     p.put(SpaceSharingPolicy.STATE_WINDOW, stateWindow);
     p.put(SpaceSharingPolicy.STATE_THRESHOLD, 0.1);
+    // the rules below are replayed without §6.7's host work (its own test charges it)
+    p.put(SpaceSharingPolicy.PREDICTION_OVERHEAD, 0L);
+    p.put(SpaceSharingPolicy.SELECTION_OVERHEAD, 0L);
     return PolicyParams.of(p);
   }
 
@@ -198,6 +201,33 @@ class SpaceSharingPolicyTest {
   }
 
   @Test
+  void section6_7_predictionAndSelection_delayTheFramesLaunch_andEq5SizesForTheTimeLeft() {
+    // 4.97 ms of 10 ms: 41 SMs with no host work (above); §6.7's 0.06 ms prediction + 0.02 ms selection start the
+    // frame at 80 us and leave 9.92 ms: 82 × 4.97 / 9.92 = 41.08, so 42 SMs
+    Map<String, Object> p = new HashMap<>();
+    p.put(SpaceSharingPolicy.GUARD, 1L);
+    p.put(SpaceSharingPolicy.MERGE_HEADROOMS, "false");
+    p.put(SpaceSharingPolicy.STATE_WINDOW, 1L);
+    p.put(SpaceSharingPolicy.STATE_THRESHOLD, 0.1);
+    p.put(SpaceSharingPolicy.PREDICTION_OVERHEAD, 60_000L);
+    p.put(SpaceSharingPolicy.SELECTION_OVERHEAD, 20_000L);
+    SpacePolicy combo = attached(SpaceSharingPolicy.combo(PolicyParams.of(p)));
+    FramePlan f = combo.frameReady(0, scene(2_970_000, 2 * MS), 0);
+    assertEquals(80_000, f.startAt());
+    assertEquals(80_000, f.hostNanos());
+    assertEquals(new SmLayout.Split(42, 40), f.layout());
+    // the exact scheme alone predicts but selects nothing: 60 us
+    SpacePolicy exact = attached(SpaceSharingPolicy.exact(PolicyParams.of(p)));
+    assertEquals(60_000, exact.frameReady(0, scene(2_970_000, 2 * MS), 0).startAt());
+    // a frame ready early enough starts at its nominal time: the host work is done by then
+    combo.frameRendered(0, 9 * MS);
+    assertEquals(10 * MS, combo.frameReady(1, scene(2_970_000, 2 * MS), 9 * MS).startAt());
+    // PilotFish as COMBO describes it runs no COMBO predictor
+    SpacePolicy pilotfish = attached(SpaceSharingPolicy.pilotfishCombo(PolicyParams.of(p)));
+    assertEquals(0, pilotfish.frameReady(0, scene(2_970_000, 2 * MS), 0).hostNanos());
+  }
+
+  @Test
   void exact_aFrameReadyLate_getsTheSmsItNeedsForTheTimeLeft() {
     // 4.9 ms of 10: 82 × 0.49 = 40.2, so 41 SMs on time; ready 2.5 ms late it has 7.5 ms: 53.6, so 54 SMs
     SpacePolicy p = attached(SpaceSharingPolicy.exact(params(1, false, 1)));
@@ -246,16 +276,16 @@ class SpaceSharingPolicyTest {
 
   @Test
   void relaxed_betweenFrames_addsATcKernelBesideTheCdKernel_onlyIfBothStillEndBeforeTheNextFrame() {
-    // after an 8 ms frame, 2 ms to the next. CD+TC (44.12 %) progress at 0.8948 each: a 0.5 ms TC kernel ends
-    // after 0.5588 ms and pushes a 1.95 ms CD kernel to 10.0088 ms (too late), a 1.9 ms one to 9.9588 ms (fine)
-    for (long cdNanos : new long[] {1_950_000, 1_900_000}) {
+    // after an 8 ms frame, 2 ms to the next. CD+TC (35.7 %) progress at 1/(2 × 0.643) = 0.7776 each: a 0.5 ms TC
+    // kernel ends after 0.643 ms and pushes a 1.95 ms CD kernel to 10.093 ms (too late), a 1.8 ms one to 9.943 ms
+    for (long cdNanos : new long[] {1_950_000, 1_800_000}) {
       SpacePolicy p = attached(SpaceSharingPolicy.relaxed(params(1, false, 1)));
       p.frameReady(0, scene(4 * MS, 4 * MS), 0);
       BeKernel cd = be(p, 1, KernelType.CD, cdNanos, 0);
       BeKernel tc = be(p, 2, KernelType.TC, 500_000, 0);
       p.frameRendered(0, 8 * MS);
       assertEquals(cd, launched(p.next(8 * MS), Placement.WHOLE_GPU), "the CUDA stream first (§5.1.2)");
-      if (cdNanos == 1_900_000) {
+      if (cdNanos == 1_800_000) {
         assertEquals(tc, launched(p.next(8 * MS), Placement.WHOLE_GPU));
       } else {
         idle(p, 8 * MS);

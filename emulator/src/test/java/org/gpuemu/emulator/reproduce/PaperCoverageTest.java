@@ -1,0 +1,51 @@
+package org.gpuemu.emulator.reproduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.Expectations;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue 21's "Done when": {@code reproduce combo gballoon} shows every figure and table of combo.txt and gballoon.txt
+ * with a verdict. A figure no run gives a number for still has its row ({@code unmeasured}), so the expect blocks of a
+ * paper's files name every figure and table the paper prints, and nothing else.
+ */
+class PaperCoverageTest {
+  private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios");
+
+  @ParameterizedTest
+  @CsvSource({
+      // combo.txt: Figures 1-18 and Tables 1-7 (its captions)
+      "combo, 18, 7",
+      // gballoon.txt: Figures 1-10 and Tables 1-2
+      "gballoon, 10, 2"})
+  void everyFigureAndTableOfThePaper_hasARow(String paper, int figures, int tables)
+      throws IOException, ConfigProblems {
+    Set<String> expected = new TreeSet<>();
+    for (int i = 1; i <= figures; i++) expected.add("Figure " + i);
+    for (int i = 1; i <= tables; i++) expected.add("Table " + i);
+    Set<String> named = new TreeSet<>();
+    List<Path> files;
+    try (Stream<Path> s = Files.list(CONF.resolve(paper))) {
+      files = s.filter(p -> p.toString().endsWith(".conf")).sorted().toList();
+    }
+    for (Path file : files) {
+      for (Expectations.Row row : Expectations.read(file, PolicyCatalog.builtIn()).rows()) {
+        // "§5.4, Eq. 4" and "§6.7" are sections, not figures: they may come on top
+        if (row.figure().startsWith("Figure ") || row.figure().startsWith("Table ")) named.add(row.figure());
+      }
+    }
+    assertEquals(expected, named, paper + ": the figures and tables its expect blocks name");
+  }
+}
