@@ -100,6 +100,9 @@ public final class ScenarioLoader {
     return new ScenarioLoader(ConfigFactory.defaultReference(), policies, path.toString()).read(path, overrides);
   }
 
+  private List<String> fileHosts = List.of();
+  private List<String> fileVms = List.of();
+
   private Settings.Scenario read(Path path, Overrides overrides) throws ConfigProblems {
     if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
       throw ConfigProblems.of(file + ": cannot read the scenario file (no such readable file)");
@@ -111,6 +114,9 @@ public final class ScenarioLoader {
     } catch (ConfigException e) {
       throw ConfigProblems.of(file + ": not valid HOCON: " + e.getMessage());
     }
+    // before --set: an override moves a key's origin (its line), not the host's or the VM's place in the file
+    fileHosts = inFileOrder(user, "hosts");
+    fileVms = inFileOrder(user, "vms");
     user = applySets(user, overrides.sets());
     fail();
     try {
@@ -148,6 +154,17 @@ public final class ScenarioLoader {
     }
     Config generated = ClusterTraceScenario.expand(trace, path, (key, message) -> problems.add(at(key, message)));
     return generated.withFallback(scenario);
+  }
+
+  /** The hosts or VMs ({@code key}) the file itself declares, in the order of their lines. */
+  private static List<String> inFileOrder(Config file, String key) {
+    String path = ROOT + "." + key;
+    if (!file.hasPath(path) || file.getValue(path).valueType() != ConfigValueType.OBJECT) return List.of();
+    com.typesafe.config.ConfigObject hosts = file.getObject(path);
+    List<String> names = new ArrayList<>(hosts.keySet());
+    names.sort(java.util.Comparator.comparingInt((String n) -> hosts.get(n).origin().lineNumber())
+        .thenComparing(n -> n));
+    return names;
   }
 
   private Config applySets(Config user, Map<String, String> sets) {
@@ -490,7 +507,8 @@ public final class ScenarioLoader {
     }
     Config template = reference.getConfig("scenario-defaults.host-defaults");
     List<String> names = new ArrayList<>(user.getObject("hosts").keySet());
-    names.sort(java.util.Comparator.comparingInt((String n) -> user.getObject("hosts").get(n).origin().lineNumber())
+    names.sort(java.util.Comparator.comparingInt((String n) -> fileHosts.contains(n) ? fileHosts.indexOf(n)
+        : Integer.MAX_VALUE).thenComparingInt(n -> user.getObject("hosts").get(n).origin().lineNumber())
         .thenComparing(n -> n));
     List<Settings.Host> hosts = new ArrayList<>();
     for (String n : names) {
@@ -686,7 +704,8 @@ public final class ScenarioLoader {
     // HOCON objects are unordered maps; a VM's index follows its line in the file so that indexes and core
     // placement are what the reader of the file expects.
     List<String> names = new ArrayList<>(user.getObject("vms").keySet());
-    names.sort(java.util.Comparator.comparingInt((String n) -> user.getObject("vms").get(n).origin().lineNumber())
+    names.sort(java.util.Comparator.comparingInt((String n) -> fileVms.contains(n) ? fileVms.indexOf(n)
+        : Integer.MAX_VALUE).thenComparingInt((String n) -> user.getObject("vms").get(n).origin().lineNumber())
         .thenComparing(n -> n));
     for (String vmName : names) {
       String p = "scenario.vms." + ConfigUtil.joinPath(vmName);
