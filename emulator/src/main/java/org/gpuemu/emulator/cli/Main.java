@@ -108,8 +108,10 @@ public final class Main implements Callable<Integer> {
     Map<String, String> sets = new LinkedHashMap<>();
 
     @Option(names = "--fault", paramLabel = "KIND@TIME[:TARGET[:DURATION]]", description = "inject a fault, e.g. "
-        + "gpu-hang@2s:vm2 or vcpu-stall@1s:vm1:500ms (kinds: gpu-hang, vgpu-crash, vcpu-stall; no target: the first "
-        + "VM; repeatable; README: Faults)")
+        + "gpu-hang@2s:vm2 or vcpu-stall@1s:vm1:500ms (kinds: gpu-hang, vcpu-stall, vm-reboot, core-offline, "
+        + "message-delay, message-duplicate, message-loss, emulator-stall, and the crashes vgpu-, vcpu-, vm-, agent-, "
+        + "gpu-scheduler-, cpu-scheduler-, smgroup-, memory-, metrics-crash; "
+        + "no target: the first VM; repeatable; README: Fault experiments and soak)")
     List<String> faults = new ArrayList<>();
 
     @Option(names = "--faults", paramLabel = "random", description = "also draw faults from the run's seed, "
@@ -504,11 +506,21 @@ public final class Main implements Callable<Integer> {
     private final long totalMillis;
     private long nextPlain;
 
+    /** Whether the line shows how long the rest should take (a soak's), and the wall clock it goes by. */
+    private final boolean eta;
+    private final long wallStart = System.nanoTime();
+
     Progress(Settings.Scenario s, PrintWriter out) {
+      this(s, out, false);
+    }
+
+    Progress(Settings.Scenario s, PrintWriter out, boolean eta) {
+      this.eta = eta;
       totalMillis = Math.max(1, s.durationNanos() / 1_000_000);
       if (System.console() != null) {
-        bar = new ProgressBarBuilder().setTaskName(s.name()).setInitialMax(totalMillis).setUnit(" s", 1000)
-            .setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250).hideEta().build();
+        ProgressBarBuilder b = new ProgressBarBuilder().setTaskName(s.name()).setInitialMax(totalMillis)
+            .setUnit(" s", 1000).setStyle(ProgressBarStyle.ASCII).setUpdateIntervalMillis(250);
+        bar = (eta ? b : b.hideEta()).build();
         plain = null;
       } else {
         bar = null;
@@ -526,7 +538,12 @@ public final class Main implements Callable<Integer> {
         bar.stepTo(ms);
         bar.setExtraMessage(extra.toString().trim());
       } else if (ms >= nextPlain) {
-        plain.printf("  %5.1f / %.1f s  %s%n", ms / 1e3, totalMillis / 1e3, extra.toString().trim());
+        String left = "";
+        if (eta && ms > 0) { // the rest at the pace so far, in wall time
+          double wall = (System.nanoTime() - wallStart) / 1e9;
+          left = String.format(Locale.ROOT, "  about %.0f wall s left", wall * (totalMillis - ms) / ms);
+        }
+        plain.printf("  %5.1f / %.1f s%s  %s%n", ms / 1e3, totalMillis / 1e3, left, extra.toString().trim());
         plain.flush();
         nextPlain = ms + Math.max(1000, totalMillis / 10);
       }

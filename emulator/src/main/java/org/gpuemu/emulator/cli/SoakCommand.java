@@ -58,7 +58,7 @@ final class SoakCommand implements Callable<Integer> {
     stdout.flush();
     warmUp.warmUp(scenario);
     Soak.Result result;
-    try (Main.Progress progress = new Main.Progress(scenario, stdout)) {
+    try (Main.Progress progress = new Main.Progress(scenario, stdout, true)) {
       result = Soak.run(scenario, every, dir, progress::update);
     }
     SoakSample last = result.samples().get(result.samples().size() - 1);

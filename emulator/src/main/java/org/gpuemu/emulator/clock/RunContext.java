@@ -92,6 +92,15 @@ public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLaten
     timers.cancelAll();
   }
 
+  /**
+   * As {@link #disarmAll(TimerScheduler)}, returning {@code then}: for an actor's {@code PreRestart} (a crash), whose
+   * restart cancels its timers, which the run's order must then stop counting.
+   */
+  public <B> B disarmAll(TimerScheduler<?> timers, B then) {
+    disarmAll(timers);
+    return then;
+  }
+
   /** Records how late a timer due at {@code due} fired, and returns {@code due}: the model's time of the event. */
   public long fired(long due) {
     lateness.recordDue(due);

@@ -30,6 +30,7 @@ import org.gpuemu.policies.vmcg.Fairness;
  *       each VM's rates, as one JVM computes them (from the entries' rounded values);
  *   <li>{@code fidelity}: the least faithful node's block (the first unfaithful one, else the one furthest behind at
  *       p99); each node's verdict is under {@code cluster.nodes};
+ *   <li>{@code verdict}: the checker's, the worst node's (invalid, then unknown), with every node's reasons;
  *   <li>{@code invariants}: counts summed, a conservation failure or a broken invariant of any node kept (prefixed
  *       with its node);
  *   <li>{@code timeline.jsonl}: every node's rows, ordered by time and then by the VM's order in the scenario, as one
@@ -133,6 +134,8 @@ final class ClusterSummary {
     Map<String, Object> fidelity = leastFaithful(docs);
     out.put("fidelity", fidelity);
     out.put("invariants", invariants(docs, ran, lost, broken));
+    Map<String, Object> verdict = verdict(docs, ran);
+    if (verdict != null) out.put("verdict", verdict);
     List<Object> faults = new ArrayList<>();
     for (Map<String, Object> d : docs) if (d.containsKey("faults")) faults.addAll((List<Object>) d.get("faults"));
     faults.sort(Comparator.comparingDouble(f -> { // in the order they struck, as one JVM lists them
@@ -146,6 +149,31 @@ final class ClusterSummary {
     boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
         .get("faithful")));
     return new ClusterSummary(out, timeline(s, ran, losses), broken, faithful);
+  }
+
+  /**
+   * The checker's verdict over every node's (issue 18): invalid if any node's is, else unknown if any is, else valid;
+   * each reason prefixed with its node.
+   */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> verdict(List<Map<String, Object>> docs, List<NodeAgent.PartDone> ran) {
+    String result = null;
+    List<String> reasons = new ArrayList<>();
+    List<String> rank = List.of("valid", "unknown", "invalid");
+    for (int n = 0; n < docs.size(); n++) {
+      Map<String, Object> v = (Map<String, Object>) docs.get(n).get("verdict");
+      if (v == null) continue;
+      String r = String.valueOf(v.get("result"));
+      if (result == null || rank.indexOf(r) > rank.indexOf(result)) result = r;
+      for (Object reason : (List<Object>) v.getOrDefault("reasons", List.of())) {
+        reasons.add("node " + ran.get(n).node() + ": " + reason);
+      }
+    }
+    if (result == null) return null;
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("result", result);
+    out.put("reasons", reasons);
+    return out;
   }
 
   /** Each named benchmark over every node's instances: its performance the mean over all of them, as one JVM's. */

@@ -15,7 +15,7 @@ import java.util.function.BiConsumer;
  * run's seed ({@code --faults random --fault-rate 1/10s}). Pure: parsing, validation and the random draw, no actor;
  * the same seed draws the same faults, so a failing random run replays exactly.
  */
-public record FaultPlan(List<Fault> faults) {
+public record FaultPlan(List<Fault> faults, Channel channel) {
 
   public static final FaultPlan NONE = new FaultPlan(List.of());
 
@@ -23,37 +23,119 @@ public record FaultPlan(List<Fault> faults) {
     faults = List.copyOf(faults);
   }
 
+  /** A plan with reference.conf's channel settings ({@link Channel#DEFAULTS}). */
+  public FaultPlan(List<Fault> faults) {
+    this(faults, Channel.DEFAULTS);
+  }
+
   /**
-   * A kind of fault, its name as written, and the reason its victims' requests fail with (null: none fails). What each
-   * does and how it heals is written where it is carried out (SmGroupModel, VGpu, CpuScheduler).
+   * The guest-to-vGPU channel of a VM that a message fault targets: the guest waits {@code timeoutNanos} for the vGPU
+   * to acknowledge a message, doubling the wait at each of its {@code attempts} (RFC 6298 §5.5's back-off), then fails
+   * the request with {@code timed-out}; {@code delayNanos}: how late a message-delay fault delivers each message.
+   */
+  public record Channel(long timeoutNanos, int attempts, long delayNanos) {
+    /** reference.conf's fault-defaults (tests). */
+    public static final Channel DEFAULTS = new Channel(200_000_000L, 3, 300_000_000L);
+
+    /** How long after sending a request the guest gives up on it: the sum of its attempts' waits. */
+    public long giveUpNanos() {
+      return timeoutNanos * ((1L << attempts) - 1);
+    }
+  }
+
+  /** Whether a message fault targets VM {@code vm}: its channel then acknowledges every message and times out. */
+  public boolean channelFaulted(String vm) {
+    return faults.stream().anyMatch(f -> f.kind().onChannel() && f.target().equals(vm));
+  }
+
+  /**
+   * A kind of fault: its name as written, the reason its victims' requests fail with (null: none fails), whom those
+   * are ({@link Scope}), what its heal-after means ({@link Heal}) and whether a random plan draws it. What each does
+   * and how it heals is written where it is carried out (SmGroupModel, VgpuFaults, CpuScheduler, ... : README
+   * "Fault experiments and soak" has the table).
    */
   public enum Kind {
     /** The target's next kernel never finishes; the TDR watchdog resets the engine after the heal delay. */
-    GPU_HANG("gpu-hang", "gpu-reset"),
+    GPU_HANG("gpu-hang", "gpu-reset", Scope.VM, Heal.DURATION, true),
     /** The target's vGPU actor fails and is restarted by supervision, down for the heal delay (default 0). */
-    VGPU_CRASH("vgpu-crash", "vgpu-crashed"),
+    VGPU_CRASH("vgpu-crash", "vgpu-crashed", Scope.VM, Heal.DOWN_TIME, true),
     /** The target's vCPU 0 gets no core for the heal delay (stolen time), then goes on. */
-    VCPU_STALL("vcpu-stall", null),
+    VCPU_STALL("vcpu-stall", null, Scope.VM, Heal.DURATION, true),
+    /** The target's vCPU 0 actor fails and is restarted from the VM's record of it; its core request re-driven. */
+    VCPU_CRASH("vcpu-crash", null, Scope.VM, Heal.NONE, true),
+    /** The target's VM actor fails and is restarted with its children kept; it is on no request's path. */
+    VM_CRASH("vm-crash", null, Scope.VM, Heal.NONE, true),
+    /** The target's guest agent fails; a Present it held fails, its mode is asked for again. */
+    AGENT_CRASH("agent-crash", "agent-crashed", Scope.VM, Heal.NONE, true),
+    /** The GPU scheduler fails: a fresh policy, the vGPUs asked for what they had queued and running. */
+    GPU_SCHEDULER_CRASH("gpu-scheduler-crash", null, Scope.HOST, Heal.NONE, true),
+    /** The target's vCPU 0's core scheduler fails: a fresh CPU policy, every request on it re-driven. */
+    CPU_SCHEDULER_CRASH("cpu-scheduler-crash", null, Scope.HOST, Heal.NONE, true),
+    /** The target's SM group fails: the engine is reset, every kernel on it fails. */
+    SMGROUP_CRASH("smgroup-crash", "smgroup-crashed", Scope.HOST, Heal.NONE, true),
+    /** The GPU memory actor fails; the allocations (the policy's page tables) survive, its timer is re-armed. */
+    MEMORY_CRASH("memory-crash", null, Scope.HOST, Heal.NONE, true),
+    /** The metrics hub fails; the period in progress is lost from the timeline, the run's totals survive. */
+    METRICS_CRASH("metrics-crash", null, Scope.HOST, Heal.NONE, true),
+    /**
+     * The target VM crashes and reboots: every call in flight fails, its program starts again from its first step
+     * the heal delay later (reboot-after).
+     */
+    VM_REBOOT("vm-reboot", "vm-crashed", Scope.VM, Heal.DURATION, true),
     /**
      * The emulator itself stops for the heal delay, read as WALL time: a dispatcher thread blocks, as a GC pause or a
      * descheduled thread would stop it. Nothing in the model happens (the target names no victim); what it tests is
      * the run's order and its fidelity verdict (issue 17). Never drawn at random.
      */
-    EMULATOR_STALL("emulator-stall", null),
+    EMULATOR_STALL("emulator-stall", null, Scope.HOST, Heal.DURATION, false),
+    /**
+     * For the heal delay, every message the target's vCPUs send their vGPU (launch, synchronous call, flush) arrives
+     * {@link Channel#delayNanos} late; one later than the guest's give-up is dropped by the vGPU and fails.
+     */
+    MESSAGE_DELAY("message-delay", "timed-out", Scope.VM, Heal.DURATION, true),
+    /** For the heal delay, every such message arrives twice; the vGPU runs each request once (by its id). */
+    MESSAGE_DUPLICATE("message-duplicate", null, Scope.VM, Heal.DURATION, true),
+    /** For the heal delay, every such message is lost; the guest's timeout sends it again or fails it. */
+    MESSAGE_LOSS("message-loss", "timed-out", Scope.VM, Heal.DURATION, true),
+    /**
+     * The core the target's vCPU 0 is pinned to goes offline for the heal delay: every vCPU pinned to it, and its host
+     * work, moves to the first other core, and the vCPUs move back when it is online again. Nothing fails.
+     */
+    CORE_OFFLINE("core-offline", null, Scope.HOST, Heal.DURATION, true),
     /**
      * Cluster runs only ({@code run --cluster N}): the node that runs the target VM's host dies at once, as a
      * {@code kill -9} of its JVM would end it; the cluster detects it and restarts its hosts' VMs on the survivors,
      * and their requests in flight fail with {@code node-lost} (cluster/ClusterRun). Never drawn at random; a run of
      * one JVM refuses it.
      */
-    NODE_CRASH("node-crash", "node-lost");
+    NODE_CRASH("node-crash", "node-lost", Scope.HOST, Heal.NONE, false);
+
+    /** Whether it strikes the guest-to-vGPU channel: the target VM's channel then acknowledges and times out. */
+    public boolean onChannel() {
+      return this == MESSAGE_DELAY || this == MESSAGE_DUPLICATE || this == MESSAGE_LOSS;
+    }
+
+    /** Whose requests a fault's failures are: the target VM's, or any VM's (a shared actor). */
+    public enum Scope { VM, HOST }
+
+    /**
+     * What heal-after means: how long the fault lasts (> 0, a default per kind), how long a crashed actor stays down
+     * (>= 0, default 0), or nothing (supervision restarts at once; absent or 0).
+     */
+    public enum Heal { DURATION, DOWN_TIME, NONE }
 
     private final String label;
     private final String reason;
+    private final Scope scope;
+    private final Heal heal;
+    private final boolean drawn;
 
-    Kind(String label, String reason) {
+    Kind(String label, String reason, Scope scope, Heal heal, boolean drawn) {
       this.label = label;
       this.reason = reason;
+      this.scope = scope;
+      this.heal = heal;
+      this.drawn = drawn;
     }
 
     public String label() {
@@ -63,6 +145,14 @@ public record FaultPlan(List<Fault> faults) {
     /** The failure reason of the requests it fails; null when it fails none. */
     public String reason() {
       return reason;
+    }
+
+    public Scope scope() {
+      return scope;
+    }
+
+    public Heal heal() {
+      return heal;
     }
 
     public static Optional<Kind> named(String label) {
@@ -76,6 +166,11 @@ public record FaultPlan(List<Fault> faults) {
 
     static String names() {
       return Arrays.stream(values()).map(Kind::label).sorted().toList().toString();
+    }
+
+    /** The kinds a random plan draws from: the model's faults. */
+    public static List<Kind> drawn() {
+      return Arrays.stream(values()).filter(k -> k.drawn).toList();
     }
   }
 
@@ -92,17 +187,22 @@ public record FaultPlan(List<Fault> faults) {
   /**
    * The heal delay of a fault that names none: {@code tdrNanos} for a hang (Windows' TDR delay, 2 s: the
    * TdrDelay registry value's default, learn.microsoft.com "Timeout Detection and Recovery (TDR)"), {@code stallNanos}
-   * for a vCPU stall, 0 for a crash (supervision restarts at once), {@code emulatorStallWallNanos} of wall time for a
-   * stall of the emulator.
+   * for a vCPU stall, {@code rebootNanos} for a VM's reboot, 0 for a crash (supervision restarts at once),
+   * {@code emulatorStallWallNanos} of wall time for a stall of the emulator, {@code messageFaultNanos} for a fault of
+   * the guest-to-vGPU channel, {@code coreOfflineNanos} for a core offline.
    */
-  public record Defaults(long tdrNanos, long stallNanos, long emulatorStallWallNanos) {
-    long of(Kind kind) {
+  public record Defaults(long tdrNanos, long stallNanos, long rebootNanos, long emulatorStallWallNanos,
+      long messageFaultNanos, long coreOfflineNanos) {
+    /** The heal delay of a {@code kind} fault that names none. */
+    public long of(Kind kind) {
       return switch (kind) {
+        case CORE_OFFLINE -> coreOfflineNanos;
+        case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> messageFaultNanos;
         case GPU_HANG -> tdrNanos;
         case VCPU_STALL -> stallNanos;
-        case VGPU_CRASH -> 0;
+        case VM_REBOOT -> rebootNanos;
         case EMULATOR_STALL -> emulatorStallWallNanos;
-        case NODE_CRASH -> 0; // a node does not come back; its hosts restart elsewhere
+        default -> 0;
       };
     }
   }
@@ -126,7 +226,7 @@ public record FaultPlan(List<Fault> faults) {
     all.addAll(more);
     List<Fault> numbered = new ArrayList<>();
     for (Fault f : all) numbered.add(new Fault(numbered.size(), f.kind(), f.atNanos(), f.target(), f.healAfterNanos()));
-    return new FaultPlan(numbered);
+    return new FaultPlan(numbered, channel);
   }
 
   /**
@@ -171,8 +271,12 @@ public record FaultPlan(List<Fault> faults) {
           + "s), e.g. 2s, got '" + at + "'");
     }
     long healNanos = heal == null ? -1 : duration(heal).orElse(-1L);
-    if (heal != null && (healNanos < 0 || healNanos == 0 && k.orElse(Kind.VGPU_CRASH) != Kind.VGPU_CRASH)) {
+    Kind.Heal rule = k.map(Kind::heal).orElse(Kind.Heal.DOWN_TIME);
+    if (heal != null && (healNanos < 0 || healNanos == 0 && rule == Kind.Heal.DURATION)) {
       problem.accept("heal-after", "expected a duration with a unit, > 0 (>= 0 for vgpu-crash), e.g. 1s, got '"
+          + heal + "'");
+    } else if (heal != null && healNanos > 0 && rule == Kind.Heal.NONE) {
+      problem.accept("heal-after", "a " + kind + " restarts at once under supervision: no heal-after (or 0s), got '"
           + heal + "'");
     }
     if (!found.isEmpty()) return Optional.empty();
@@ -184,15 +288,20 @@ public record FaultPlan(List<Fault> faults) {
    * of a kind and on a VM drawn uniformly, healed after its kind's default. The same arguments give the same faults.
    */
   public static List<Fault> random(long seed, long everyNanos, long durationNanos, List<String> vms, Defaults defaults) {
+    return random(seed, everyNanos, durationNanos, vms, defaults, Kind.drawn());
+  }
+
+  /** As {@link #random(long, long, long, List, Defaults)}, drawing from {@code kinds} (a 1-core host: no core-offline). */
+  public static List<Fault> random(long seed, long everyNanos, long durationNanos, List<String> vms, Defaults defaults,
+      List<Kind> kinds) {
     if (everyNanos <= 0) throw new IllegalArgumentException("fault rate interval must be > 0");
     SplittableRandom rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 18);
     List<Fault> drawn = new ArrayList<>();
-    Kind[] kinds = {Kind.GPU_HANG, Kind.VGPU_CRASH, Kind.VCPU_STALL}; // the model's faults, not the emulator's
     long at = 0;
     while (true) {
       at += Math.max(1, Math.round(-Math.log(1 - rng.nextDouble()) * everyNanos));
       if (at >= durationNanos) return drawn;
-      Kind kind = kinds[rng.nextInt(kinds.length)];
+      Kind kind = kinds.get(rng.nextInt(kinds.size()));
       drawn.add(new Fault(drawn.size(), kind, at, vms.get(rng.nextInt(vms.size())), defaults.of(kind)));
     }
   }

@@ -24,7 +24,17 @@ final class ScenarioFaults {
       BiConsumer<String, String> problems) {
     FaultPlan.Defaults defaults = new FaultPlan.Defaults(merged.getDuration("fault-defaults.tdr-delay").toNanos(),
         merged.getDuration("fault-defaults.vcpu-stall").toNanos(),
-        merged.getDuration("fault-defaults.emulator-stall").toNanos());
+        merged.getDuration("fault-defaults.reboot-after").toNanos(),
+        merged.getDuration("fault-defaults.emulator-stall").toNanos(),
+        merged.getDuration("fault-defaults.message-fault").toNanos(),
+        merged.getDuration("fault-defaults.core-offline").toNanos());
+    FaultPlan.Channel channel = new FaultPlan.Channel(merged.getDuration("fault-defaults.guest-timeout").toNanos(),
+        merged.getInt("fault-defaults.guest-attempts"), merged.getDuration("fault-defaults.message-delay").toNanos());
+    if (channel.timeoutNanos() <= 0) problems.accept("scenario.fault-defaults.guest-timeout", "expected > 0, e.g. 200ms");
+    if (channel.attempts() < 1 || channel.attempts() > 16) {
+      problems.accept("scenario.fault-defaults.guest-attempts", "expected 1 to 16, got " + channel.attempts());
+    }
+    if (channel.delayNanos() <= 0) problems.accept("scenario.fault-defaults.message-delay", "expected > 0, e.g. 300ms");
     List<FaultPlan.Fault> faults = new ArrayList<>();
     if (user.hasPath("faults")) faults.addAll(fromList(user.getValue("faults"), vms, durationNanos, defaults, problems));
     for (String spec : cli.faults()) {
@@ -37,13 +47,25 @@ final class ScenarioFaults {
         problems.accept("--faults random", "needs --fault-rate N/DURATION, e.g. 1/10s");
       } else {
         FaultPlan.interval(cli.rate()).ifPresentOrElse(
-            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults)),
+            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults, drawable(merged))),
             () -> problems.accept("--fault-rate " + cli.rate(), "expected N/DURATION with N > 0, e.g. 1/10s"));
       }
     } else if (cli.rate() != null) {
       problems.accept("--fault-rate " + cli.rate(), "only with --faults random");
     }
-    return FaultPlan.NONE.plus(faults);
+    return new FaultPlan(List.of(), channel).plus(faults);
+  }
+
+  /** The kinds a random plan draws on this host: the model's, but a core-offline only with a core to move to. */
+  private static List<FaultPlan.Kind> drawable(Config merged) {
+    boolean cores;
+    try {
+      cores = merged.getInt("host.cores") >= 2;
+    } catch (com.typesafe.config.ConfigException e) {
+      cores = true; // not a number: the loader reports host.cores itself
+    }
+    boolean many = cores;
+    return FaultPlan.Kind.drawn().stream().filter(k -> many || k != FaultPlan.Kind.CORE_OFFLINE).toList();
   }
 
   private static List<FaultPlan.Fault> fromList(ConfigValue value, List<String> vms, long durationNanos,

@@ -479,6 +479,17 @@ public final class ScenarioLoader {
     }
     FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
         o.faults(), (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
+    for (FaultPlan.Fault f : faults.faults()) { // on the target's own host
+      if (f.kind() != FaultPlan.Kind.CORE_OFFLINE) continue;
+      Settings.Vm target = vms.stream().filter(v -> v.name().equals(f.target())).findFirst().orElse(null);
+      if (target == null) continue;
+      Settings.Host h = hosts.get(target.host());
+      if (h.cores() < 2) {
+        String key = h.name().equals("host") ? "scenario.host.cores" : "scenario.hosts." + h.name() + ".cores";
+        problems.add(at(key, "a core-offline fault needs at least 2 cores to move the vCPUs to, got " + h.cores()));
+        break;
+      }
+    }
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
         hosts, gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(), faults, placement,
         rejected);

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
 
@@ -26,6 +27,11 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * during them goes on once they are over. A vCPU that goes on at once after its request ended was never switched out
  * and pays nothing.
  *
+ * <p>Faults (issue 18) take requests back before they are done, each answered with the CPU time left of it: one
+ * vCPU's ({@link #withdraw}: its vCPU crashed or rebooted, or its core goes offline) or every one on the core
+ * ({@link #takeBackAll}: the core's scheduler crashed). The counters (busy time, context switches) start from what a
+ * crashed incarnation had counted.
+ *
  * @param <R> where a request's answer goes
  */
 final class CoreModel<R> {
@@ -37,8 +43,11 @@ final class CoreModel<R> {
     /** The slice timer is void. */
     void disarmSlice();
 
-    /** Answer {@code to}: the request of {@code vcpu} ended at {@code end}, having run {@code ran}, waited {@code steal}. */
-    void done(R to, int vcpu, long ran, long steal, long end);
+    /**
+     * Answer {@code to}: the request of {@code vcpu} ended at {@code end}, having run {@code ran}, waited {@code steal};
+     * {@code remaining} > 0: taken back before it was done ({@link #withdraw}, {@link #takeBackAll}), this much left.
+     */
+    void done(R to, int vcpu, long ran, long steal, long end, long remaining);
 
     /** The core switched to {@code vcpu} at {@code now} (strict coscheduling's CPU side listens). */
     void switchedTo(int vcpu, long now);
@@ -90,10 +99,17 @@ final class CoreModel<R> {
   private long sliceDue;
 
   CoreModel(CpuPolicy policy, long switchNanos, Effects<R> effects) {
+    this(policy, switchNanos, effects, 0, 0);
+  }
+
+  /** A model whose counters start at {@code busyNanos} and {@code switches} (a crashed incarnation's). */
+  CoreModel(CpuPolicy policy, long switchNanos, Effects<R> effects, long busyNanos, long switches) {
     if (switchNanos < 0) throw new IllegalArgumentException("a context switch of " + switchNanos + " ns");
     this.policy = policy;
     this.switchNanos = switchNanos;
     this.effects = effects;
+    this.busy = busyNanos;
+    this.switches = switches;
   }
 
   /** Busy time so far (CPU time run and context switches), ns. */
@@ -193,6 +209,7 @@ final class CoreModel<R> {
     token++;
     effects.disarmSlice();
     account(r, now - sliceStart, now);
+    r.remaining = 0; // a spin is done once what it ran so far is accounted
     current = null;
     complete(r, now);
     hold(r, now);
@@ -213,6 +230,52 @@ final class CoreModel<R> {
     }
     stoppedAt = now;
     dispatch(now);
+  }
+
+  /**
+   * vCPU {@code vcpu}'s request is taken back at {@code now} (its vCPU crashed or reboots, its core goes offline):
+   * answered with what it ran and the CPU time left of it, and the core goes to the next one. A vCPU holding the core
+   * after its request ended gives it up (it blocks there). Nothing happens when it has neither.
+   */
+  void withdraw(int vcpu, long now) {
+    if (held == vcpu) {
+      release(vcpu, Math.max(now, heldAt));
+      return;
+    }
+    Request<R> r = requests.get(vcpu);
+    if (r == null) return;
+    if (current == r) {
+      now = Math.max(now, sliceStart);
+      token++;
+      effects.disarmSlice();
+      account(r, now - sliceStart, now);
+      current = null;
+      stoppedAt = now;
+    }
+    complete(r, now);
+    if (!stalled.contains(vcpu)) policy.blocked(vcpu, now);
+    dispatch(now);
+  }
+
+  /**
+   * Every request on the core is taken back at {@code now} (its scheduler crashed): the running one first, then the
+   * host work in arrival order, then the vCPUs' by vCPU number, each answered with the CPU time left of it; a vCPU
+   * holding the core gives it up. The core is idle after it and picks nothing (its policy is done with).
+   */
+  void takeBackAll(long now) {
+    held = -1;
+    if (current != null) {
+      Request<R> r = current;
+      now = Math.max(now, sliceStart);
+      token++;
+      effects.disarmSlice();
+      account(r, now - sliceStart, now);
+      current = null;
+      stoppedAt = now;
+      complete(r, now);
+    }
+    while (!hostWork.isEmpty()) complete(hostWork.poll(), now);
+    for (int vcpu : new TreeSet<>(requests.keySet())) complete(requests.get(vcpu), now);
   }
 
   /** vCPU {@code vcpu} gets no core from {@code now} until {@link #stallEnded}. */
@@ -364,6 +427,6 @@ final class CoreModel<R> {
   private void complete(Request<R> r, long now) {
     if (!r.host) requests.remove(r.vcpu);
     long steal = Math.max(0, (now - r.requestedAt) - r.ran);
-    effects.done(r.replyTo, r.vcpu, r.ran, steal, now);
+    effects.done(r.replyTo, r.vcpu, r.ran, steal, now, Math.max(0, r.remaining));
   }
 }

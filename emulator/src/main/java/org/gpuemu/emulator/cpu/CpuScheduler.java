@@ -1,17 +1,19 @@
 package org.gpuemu.emulator.cpu;
 
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.policies.cpu.CpuPolicy;
 
@@ -28,6 +30,9 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * <p>The rules — a request's end is not a scheduling point, and what a context switch costs — are in
  * {@link CoreModel}, which this actor carries out: it turns messages into the model's events at their model times,
  * and the model's effects into timers and messages.
+ *
+ * <p>Faults (issue 18): {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), the
+ * withdrawal of a crashed or rebooting vCPU's request ({@link Withdraw}): {@link CoreLedger}; {@link Offline}: gate.
  */
 public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
@@ -43,6 +48,16 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
       this(vcpu, weight, nanos, replyTo, -1);
     }
   }
+
+  /** The vCPU's request leaves the core at {@code atNanos}: answered with the CPU time left ({@link Done}). */
+  public record Withdraw(int vcpu, long atNanos) implements Command {}
+
+  /** Fault {@code fault} (cpu-scheduler-crash) at {@code atNanos}: see {@link CoreLedger}. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
+  /** Fault {@code fault} ({@code core-offline}) from {@code atNanos} to {@code untilNanos}: see {@link CoreGate}. */
+  public record Offline(int fault, long atNanos, long untilNanos, ActorRef<Command> fallback) implements Command {}
+  record Online(long due) implements Command, Timed {}
 
   /**
    * Run this vCPU next, now (FairGV's coscheduling, Algorithm 4's {@code resched_cpu}): the running one is
@@ -92,8 +107,16 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private record StallEnded(int vcpu, long due) implements Command, Timed {}
 
-  /** Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos}. */
-  public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {}
+  /**
+   * Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos};
+   * {@code remainingNanos} > 0: taken back before it was done ({@link Withdraw}, a crash), this much left to ask for
+   * (the core does not hold for it: its vCPU sends no {@link Release}).
+   */
+  public record Done(int vcpu, long ranNanos, long stealNanos, long endNanos, long remainingNanos) {
+    public Done(int vcpu, long ranNanos, long stealNanos, long endNanos) {
+      this(vcpu, ranNanos, stealNanos, endNanos, 0);
+    }
+  }
 
   /** A core's final figures; {@code switches}: context switches it paid for ({@code host.vcpu-switch}). */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
@@ -110,26 +133,37 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private final CoreModel<ActorRef<Done>> model;
   /** The model time of the core's latest event: never goes back. */
   private long clock;
-  private CoscheduleGpu coscheduleGpu;
-  /** Stalled vCPUs (faults) and the stall that holds each. */
-  private final Map<Integer, Stall> stalled = new HashMap<>();
+  /** What survives a crash: counters, the coscheduling link, stalls, an offline. */
+  private final CoreLedger ledger;
 
-  public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run) {
-    return create(core, policy, run, 0);
+  /** A core whose CPU policy {@code policies} makes (again after a crash), whose context switches cost nothing. */
+  public static Behavior<Command> create(int core, Supplier<CpuPolicy> policies, RunContext run) {
+    return create(core, policies, run, 0);
   }
 
-  /** A core whose context switches cost {@code switchNanos} of CPU time each ({@code host.vcpu-switch}). */
+  /** A core with this one policy instance (not for a core that may crash: its restart would keep the policy). */
   public static Behavior<Command> create(int core, CpuPolicy policy, RunContext run, long switchNanos) {
-    if (switchNanos < 0) throw new IllegalArgumentException("core " + core + ": context switch of " + switchNanos + " ns");
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new CpuScheduler(ctx, core, policy, run,
-        timers, switchNanos))));
+    return create(core, () -> policy, run, switchNanos);
   }
 
-  private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, RunContext run,
+  /**
+   * A core whose CPU policy {@code policies} makes (again after a crash: a fresh one), whose context switches cost
+   * {@code switchNanos} of CPU time each ({@code host.vcpu-switch}).
+   */
+  public static Behavior<Command> create(int core, Supplier<CpuPolicy> policies, RunContext run, long switchNanos) {
+    if (switchNanos < 0) throw new IllegalArgumentException("core " + core + ": context switch of " + switchNanos + " ns");
+    CoreLedger ledger = new CoreLedger();
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Behaviors.intercept(() -> new CoreGate(
+        ledger, run, timers), Crashed.restarting(Behaviors.setup(c -> new CpuScheduler(c, core, policies.get(),
+        ledger, run, timers, switchNanos)))))));
+  }
+
+  private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, CoreLedger ledger, RunContext run,
       TimerScheduler<Command> timers, long switchNanos) {
     super(ctx);
     this.core = core;
     this.policy = policy;
+    this.ledger = ledger;
     this.run = run;
     this.timers = timers;
     this.model = new CoreModel<>(policy, switchNanos, new CoreModel.Effects<>() {
@@ -141,15 +175,24 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         run.disarm(timers, SLICE);
       }
 
-      @Override public void done(ActorRef<Done> to, int vcpu, long ran, long steal, long end) {
-        to.tell(new Done(vcpu, ran, steal, end));
+      @Override public void done(ActorRef<Done> to, int vcpu, long ran, long steal, long end, long remaining) {
+        to.tell(new Done(vcpu, ran, steal, end, remaining));
       }
 
       @Override public void switchedTo(int vcpu, long now) {
-        Integer vgpu = coscheduleGpu == null ? null : coscheduleGpu.vgpuOfVcpu().get(vcpu);
-        if (vgpu != null) coscheduleGpu.gpu().tell(new SwitchedTo(vgpu, now));
+        CoscheduleGpu co = ledger.coscheduleGpu;
+        Integer vgpu = co == null ? null : co.vgpuOfVcpu().get(vcpu);
+        if (vgpu != null) co.gpu().tell(new SwitchedTo(vgpu, now));
       }
-    });
+    }, ledger.busy, ledger.switches);
+    clock = ledger.crashedAt;
+    // a restarted incarnation: the stalls go on (their ends, cancelled by the restart, as before), and so does an
+    // offline core's return
+    for (Stall s : ledger.stalled.values()) {
+      run.arm(timers, s, new StallEnded(s.vcpu(), ledger.stallEnd(s)), ledger.stallEnd(s));
+      model.stall(s.vcpu(), clock);
+    }
+    if (ledger.offline != null) CoreGate.online(ledger.offline, run, timers);
   }
 
   @Override public Receive<Command> createReceive() {
@@ -159,14 +202,17 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(Finish.class, this::onFinish)
         .onMessage(Release.class, this::onRelease)
         .onMessage(Boost.class, this::onBoost)
-        .onMessage(CoscheduleGpu.class, m -> {
-          coscheduleGpu = m;
-          return this;
-        })
+        .onMessage(CoscheduleGpu.class, m -> ledger.coscheduled(m, this))
         .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Report.class, this::onReport)
         .onMessage(Stall.class, this::onStall)
         .onMessage(StallEnded.class, this::onStallEnded)
+        .onMessage(Withdraw.class, this::onWithdraw)
+        .onMessage(Crash.class, this::onCrash)
+        .onSignal(PreRestart.class, sig -> {
+          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+          return this;
+        })
         .build();
   }
 
@@ -211,10 +257,30 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     return this;
   }
 
+  /** A crashed or rebooting vCPU's request leaves the core, answered with what was left of it. */
+  private Behavior<Command> onWithdraw(Withdraw msg) {
+    if (!model.hasRequest(msg.vcpu()) && !model.holds(msg.vcpu())) return this;
+    model.withdraw(msg.vcpu(), at(msg.atNanos()));
+    return this;
+  }
+
+  /**
+   * cpu-scheduler-crash: every request on the core is answered with what was left of it, so its vCPU (or its SM
+   * group, for host work) asks the next incarnation again; the counters go to the ledger; then the actor fails.
+   */
+  private Behavior<Command> onCrash(Crash msg) {
+    long now = at(msg.atNanos());
+    model.takeBackAll(now);
+    ledger.busy = model.busyNanos();
+    ledger.switches = model.switches();
+    ledger.crashed(now, msg, getContext().getLog(), core);
+    throw new Crashed("core " + core, msg.fault());
+  }
+
   private Behavior<Command> onStall(Stall msg) {
     long now = at(msg.atNanos());
-    stalled.put(msg.vcpu(), msg);
-    long end = Math.max(now, msg.atNanos() + msg.nanos()); // the planned end, not shifted by the core's own clock
+    ledger.stalled.put(msg.vcpu(), msg);
+    long end = Math.max(now, ledger.stallEnd(msg)); // the planned end, not shifted by the core's own clock
     run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
     model.stall(msg.vcpu(), now);
     return this;
@@ -222,7 +288,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onStallEnded(StallEnded msg) {
     long now = at(run.fired(msg.due()));
-    Stall s = stalled.remove(msg.vcpu());
+    Stall s = ledger.stalled.remove(msg.vcpu());
     s.outcomes().tell(new FaultInjector.Healed(s.fault(), now));
     model.stallEnded(msg.vcpu(), now);
     return this;

@@ -46,18 +46,13 @@ final class RemoteControl {
     this.feed = feed;
     Config d = ConfigFactory.defaultReference().getConfig("gpuemu.scenario-defaults.fault-defaults");
     this.defaults = new FaultPlan.Defaults(d.getDuration("tdr-delay").toNanos(), d.getDuration("vcpu-stall").toNanos(),
-        d.getDuration("emulator-stall").toNanos());
+        d.getDuration("reboot-after").toNanos(), d.getDuration("emulator-stall").toNanos(),
+        d.getDuration("message-fault").toNanos(), d.getDuration("core-offline").toNanos());
   }
 
   /** The heal delay a fault of {@code kind} gets when the request names none (the page shows it). */
   long defaultHealNanos(FaultPlan.Kind kind) {
-    return switch (kind) {
-      case GPU_HANG -> defaults.tdrNanos();
-      case VCPU_STALL -> defaults.stallNanos();
-      case VGPU_CRASH -> 0;
-      case EMULATOR_STALL -> defaults.emulatorStallWallNanos();
-      case NODE_CRASH -> 0; // not offered: a dashboard drives a run of one JVM
-    };
+    return defaults.of(kind);
   }
 
   /** The run has started: controls reach it from now on. */
@@ -138,8 +133,18 @@ final class RemoteControl {
             "kind: unknown fault kind '" + kindName + "'; expected one of " + kindNames()));
         long heal = request.hasNonNull("heal_after") ? duration(request.get("heal_after").asText())
             : defaultHealNanos(kind);
-        if (heal == 0 && kind != FaultPlan.Kind.VGPU_CRASH) {
+        if (heal == 0 && kind.heal() == FaultPlan.Kind.Heal.DURATION) {
           throw new IllegalArgumentException("heal_after: expected a duration > 0 for " + kind.label());
+        }
+        if (heal > 0 && kind.heal() == FaultPlan.Kind.Heal.NONE) {
+          throw new IllegalArgumentException("heal_after: a " + kind.label() + " restarts at once, expected none");
+        }
+        if (kind.onChannel() && !scenario.faults().channelFaulted(target)) { // the channel exists from the start
+          throw new IllegalArgumentException("kind: " + kind.label() + " needs a message fault on " + target
+              + " planned in the scenario (its guest-to-vGPU channel is built at the start)");
+        }
+        if (kind == FaultPlan.Kind.CORE_OFFLINE && scenario.host().cores() < 2) {
+          throw new IllegalArgumentException("kind: core-offline needs at least 2 cores");
         }
         return new Control.Fault(kind, target, heal);
       }

@@ -42,6 +42,12 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
   public record Report(ActorRef<List<Record>> replyTo) implements Command {}
 
   /**
+   * To whoever marks fault windows (the timeline): fault {@code fault}, {@code label} ({@code kind@target}), began or
+   * ended at {@code atNanos}.
+   */
+  public record Window(int fault, String label, long atNanos, boolean began) {}
+
+  /**
    * A fault not in the plan, struck now (a control from outside the run, README "Live dashboard"): it takes the
    * next id and is struck, healed, recovered and reported as a planned one.
    */
@@ -56,20 +62,24 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final ActorRef<Strike> strikes;
+  private final ActorRef<Window> windows;
   /** The plan's faults, then those injected from outside, by id. */
   private final List<FaultPlan.Fault> faults;
   private long[] injected;
   private long[] healed;
   private long[] recovered;
 
-  public static Behavior<Command> create(FaultPlan plan, RunContext run, ActorRef<Strike> strikes) {
+  /** {@code windows} hears when each fault begins and ends. */
+  public static Behavior<Command> create(FaultPlan plan, RunContext run, ActorRef<Strike> strikes,
+      ActorRef<Window> windows) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        run.causal(new FaultInjector(ctx, plan, run, timers, strikes))));
+        run.causal(new FaultInjector(ctx, plan, run, timers, strikes, windows))));
   }
 
   private FaultInjector(ActorContext<Command> ctx, FaultPlan plan, RunContext run, TimerScheduler<Command> timers,
-      ActorRef<Strike> strikes) {
+      ActorRef<Strike> strikes, ActorRef<Window> windows) {
     super(ctx);
+    this.windows = windows;
     this.plan = plan;
     this.run = run;
     this.timers = timers;
@@ -129,10 +139,12 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
     injected[f.id()] = at;
     getContext().getLog().info("fault {}: {} on {} at {} s (heal after {} s)", f.id(), f.kind().label(), f.target(),
         at / 1e9, f.healAfterNanos() / 1e9);
+    windows.tell(new Window(f.id(), label(f), at, true));
     if (f.kind() == FaultPlan.Kind.EMULATOR_STALL) {
       stall(f.healAfterNanos());
       healed[f.id()] = at; // the model did not move while the emulator stood still
       recovered[f.id()] = at;
+      windows.tell(new Window(f.id(), label(f), at, false));
     } else {
       strikes.tell(new Strike(f, at, getContext().getSelf().narrow()));
     }
@@ -152,8 +164,14 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
   }
 
   private Behavior<Command> onHealed(Healed msg) {
-    if (healed[msg.fault()] < 0) healed[msg.fault()] = msg.atNanos();
+    if (healed[msg.fault()] >= 0) return this;
+    healed[msg.fault()] = msg.atNanos();
+    windows.tell(new Window(msg.fault(), label(faults.get(msg.fault())), msg.atNanos(), false));
     return this;
+  }
+
+  private static String label(FaultPlan.Fault f) {
+    return f.kind().label() + "@" + f.target();
   }
 
   private Behavior<Command> onRecovered(Recovered msg) {

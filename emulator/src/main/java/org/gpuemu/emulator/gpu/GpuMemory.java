@@ -7,11 +7,14 @@ import java.util.TreeMap;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.faults.Crashed;
+import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.gballoon.GttMemoryPolicy;
@@ -26,6 +29,12 @@ import org.gpuemu.policies.memory.MemoryPolicy;
  * slot policy ({@link GttMemoryPolicy}: gVirt's static types, gBalloon) it also owns the physical GTT: at every vGPU
  * context switch the SM group asks it what must be copied ({@link SwitchTo}), the vCPUs report their steal time,
  * the copies report their CPU time, and every profiling period it lets the policy adjust the slots (gballoon §3).
+ *
+ * <p>{@code memory-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it; what it had
+ * not handled waits in its inbox. Recovery: nothing is rebuilt because nothing is lost: the allocations and slots are
+ * the GPU's page tables (the policy's state), the counters and the run's wiring live outside the actor
+ * ({@link Held}), and the profiling period's timer, cancelled by the restart, is due as before. What the fault checks
+ * is that a restart of the memory's actor costs the guests nothing.
  */
 public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
 
@@ -53,6 +62,12 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
 
   private record PeriodEnded(long due) implements Command, Timed {}
 
+  /** VM {@code vm} rebooted at {@code atNanos} (vm-reboot): everything it held is freed; its guest allocates again. */
+  public record Release(int vm, long atNanos) implements Command {}
+
+  /** Fault {@code fault} (memory-crash) at {@code atNanos}: see the class. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
   /** What a GTT copy at a context switch costs. */
   public record CopyCost(int vm, long cpuNanos) {}
 
@@ -66,29 +81,38 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   public record MemoryReport(String policy, long grants, long rejections, List<String> violations,
       Map<Integer, List<Integer>> slots, Map<String, Object> figures) {}
 
+  /** What outlives a crash of the actor: counters, the slots' maxima, the run's wiring, the period's due time. */
+  private static final class Held {
+    final Map<Integer, Integer> maxSlots = new TreeMap<>();
+    ActorRef<MetricsHub.Command> metrics;
+    int hostCpus;
+    long grants;
+    long rejections;
+    long periodDue = -1;
+  }
+
   private final MemoryPolicy policy;
   private final GttMemoryPolicy gtt;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final Map<Integer, Integer> maxSlots = new TreeMap<>();
-  private ActorRef<MetricsHub.Command> metrics;
-  private int hostCpus;
-  private long grants;
-  private long rejections;
+  private final Held held;
 
   /** {@code copiesGtt}: the policy declared PolicyInput.GTT_COPIES (so it is a {@link GttMemoryPolicy}). */
   public static Behavior<Command> create(MemoryPolicy policy, boolean copiesGtt, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        run.causal(new GpuMemory(ctx, policy, copiesGtt ? (GttMemoryPolicy) policy : null, run, timers))));
+    Held held = new Held();
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(
+        c -> new GpuMemory(c, policy, copiesGtt ? (GttMemoryPolicy) policy : null, held, run, timers))))));
   }
 
-  private GpuMemory(ActorContext<Command> ctx, MemoryPolicy policy, GttMemoryPolicy gtt, RunContext run,
+  private GpuMemory(ActorContext<Command> ctx, MemoryPolicy policy, GttMemoryPolicy gtt, Held held, RunContext run,
       TimerScheduler<Command> timers) {
     super(ctx);
     this.policy = policy;
     this.gtt = gtt;
+    this.held = held;
     this.run = run;
     this.timers = timers;
+    if (held.periodDue >= 0) run.arm(timers, "period", new PeriodEnded(held.periodDue), held.periodDue);
   }
 
   @Override public Receive<Command> createReceive() {
@@ -108,6 +132,12 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
         })
         .onMessage(Begin.class, this::onBegin)
         .onMessage(PeriodEnded.class, this::onPeriodEnded)
+        .onMessage(Crash.class, this::onCrash)
+        .onMessage(Release.class, this::onRelease)
+        .onSignal(PreRestart.class, sig -> {
+          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+          return this;
+        })
         .build();
   }
 
@@ -119,7 +149,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
 
   private Behavior<Command> onAllocate(Allocate msg) {
     MemoryDecision d = policy.allocate(msg.vm(), msg.bytes(), run.now());
-    if (d instanceof MemoryDecision.Granted) grants++; else rejections++;
+    if (d instanceof MemoryDecision.Granted) held.grants++; else held.rejections++;
     msg.replyTo().tell(new Answer(msg.requestId(), d, policy.allocated(msg.vm())));
     noteSlots();
     return this;
@@ -134,7 +164,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     Map<Integer, List<Integer>> slots = new TreeMap<>();
     Map<String, Object> figures = new LinkedHashMap<>();
     if (gtt != null) {
-      gtt.ranges().forEach((vm, range) -> slots.put(vm, List.of(range.size(), maxSlots.getOrDefault(vm, 0))));
+      gtt.ranges().forEach((vm, range) -> slots.put(vm, List.of(range.size(), held.maxSlots.getOrDefault(vm, 0))));
       SlotCounters c = gtt.counters();
       figures.put("context_switches", c.switches());
       figures.put("gtt_slots_copied", c.slotsCopied());
@@ -146,7 +176,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
       figures.put("slots_reduced", c.slotsReduced());
       figures.put("evicted_mb", c.evictedBytes() / 1048576.0);
     }
-    msg.replyTo().tell(new MemoryReport(policy.name(), grants, rejections, policy.checkInvariants(), slots,
+    msg.replyTo().tell(new MemoryReport(policy.name(), held.grants, held.rejections, policy.checkInvariants(), slots,
         figures));
     return this;
   }
@@ -158,28 +188,43 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   }
 
   private Behavior<Command> onBegin(Begin msg) {
-    metrics = msg.metrics();
-    hostCpus = msg.hostCpus();
+    held.metrics = msg.metrics();
+    held.hostCpus = msg.hostCpus();
     if (gtt != null) {
-      long due = gtt.periodNanos();
-      run.arm(timers, "period", new PeriodEnded(due), due);
+      held.periodDue = gtt.periodNanos();
+      run.arm(timers, "period", new PeriodEnded(held.periodDue), held.periodDue);
       noteSlots();
     }
     return this;
   }
 
+  private Behavior<Command> onRelease(Release msg) {
+    long held = policy.allocated(msg.vm());
+    if (held > 0) policy.free(msg.vm(), held, Math.max(run.now(), msg.atNanos()));
+    noteSlots();
+    return this;
+  }
+
+  private Behavior<Command> onCrash(Crash msg) {
+    long at = Math.max(run.now(), msg.atNanos());
+    msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at)); // restarted at once
+    getContext().getLog().warn("GPU memory crashes at {} s (fault {}); supervision restarts it", at / 1e9,
+        msg.fault());
+    throw new Crashed("GPU memory", msg.fault());
+  }
+
   /** gBalloon's profiling period (§3.2): W, Rcopy and f, and the reductions the policy made. */
   private Behavior<Command> onPeriodEnded(PeriodEnded msg) {
     long due = run.fired(msg.due());
-    Profile p = gtt.periodEnded(due, hostCpus);
-    if (metrics != null) metrics.tell(new MetricsHub.MemoryProfile(p.w(), p.rcopy(), p.f()));
+    Profile p = gtt.periodEnded(due, held.hostCpus);
+    if (held.metrics != null) held.metrics.tell(new MetricsHub.MemoryProfile(p.w(), p.rcopy(), p.f()));
     for (SlotChange change : p.reductions()) {
       getContext().getLog().info("memory: vm {} reduced from {} to {} slots ({} MiB evicted)", change.vm(),
           change.before().size(), change.after().size(), change.evictedBytes() >> 20);
     }
     noteSlots();
-    long next = due + gtt.periodNanos();
-    run.arm(timers, "period", new PeriodEnded(next), next);
+    held.periodDue = due + gtt.periodNanos();
+    run.arm(timers, "period", new PeriodEnded(held.periodDue), held.periodDue);
     return this;
   }
 
@@ -187,8 +232,8 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   private void noteSlots() {
     if (gtt == null) return;
     gtt.ranges().forEach((vm, range) -> {
-      maxSlots.merge(vm, range.size(), Math::max);
-      if (metrics != null) metrics.tell(new MetricsHub.Slots(vm, range.size()));
+      held.maxSlots.merge(vm, range.size(), Math::max);
+      if (held.metrics != null) held.metrics.tell(new MetricsHub.Slots(vm, range.size()));
     });
   }
 }

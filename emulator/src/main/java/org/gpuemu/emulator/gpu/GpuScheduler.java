@@ -1,11 +1,13 @@
 package org.gpuemu.emulator.gpu;
 
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -14,22 +16,19 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Timed;
 import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.gpu.CpuCentricHook.CpuPicked;
-import org.gpuemu.emulator.gpu.Scheduling.AgentJoin;
 import org.gpuemu.emulator.gpu.Scheduling.Completed;
 import org.gpuemu.emulator.gpu.Scheduling.Dispatch;
 import org.gpuemu.emulator.gpu.Scheduling.Join;
 import org.gpuemu.emulator.gpu.Scheduling.Leave;
-import org.gpuemu.emulator.gpu.Scheduling.MayPresent;
 import org.gpuemu.emulator.gpu.Scheduling.Queued;
 import org.gpuemu.emulator.gpu.Scheduling.Report;
-import org.gpuemu.emulator.gpu.Scheduling.SchedulerReport;
 import org.gpuemu.emulator.gpu.VgrisController.AgentReport;
 import org.gpuemu.emulator.gpu.VgrisController.PresentWake;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.policies.gpu.GpuDecision;
 import org.gpuemu.policies.gpu.GpuPolicy;
-import org.gpuemu.policies.vgris.AlgorithmSwitch;
 
 /**
  * The GPU time-sharing scheduler: a dispatch core around a {@link GpuPolicy}. vGPUs tell it what they queued and
@@ -42,7 +41,7 @@ import org.gpuemu.policies.vgris.AlgorithmSwitch;
  * which the routing table takes only when the part is on. The parts are plain objects the core owns and calls, not
  * child actors: a child would add a message hop between an event and the decision that depends on it (a completion
  * and the VGRIS budget, a dispatch and its coscheduling request, a core's switch and the GPU's), and with it a shift
- * of the timing that every paper's figures were measured with.
+ * of the timing that every paper's figures were measured with. A crash: {@link SchedulerRecovery}.
  */
 public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
@@ -62,45 +61,47 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final PolicyParts needs;
-  private final PresentControl agents;
-  private final VgrisController controller;
-  private final VmcgMeter meter;
-  private final CoscheduleRouter router;
-  private final CpuCentricHook cpuCentric;
-  private final Map<Integer, ActorRef<Dispatch>> vgpus = new HashMap<>();
+  private final CoreParts parts;
+  private final Map<Integer, ActorRef<Scheduling.ToVgpu>> vgpus = new HashMap<>();
+  /** After a crash; what outlives it: what joined, the incarnation, the dispatch count ({@code recovery.held}). */
+  private final SchedulerRecovery recovery;
   private long clock;
   private int inflight;
-  private long dispatched;
   private long token;
 
   /**
-   * A core for {@code policy}; with CPU-centric coscheduling it asks each of {@code cores} to report its switches,
-   * {@code vgpuOfVcpu} naming every vCPU's vGPU.
+   * A core for the policy {@code policies} makes (after a crash, a fresh one) with the parts {@code partsOf} it; cores
+   * and {@code vgpuOfVcpu} (every vCPU's vGPU) for CPU-centric coscheduling.
    */
-  public static Behavior<Command> create(GpuPolicy policy, PolicyParts needs, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, List<ActorRef<CpuScheduler.Command>> cores,
+  public static Behavior<Command> create(Supplier<GpuPolicy> policies, Function<GpuPolicy, PolicyParts> partsOf,
+      RunContext run, ActorRef<MetricsHub.Command> metrics, List<ActorRef<CpuScheduler.Command>> cores,
       Map<Integer, Integer> vgpuOfVcpu) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        run.causal(new GpuScheduler(ctx, policy, needs, run, metrics, timers, cores, vgpuOfVcpu))));
+    SchedulerRecovery.Registry registry = new SchedulerRecovery.Registry();
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(c -> {
+      GpuPolicy policy = policies.get();
+      return new GpuScheduler(c, policy, partsOf.apply(policy), run, metrics, timers, cores, vgpuOfVcpu, registry);
+    })))));
   }
 
   private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, PolicyParts needs, RunContext run,
       ActorRef<MetricsHub.Command> metrics, TimerScheduler<Command> timers,
-      List<ActorRef<CpuScheduler.Command>> cores, Map<Integer, Integer> vgpuOfVcpu) {
+      List<ActorRef<CpuScheduler.Command>> cores, Map<Integer, Integer> vgpuOfVcpu,
+      SchedulerRecovery.Registry registry) {
     super(ctx);
+    this.recovery = new SchedulerRecovery(registry);
     this.policy = policy;
     this.run = run;
     this.timers = timers;
     this.needs = needs;
-    this.controller = needs.presentGate() == null ? null
-        : new VgrisController(needs.presentGate(), run, timers, metrics, ctx.getSelf().narrow(), ctx.getLog(),
-            vgpus.keySet(), this::atWallNow);
-    this.agents = controller != null ? controller : new PassThroughAgents(vgpus.keySet());
-    this.meter = needs.meters() ? new VmcgMeter(needs.cpuTimeInput(), needs.busInput(), vgpus.keySet()) : null;
-    this.router = needs.gpuCoscheduling() == null ? null : new CoscheduleRouter(needs.gpuCoscheduling());
-    this.cpuCentric = needs.cpuCoscheduling() == null ? null : new CpuCentricHook(needs.cpuCoscheduling(), cores,
-        vgpuOfVcpu, ctx.messageAdapter(CpuScheduler.SwitchedTo.class, CpuPicked::new));
-    metrics.tell(new MetricsHub.Mode(controller != null ? needs.presentGate().algorithm().label() : policy.name()));
+    this.parts = new CoreParts(needs, run, timers, metrics, ctx, vgpus.keySet(), this::atWallNow, cores, vgpuOfVcpu,
+        registry);
+    metrics.tell(new MetricsHub.Mode(parts.controller != null ? needs.presentGate().algorithm().label()
+        : policy.name()));
+    if (recovery.restarted()) clock = recovery.rebuild(this::onJoin, parts, needs.perSecond() ? this::armSecond : null);
+  }
+
+  private void armSecond(long due) {
+    run.arm(timers, SECOND, new SecondEnded(due), due);
   }
 
   @Override public Receive<Command> createReceive() {
@@ -113,28 +114,17 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
         .onMessage(Scheduling.Begin.class, m -> onBegin())
         .onMessage(SecondEnded.class, this::onSecondEnded)
         .onMessage(Report.class, this::onReport)
+        .onMessage(Scheduling.Resynced.class, this::onResynced)
+        .onMessage(Scheduling.Crash.class, m -> recovery.crash(at(m.atNanos()), m, getContext().getLog()))
         .onMessage(Scheduling.Change.class, this::onChange)
-        .onMessage(AgentJoin.class, agents::onAgentJoin)
-        .onMessage(MayPresent.class, agents::onMayPresent)
+        .onSignal(PreRestart.class, sig -> run.disarmAll(timers, this))
         // the core goes on dispatching what the guests queued until they drain; it takes no notice of frames
-        .onMessage(Scheduling.End.class, m -> this)
-        .onMessage(Scheduling.Presented.class, m -> this);
-    if (controller != null) {
-      routes.onMessage(AgentReport.class, controller::onAgentReport).onMessage(PresentWake.class, this::onPresentWake);
-    }
-    if (meter != null) {
-      routes.onMessage(VmcgMeter.CpuTime.class, meter::onCpuTime)
-          .onMessage(VmcgMeter.MemoryShare.class, meter::onMemoryShare);
-    }
-    if (router != null) routes.onMessage(CoscheduleRouter.VcpuJoin.class, router::onVcpuJoin);
-    if (cpuCentric != null) routes.onMessage(CpuPicked.class, this::onCpuPicked);
+        .onMessage(Scheduling.End.class, m -> this).onMessage(Scheduling.Presented.class, m -> this);
+    parts.route(routes, this::onPresentWake, this::onCpuPicked);
     return routes.build();
   }
 
-  /**
-   * The model time of an event stamped {@code atNanos}, never before the scheduler's latest: decisions are taken
-   * at the time of the event that caused them, not when its message arrived (DESIGN.md §4).
-   */
+  /** The model time of an event stamped {@code atNanos}, never before the scheduler's latest (DESIGN.md §4). */
   private long at(long atNanos) {
     clock = run.received(clock, atNanos);
     return clock;
@@ -147,34 +137,50 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   }
 
   private Behavior<Command> onJoin(Join msg) {
+    recovery.held.joins.put(msg.params().vgpu(), msg);
     int vgpu = msg.params().vgpu();
     vgpus.put(vgpu, msg.vgpu());
     policy.addVgpu(msg.params());
-    agents.vgpuJoined(vgpu);
-    if (meter != null) meter.joined(vgpu);
+    parts.joined(vgpu);
     return this;
   }
 
   private Behavior<Command> onQueued(Queued msg) {
-    long now = at(msg.atNanos());
-    if (router == null || !router.queued(msg.work(), msg.vcpu(), now)) policy.queued(msg.work(), now);
-    if (meter != null) meter.queued(msg.work().vgpu());
-    decide(now);
+    if (!recovery.duplicate(msg.work())) queue(msg);
     return this;
+  }
+
+  /** A vGPU's answer to a new incarnation: what it had handed on is queued again, what runs is in flight. */
+  private Behavior<Command> onResynced(Scheduling.Resynced msg) {
+    recovery.resynced(msg).forEach(this::queue);
+    inflight += msg.running().size();
+    decide(at(run.now()));
+    return this;
+  }
+
+  private void queue(Queued msg) {
+    long now = at(msg.atNanos());
+    parts.queued(policy, msg.work(), msg.vcpu(), now);
+    decide(now);
   }
 
   private Behavior<Command> onCompleted(Completed msg) {
     long now = at(msg.finishedNanos());
-    inflight--;
-    if (controller != null) controller.completed(msg.work().vgpu(), msg.gpuNanos());
-    policy.completed(msg.work(), msg.gpuNanos(), now);
+    if (msg.epoch() != recovery.held.epoch) { // a dead incarnation's dispatch: not the new policy's to account
+      if (recovery.orphanCompleted(msg.work())) inflight--;
+    } else {
+      inflight--;
+      parts.completed(msg.work().vgpu(), msg.gpuNanos());
+      policy.completed(msg.work(), msg.gpuNanos(), now);
+    }
     decide(now);
     return this;
   }
 
   private Behavior<Command> onLeave(Leave msg) {
+    recovery.held.joins.remove(msg.vgpu());
     vgpus.remove(msg.vgpu());
-    agents.left(msg.vgpu());
+    parts.agents.left(msg.vgpu());
     long now = atWallNow();
     policy.removeVgpu(msg.vgpu());
     decide(now);
@@ -194,51 +200,44 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
 
   /** Agents join while the tree is built, before time zero; the clock may be read only from here on. */
   private Behavior<Command> onBegin() {
-    if (needs.perSecond()) run.arm(timers, SECOND, new SecondEnded(SECOND_NANOS), SECOND_NANOS);
+    recovery.held.begun = true;
+    if (needs.perSecond()) armSecond(SECOND_NANOS);
     return this;
   }
 
   private Behavior<Command> onSecondEnded(SecondEnded msg) {
     long due = run.fired(msg.due());
-    if (meter != null) meter.secondEnded();
-    if (controller != null) controller.secondEnded(due);
-    run.arm(timers, SECOND, new SecondEnded(due + SECOND_NANOS), due + SECOND_NANOS);
-    // VGRIS decides at the agents' reports; VMCG's new measurement may change what runs now
-    if (controller == null) decide(at(due));
+    boolean decides = parts.secondEnded(due);
+    armSecond(due + SECOND_NANOS);
+    if (decides) decide(at(due));
     return this;
   }
 
   private Behavior<Command> onPresentWake(PresentWake msg) {
-    controller.releasePresents(at(run.fired(msg.due())));
+    parts.controller.releasePresents(at(run.fired(msg.due())));
     return this;
   }
 
   private Behavior<Command> onCpuPicked(CpuPicked msg) {
     if (!vgpus.containsKey(msg.picked().vgpu())) return this;
     long now = at(msg.picked().atNanos());
-    if (cpuCentric.picked(msg.picked().vgpu(), now)) decide(now);
+    if (parts.cpuCentric.picked(msg.picked().vgpu(), now)) decide(now);
     return this;
   }
 
   private Behavior<Command> onReport(Report msg) {
-    List<AlgorithmSwitch> switches = controller == null ? List.of() : controller.switches();
-    Map<Integer, Double> shares = controller == null ? Map.of() : controller.shares();
-    Map<String, Object> figures = new LinkedHashMap<>(policy.figures());
-    if (router != null) router.figures(figures);
-    if (cpuCentric != null) cpuCentric.figures(figures);
-    msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, policy.checkInvariants(), switches,
-        shares, figures));
+    msg.replyTo().tell(parts.report(policy, recovery.held.dispatched));
     return this;
   }
 
   private void decide(long now) {
     while (true) {
       GpuDecision d = policy.next(now, inflight);
-      if (router != null) router.decided();
+      if (parts.router != null) parts.router.decided();
       if (d instanceof GpuDecision.Dispatch dispatch) {
         inflight++;
-        dispatched++;
-        vgpus.get(dispatch.work().vgpu()).tell(new Dispatch(dispatch.work(), now));
+        recovery.held.dispatched++;
+        vgpus.get(dispatch.work().vgpu()).tell(new Dispatch(dispatch.work(), now, null, null, recovery.held.epoch));
       } else {
         if (d instanceof GpuDecision.WakeAt wake) {
           run.arm(timers, WAKE, new Wake(++token, wake.nanos()), wake.nanos());

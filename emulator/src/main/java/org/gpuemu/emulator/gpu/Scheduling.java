@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.LiveChange;
 import org.gpuemu.policies.gpu.GpuWork;
@@ -25,10 +26,35 @@ public final class Scheduling {
 
   /** A message every GPU scheduler accepts. */
   public sealed interface Command extends GpuScheduler.Command, SpaceScheduler.Command
-      permits Join, Queued, Completed, Presented, Leave, Begin, End, Report, AgentJoin, MayPresent, Change {}
+      permits Join, Queued, Completed, Presented, Leave, Begin, End, Report, AgentJoin, MayPresent, Resynced, Crash,
+      Change {}
+
+  /** Fault {@code fault} (gpu-scheduler-crash) at {@code atNanos}: see {@link SchedulerRecovery}. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
 
   /** A vGPU joins; must precede its first {@link Queued}. */
-  public record Join(VgpuParams params, ActorRef<Dispatch> vgpu) implements Command {}
+  public record Join(VgpuParams params, ActorRef<ToVgpu> vgpu) implements Command {}
+
+  /** What a scheduler tells a vGPU. */
+  public sealed interface ToVgpu permits Dispatch, Resync {}
+
+  /**
+   * A restarted scheduler (gpu-scheduler-crash), incarnation {@code epoch}, asks the vGPU for what it has handed to
+   * the driver: the answer is {@link Resynced}. A dispatch of an older incarnation that reaches the vGPU afterwards is
+   * stale (the new one dispatches the request again) and dropped.
+   */
+  public record Resync(long epoch) implements ToVgpu {}
+
+  /**
+   * A vGPU's answer to {@link Resync}: the requests it handed to the driver that no dispatch has reached yet
+   * ({@code queued}, in the order they were handed) and those running on the GPU ({@code running}).
+   */
+  public record Resynced(int vgpu, List<Queued> queued, List<GpuWork> running) implements Command {
+    public Resynced {
+      queued = List.copyOf(queued);
+      running = List.copyOf(running);
+    }
+  }
 
   /**
    * A request reached the driver at emulated time {@code atNanos}; {@code vcpu} is the vCPU the frontend tagged it
@@ -41,8 +67,15 @@ public final class Scheduling {
     }
   }
 
-  /** A request completed at emulated time {@code finishedNanos}, having used {@code gpuNanos} of GPU time. */
-  public record Completed(GpuWork work, long gpuNanos, long finishedNanos) implements Command {}
+  /**
+   * A request completed at emulated time {@code finishedNanos}, having used {@code gpuNanos} of GPU time; it was
+   * dispatched by the scheduler's incarnation {@code epoch} (0 until a gpu-scheduler-crash).
+   */
+  public record Completed(GpuWork work, long gpuNanos, long finishedNanos, long epoch) implements Command {
+    public Completed(GpuWork work, long gpuNanos, long finishedNanos) {
+      this(work, gpuNanos, finishedNanos, 0);
+    }
+  }
 
   /**
    * A guest presented frame {@code frame} (0-based), which holds {@code kernels} requests. Only a scheduler that
@@ -92,9 +125,14 @@ public final class Scheduling {
    * To a vGPU: hand this request to the GPU, as decided at emulated time {@code atNanos}; space sharing names the SM
    * group and how the kernel is bound ({@code group} null: the vGPU's own group).
    */
-  public record Dispatch(GpuWork work, long atNanos, ActorRef<SmGroup.Command> group, SmGroup.Bind bind) {
+  public record Dispatch(GpuWork work, long atNanos, ActorRef<SmGroup.Command> group, SmGroup.Bind bind, long epoch)
+      implements ToVgpu {
+    public Dispatch(GpuWork work, long atNanos, ActorRef<SmGroup.Command> group, SmGroup.Bind bind) {
+      this(work, atNanos, group, bind, 0);
+    }
+
     public Dispatch(GpuWork work, long atNanos) {
-      this(work, atNanos, null, null);
+      this(work, atNanos, null, null, 0);
     }
   }
 
@@ -106,6 +144,12 @@ public final class Scheduling {
 
   /** The Present the agent asked about may go. */
   public enum PresentAllowed implements ToAgent { INSTANCE }
+
+  /**
+   * The scheduler was restarted (gpu-scheduler-crash) and lost the questions it had: an agent that waits for
+   * {@link PresentAllowed} asks again ({@link MayPresent}).
+   */
+  public enum Restarted implements ToAgent { INSTANCE }
 
   /**
    * VGRIS's controller asks for the frames of the second that began at {@code secondStart}; the answer goes to

@@ -3,6 +3,7 @@ package org.gpuemu.emulator.gpu;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -10,6 +11,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.Timed;
 import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.workloads.KernelSpec;
@@ -22,6 +24,13 @@ import org.gpuemu.workloads.KernelSpec;
  * host core runs it as host work (gballoon §2.2: the copy lengthens the switch, so the vGPU gets less GPU time, and
  * takes CPU time from vCPUs). Space sharing (COMBO, combo.txt §5.1-§5.3): {@link Resize}, {@link Resume},
  * {@link Bind} and {@link Grant}; see {@link SmGroupModel} for what each does to the kernels.
+ *
+ * <p>{@code smgroup-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it; the
+ * driver resets the engine under it ({@link SmGroupModel#resetEngine}): every kernel running or queued on the group
+ * fails with reason {@code smgroup-crashed} (its vGPU fails the guest's call and goes on), a hang in progress is
+ * cleared with them. Recovery: the model (the group's counters, layout, a context switch or GTT copy in progress),
+ * its sibling and its copies live outside the actor ({@link Held}); the new incarnation arms the model's next event
+ * and takes the next kernels. A GTT copy's host work that a crashed core gave back is asked for again.
  */
 public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
@@ -119,6 +128,9 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   public record Hang(int fault, int vgpu, long watchdogNanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
       implements Command {}
 
+  /** Fault {@code fault} (smgroup-crash) at {@code atNanos}: see the class. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
   /** Final figures of the group; {@code lastEventNanos} is when it last changed (drain after the end included). */
   public record GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches,
       long kernelsCompleted, long medianKernelNanos, long lastEventNanos, int totalSms, double smBusyNanos) {
@@ -132,17 +144,28 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   private static final Object TICK = "tick";
 
+  /** What outlives a crash of the actor: the hardware's state (the model), its sibling, its GTT copies. */
+  private static final class Held {
+    final SmGroupModel<Execute> model;
+    ActorRef<Command> sibling;
+    /** Hangs not yet reset, by vGPU. */
+    final java.util.Map<Integer, Hang> hangs = new java.util.TreeMap<>();
+    long copiesRun; // GTT copies run so far: the next one runs on core copiesRun mod cores
+    ActorRef<CpuScheduler.Command> copyCore; // the core of the copy in progress
+
+    Held(SmGroupModel<Execute> model) {
+      this.model = model;
+    }
+  }
+
+  private final Held held;
   private final SmGroupModel<Execute> model;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final GttCopies copies;
   private final ActorRef<GpuMemory.CopyCost> copyPriced;
   private final ActorRef<CpuScheduler.Done> copyDone;
-  private ActorRef<Command> sibling;
-  /** Hangs not yet reset, by vGPU. */
-  private final java.util.Map<Integer, Hang> hangs = new java.util.HashMap<>();
   private long token; // the armed timer's: a tick of an older arming is stale
-  private long copiesRun; // GTT copies run so far: the next one runs on core copiesRun mod cores
 
   public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
       FluidModel model, RunContext run) {
@@ -151,20 +174,23 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
       FluidModel model, GttCopies copies, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new SmGroup(ctx,
-        new SmGroupModel<>(sms, totalSms, maxConcurrent, contextSwitchNanos, model, copies.memory() != null), copies,
-        run, timers))));
+    Held held = new Held(new SmGroupModel<>(sms, totalSms, maxConcurrent, contextSwitchNanos, model,
+        copies.memory() != null));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(
+        Behaviors.setup(c -> new SmGroup(c, held, copies, run, timers))))));
   }
 
-  private SmGroup(ActorContext<Command> ctx, SmGroupModel<Execute> model, GttCopies copies, RunContext run,
+  private SmGroup(ActorContext<Command> ctx, Held held, GttCopies copies, RunContext run,
       TimerScheduler<Command> timers) {
     super(ctx);
-    this.model = model;
+    this.held = held;
+    this.model = held.model;
     this.copies = copies;
     this.copyPriced = ctx.messageAdapter(GpuMemory.CopyCost.class, CopyPriced::new);
     this.copyDone = ctx.messageAdapter(CpuScheduler.Done.class, CopyDone::new);
     this.run = run;
     this.timers = timers;
+    rearm(); // a restarted incarnation: the model's next event, its timer cancelled by the restart
   }
 
   @Override public Receive<Command> createReceive() {
@@ -179,6 +205,11 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
         .onMessage(Resume.class, this::onResume)
         .onMessage(Sibling.class, this::onSibling)
         .onMessage(Hang.class, this::onHang)
+        .onMessage(Crash.class, this::onCrash)
+        .onSignal(PreRestart.class, sig -> {
+          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+          return this;
+        })
         .build();
   }
 
@@ -203,13 +234,13 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onSibling(Sibling msg) {
-    sibling = msg.sibling();
+    held.sibling = msg.sibling();
     model.handOverSurplus();
     return this;
   }
 
   private Behavior<Command> onHang(Hang msg) {
-    hangs.put(msg.vgpu(), msg);
+    held.hangs.put(msg.vgpu(), msg);
     return carryOut(model.hang(msg.vgpu(), msg.watchdogNanos(), run.received(model.lastEventAt(), msg.atNanos())));
   }
 
@@ -232,14 +263,31 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
    */
   private Behavior<Command> onCopyPriced(CopyPriced msg) {
     if (msg.cost().cpuNanos() <= 0) return carryOut(model.copied(model.copyStartedAt()));
-    ActorRef<CpuScheduler.Command> core = copies.cores().get((int) (copiesRun++ % copies.cores().size()));
-    core.tell(new CpuScheduler.HostRun(msg.cost().cpuNanos(), copyDone, model.copyStartedAt()));
+    held.copyCore = copies.cores().get((int) (held.copiesRun++ % copies.cores().size()));
+    held.copyCore.tell(new CpuScheduler.HostRun(msg.cost().cpuNanos(), copyDone, model.copyStartedAt()));
     return this;
   }
 
   private Behavior<Command> onCopyDone(CopyDone msg) {
-    copies.memory().tell(new GpuMemory.CopyTime(msg.done().ranNanos()));
-    return carryOut(model.copied(msg.done().endNanos()));
+    CpuScheduler.Done done = msg.done();
+    copies.memory().tell(new GpuMemory.CopyTime(done.ranNanos()));
+    if (done.remainingNanos() > 0) { // a crashed core gave it back: the rest on the same core, from then
+      held.copyCore.tell(new CpuScheduler.HostRun(done.remainingNanos(), copyDone, done.endNanos()));
+      return this;
+    }
+    return carryOut(model.copied(done.endNanos()));
+  }
+
+  /** smgroup-crash: the engine is reset under the failing actor (see the class). */
+  private Behavior<Command> onCrash(Crash msg) {
+    long at = run.received(model.lastEventAt(), msg.atNanos());
+    carryOut(model.resetEngine("smgroup-crashed", at));
+    for (Hang h : held.hangs.values()) h.outcomes().tell(new FaultInjector.Healed(h.fault(), at));
+    held.hangs.clear();
+    msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at));
+    getContext().getLog().warn("SM group crashes at {} s (fault {}); the engine is reset, supervision restarts it",
+        at / 1e9, msg.fault());
+    throw new Crashed("SM group", msg.fault());
   }
 
   private Behavior<Command> onReport(Report msg) {
@@ -257,12 +305,18 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     }
     for (SmGroupModel.Failure<Execute> f : step.failed()) {
       Execute e = f.tag();
-      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), f.gpuNanos(), f.atNanos(), f.atNanos(), "gpu-reset"));
-      Hang h = hangs.remove(f.vgpu());
+      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), f.gpuNanos(), f.atNanos(), f.atNanos(), f.reason()));
+      Hang h = SmGroupModel.GPU_RESET.equals(f.reason()) ? held.hangs.remove(f.vgpu()) : null;
       if (h != null) h.outcomes().tell(new FaultInjector.Healed(h.fault(), f.atNanos()));
     }
     step.copy().ifPresent(c -> copies.memory().tell(new GpuMemory.SwitchTo(c.vgpu(), copyPriced)));
-    step.handover().ifPresent(h -> sibling.tell(new Grant(h.sms(), h.epoch(), h.targetSms(), h.atNanos())));
+    step.handover().ifPresent(h -> held.sibling.tell(new Grant(h.sms(), h.epoch(), h.targetSms(), h.atNanos())));
+    rearm();
+    return this;
+  }
+
+  /** Arms the timer at the model's next event, or none. */
+  private void rearm() {
     var due = model.nextEventAt();
     if (due.isPresent()) {
       run.arm(timers, TICK, new Tick(++token, due.getAsLong()), due.getAsLong());
@@ -270,6 +324,5 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
       run.disarm(timers, TICK);
       token++;
     }
-    return this;
   }
 }

@@ -63,7 +63,7 @@ public final class SmGroupModel<T> {
    * A kernel failed at {@code atNanos} because the engine was reset under it (a hang's watchdog, {@link #hang});
    * {@code gpuNanos} is the group time it had occupied, accounted to its vGPU like a completed kernel's.
    */
-  public record Failure<T>(T tag, int vgpu, long gpuNanos, long atNanos) {}
+  public record Failure<T>(T tag, int vgpu, long gpuNanos, long atNanos, String reason) {}
 
   /**
    * What one event led to, in the order it happened: completions, then a copy to start, then SMs to hand over; and the
@@ -114,6 +114,9 @@ public final class SmGroupModel<T> {
       this.span = span;
     }
   }
+
+  /** Why a hang's reset fails its kernels. */
+  public static final String GPU_RESET = "gpu-reset";
 
   private static final double DONE_EPSILON = 0.5; // half a nanosecond of work left (per SM spanned) counts as done
 
@@ -281,14 +284,34 @@ public final class SmGroupModel<T> {
       Running<T> k = it.next();
       if (k.watchdog > now) continue;
       it.remove();
-      failures.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now));
+      failures.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now, GPU_RESET));
       for (var q = fifo.iterator(); q.hasNext(); ) {
         Kernel<T> queued = q.next();
         if (queued.vgpu() != k.kernel.vgpu()) continue;
         q.remove();
-        failures.add(new Failure<>(queued.tag(), queued.vgpu(), 0, now));
+        failures.add(new Failure<>(queued.tag(), queued.vgpu(), 0, now, GPU_RESET));
       }
     }
+  }
+
+  /**
+   * An engine reset at {@code at} for a reason other than a hang (issue 18's {@code smgroup-crash}: the driver's
+   * handler of this group failed and the engine is reset with it): every running kernel and every queued one fails
+   * ({@link Step#failed}) with {@code reason}; the time each running one held the group stays accounted to its vGPU,
+   * a pending hang is cleared with the rest, and the SMs the running kernels spanned beyond the group's target go to
+   * its sibling (space sharing). The group's counters, layout and context switch in progress stay.
+   */
+  public Step<T> resetEngine(String reason, long at) {
+    long now = catchUp(at);
+    for (Running<T> k : running) {
+      failures.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now, reason));
+    }
+    running.clear();
+    for (Kernel<T> k : fifo) failures.add(new Failure<>(k.tag(), k.vgpu(), 0, now, reason));
+    fifo.clear();
+    hangNext = -1;
+    release(now);
+    return step();
   }
 
   /** When the GTT copy the current switch waits for began (its model start time). */

@@ -165,6 +165,16 @@ final class SpaceFigures {
   }
 
   /**
+   * The space scheduler's final report: {@code policy}'s name and invariants, the dispatches, and these figures over
+   * the game's run from {@code origin} (its first frame; -1: none) to {@code endNanos} (Long.MAX_VALUE: not ended).
+   */
+  Scheduling.SchedulerReport report(org.gpuemu.policies.combo.SpacePolicy policy, long dispatched, long origin,
+      long endNanos, int gameVgpu) {
+    return new Scheduling.SchedulerReport(policy.name(), dispatched, new ArrayList<>(policy.checkInvariants()),
+        List.of(), Map.of(), figures(gameVgpu, policy.switches().size(), origin, endNanos));
+  }
+
+  /**
    * The share of {@code [from, to]} during which no kernel executed anywhere on the GPU (the union of the kernels'
    * execution intervals, those still executing at {@code to} included).
    */

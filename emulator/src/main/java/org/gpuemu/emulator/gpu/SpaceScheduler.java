@@ -1,11 +1,10 @@
 package org.gpuemu.emulator.gpu;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -13,17 +12,8 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Timed;
+import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.gpu.RenderFrame.Held;
-import org.gpuemu.emulator.gpu.Scheduling.AgentJoin;
-import org.gpuemu.emulator.gpu.Scheduling.Completed;
-import org.gpuemu.emulator.gpu.Scheduling.Dispatch;
-import org.gpuemu.emulator.gpu.Scheduling.End;
-import org.gpuemu.emulator.gpu.Scheduling.Join;
-import org.gpuemu.emulator.gpu.Scheduling.MayPresent;
-import org.gpuemu.emulator.gpu.Scheduling.Presented;
-import org.gpuemu.emulator.gpu.Scheduling.Queued;
-import org.gpuemu.emulator.gpu.Scheduling.Report;
-import org.gpuemu.emulator.gpu.Scheduling.SchedulerReport;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.policies.combo.BeKernel;
 import org.gpuemu.policies.combo.Binding;
@@ -62,6 +52,10 @@ import org.gpuemu.workloads.KernelType;
  * when the frame's first kernel is dispatched, which is its plan's start or, if the previous frame is late, the end
  * of that frame. Once the run has ended the BE kernels still queued are handed to the render group unplanned, so
  * that the GPU drains; none of them counts. Its figures ({@link SpaceFigures}) count from the game's first frame on.
+ *
+ * <p>{@code gpu-scheduler-crash}: unlike the time-sharing core it is not rebuilt (not done: the policy's frame
+ * protocol would have to take frames already under way); the same instance is restarted, so the crash loses only its
+ * timer, a held frame's start, which it arms again.
  */
 public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Command> {
 
@@ -84,14 +78,13 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
-  private final Map<Integer, ActorRef<Dispatch>> vgpus = new HashMap<>();
+  private final Map<Integer, ActorRef<Scheduling.ToVgpu>> vgpus = new HashMap<>();
   private final PresentControl agents = new PassThroughAgents(vgpus.keySet());
   private final SpaceFigures figures;
   private final RenderFrames frames = new RenderFrames();
   private final BeKernels beKernels = new BeKernels();
-  private ActorRef<PhysicalGpu.Command> gpu;
-  private ActorRef<SmGroup.Command> render;
-  private ActorRef<SmGroup.Command> be;
+  /** The physical GPU and its two groups; null before they are known. */
+  private Groups groups;
   private SmLayout layout;
   private long epoch;
   private boolean renderBusy;
@@ -113,8 +106,9 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
    */
   public static Behavior<Command> create(SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,
       long gameSeed, RunContext run, ActorRef<MetricsHub.Command> metrics) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new SpaceScheduler(ctx, policy, totalSms,
-        gameVgpu, game, gameSeed, run, metrics, timers))));
+    // after a crash, the held frame's start, its timer cancelled by the restart, is armed again
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restartingSame(c -> new
+        SpaceScheduler(c, policy, totalSms, gameVgpu, game, gameSeed, run, metrics, timers), s -> s.pumped()))));
   }
 
   private SpaceScheduler(ActorContext<Command> ctx, SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,
@@ -137,30 +131,32 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Groups.class, this::onGroups)
-        .onMessage(Join.class, this::onJoin)
-        .onMessage(Queued.class, this::onQueued)
-        .onMessage(Presented.class, this::onPresented)
-        .onMessage(Completed.class, this::onCompleted)
+        .onMessage(Scheduling.Join.class, this::onJoin)
+        .onMessage(Scheduling.Queued.class, this::onQueued)
+        .onMessage(Scheduling.Presented.class, this::onPresented)
+        .onMessage(Scheduling.Completed.class, this::onCompleted)
         .onMessage(FrameDue.class, this::onFrameDue)
-        .onMessage(End.class, this::onEnd)
-        .onMessage(Report.class, this::onReport)
-        .onMessage(AgentJoin.class, agents::onAgentJoin)
-        .onMessage(MayPresent.class, agents::onMayPresent)
-        // nothing here works per second, a vGPU that left has nothing held here, and no VM has a weight or share
-        .onMessage(Scheduling.Begin.class, m -> this)
-        .onMessage(Scheduling.Leave.class, m -> this)
+        .onMessage(Scheduling.End.class, this::onEnd)
+        .onMessage(Scheduling.Report.class, this::onReport)
+        .onMessage(Scheduling.AgentJoin.class, agents::onAgentJoin)
+        .onMessage(Scheduling.MayPresent.class, agents::onMayPresent)
+        .onMessage(Scheduling.Crash.class, m -> Crashed.strike("space scheduler", m.fault(), at(m.atNanos()),
+            m.outcomes()))
+        .onSignal(PreRestart.class, sig -> run.disarmAll(timers, this))
+        // nothing here works per second, a vGPU that left has nothing held here, no resync is asked, and no VM has a
+        // weight or share
+        .onMessage(Scheduling.Begin.class, m -> this).onMessage(Scheduling.Leave.class, m -> this)
+        .onMessage(Scheduling.Resynced.class, m -> this)
         .onMessage(Scheduling.Change.class, m -> m.refuse(policy.name() + " shares the GPU's SMs, by no weight"))
         .build();
   }
 
   private Behavior<Command> onGroups(Groups msg) {
-    gpu = msg.gpu();
-    render = msg.render();
-    be = msg.be();
+    groups = msg;
     return this;
   }
 
-  private Behavior<Command> onJoin(Join msg) {
+  private Behavior<Command> onJoin(Scheduling.Join msg) {
     vgpus.put(msg.params().vgpu(), msg.vgpu());
     agents.vgpuJoined(msg.params().vgpu());
     return this;
@@ -172,7 +168,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     return clock;
   }
 
-  private Behavior<Command> onQueued(Queued msg) {
+  private Behavior<Command> onQueued(Scheduling.Queued msg) {
     long now = at(msg.atNanos());
     Held held = new Held(msg.work(), msg.kernel(), msg.atNanos());
     if (msg.work().vgpu() == gameVgpu) {
@@ -205,7 +201,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     return f;
   }
 
-  private Behavior<Command> onPresented(Presented msg) {
+  private Behavior<Command> onPresented(Scheduling.Presented msg) {
     if (msg.vgpu() != gameVgpu || msg.kernels() == 0) return this;
     RenderFrame f = frames.presented(msg.frame(), msg.kernels());
     if (f == null) return this;
@@ -219,7 +215,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     return this;
   }
 
-  private Behavior<Command> onCompleted(Completed msg) {
+  private Behavior<Command> onCompleted(Scheduling.Completed msg) {
     long now = at(msg.finishedNanos());
     long id = msg.work().id();
     RenderFrame f = frames.completed(id);
@@ -256,14 +252,20 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     frames.rendered(f);
     policy.frameRendered(f.index, now);
     long end = f.lastFinish;
-    if (f.suspendedBy >= 0) gpu.tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
+    if (f.suspendedBy >= 0) groups.gpu().tell(new PhysicalGpu.ResumeBe(f.suspendedBy, end));
     figures.rendered(f, end, end <= endNanos);
     return true;
   }
 
+  /** As {@link #pumpRender} at the scheduler's latest time (a restart), returning itself. */
+  private SpaceScheduler pumped() {
+    pumpRender(clock);
+    return this;
+  }
+
   /** Dispatches the render stream's next kernel if none runs and its frame may start. */
   private void pumpRender(long now) {
-    if (renderBusy || render == null) return;
+    if (renderBusy || groups == null) return;
     RenderFrame f = frames.next();
     if (f == null) return;
     if (f.plan.startAt() > now) {
@@ -283,7 +285,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
       if (!f.plan.layout().equals(layout)) {
         layout = f.plan.layout();
         epoch++;
-        gpu.tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
+        groups.gpu().tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
             f.plan.suspendBe()));
         if (f.plan.suspendBe()) f.suspendedBy = epoch;
       }
@@ -298,7 +300,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     }
     int bound = f.plan.binding() == Binding.SM_BOUND ? renderTarget() : 0;
     renderBusy = true;
-    send(h, startAt, render, new SmGroup.Bind(epoch, renderTarget(), bound));
+    send(h, startAt, groups.render(), new SmGroup.Bind(epoch, renderTarget(), bound));
   }
 
   private int renderTarget() {
@@ -307,14 +309,14 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
 
   /** Asks the policy for BE launches until it is idle. */
   private void decide(long now) {
-    if (endNanos != Long.MAX_VALUE || render == null) return;
+    if (endNanos != Long.MAX_VALUE || groups == null) return;
     while (policy.next(now) instanceof SpaceDecision.Launch launch) {
       Held h = beKernels.launched(launch.kernel().id());
       figures.beLaunched(h.work().id(), launch.placement() == Placement.WHOLE_GPU);
       if (launch.placement() == Placement.WHOLE_GPU) {
-        send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
+        send(h, now, groups.render(), new SmGroup.Bind(epoch, renderTarget(), 0));
       } else {
-        send(h, now, be, new SmGroup.Bind(epoch, totalSms - renderTarget(), 0));
+        send(h, now, groups.be(), new SmGroup.Bind(epoch, totalSms - renderTarget(), 0));
       }
     }
   }
@@ -322,28 +324,26 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private void send(Held h, long now, ActorRef<SmGroup.Command> group, SmGroup.Bind bind) {
     dispatched++;
     figures.kernelStarted(h.work().id(), now);
-    vgpus.get(h.work().vgpu()).tell(new Dispatch(h.work(), now, group, bind));
+    vgpus.get(h.work().vgpu()).tell(new Scheduling.Dispatch(h.work(), now, group, bind));
   }
 
   /** After the end: BE kernels go to the render group as they come, so that the GPU drains; none counts. */
   private void drain(Held h, long now) {
     beKernels.drained(h.work().id());
-    send(h, now, render, new SmGroup.Bind(epoch, renderTarget(), 0));
+    send(h, now, groups.render(), new SmGroup.Bind(epoch, renderTarget(), 0));
   }
 
-  private Behavior<Command> onEnd(End msg) {
+  private Behavior<Command> onEnd(Scheduling.End msg) {
     long now = at(msg.atNanos());
     endNanos = msg.atNanos();
     // a frame that does not render after the end must not leave BE kernels suspended: the GPU drains
-    if (gpu != null) gpu.tell(new PhysicalGpu.ResumeBe(epoch, now));
+    if (groups != null) groups.gpu().tell(new PhysicalGpu.ResumeBe(epoch, now));
     for (Held h : beKernels.takeUnlaunched()) drain(h, now);
     return this;
   }
 
-  private Behavior<Command> onReport(Report msg) {
-    List<String> problems = new ArrayList<>(policy.checkInvariants());
-    msg.replyTo().tell(new SchedulerReport(policy.name(), dispatched, problems, List.of(), Map.of(),
-        figures.figures(gameVgpu, policy.switches().size(), origin, endNanos)));
+  private Behavior<Command> onReport(Scheduling.Report msg) {
+    msg.replyTo().tell(figures.report(policy, dispatched, origin, endNanos, gameVgpu));
     return this;
   }
 }

@@ -11,7 +11,10 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
@@ -72,15 +75,19 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private final List<ActorRef<PhysicalGpu.Command>> physical = new ArrayList<>();
   private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
   private int gpusReady;
+  private final RequestHistory history;
 
-  /** The host of index {@code index} in {@code scenario}, with the scenario's VMs placed on it. */
+  /**
+   * The host of index {@code index} in {@code scenario}, with the scenario's VMs placed on it; {@code history}: the
+   * run's record of every guest request (issue 18's checker).
+   */
   public static Behavior<Command> create(Settings.Scenario scenario, int index, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
-    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, index, run, metrics, replyTo)));
+      ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
+    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, index, run, metrics, history, replyTo)));
   }
 
   private Host(ActorContext<Command> ctx, Settings.Scenario scenario, int index, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, ActorRef<Refs> replyTo) {
+      ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
     super(ctx);
     this.scenario = scenario;
     this.index = index;
@@ -88,11 +95,13 @@ public final class Host extends AbstractBehavior<Host.Command> {
     this.vmsHere = scenario.vms().stream().filter(vm -> vm.host() == index).toList();
     this.run = run;
     this.metrics = metrics;
+    this.history = history;
     this.replyTo = replyTo;
     this.gpus = new PhysicalGpu.Ready[host.gpus()];
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
     for (int c = 0; c < host.cores(); c++) {
-      cores.add(ctx.spawn(CpuScheduler.create(c, cpu.create(PolicyKind.CPU), run, host.vcpuSwitchNanos()),
+      // a crashed core's scheduler comes back with a fresh policy from the configuration
+      cores.add(ctx.spawn(CpuScheduler.create(c, () -> cpu.create(PolicyKind.CPU), run, host.vcpuSwitchNanos()),
           "core-" + c));
     }
     for (int g = 0; g < host.gpus(); g++) units.add(unit(ctx, g));
@@ -119,7 +128,9 @@ public final class Host extends AbstractBehavior<Host.Command> {
     } else {
       GpuPolicy gpuPolicy = gc.create(PolicyKind.GPU);
       PolicyParts parts = PolicyParts.of(gpuPolicy, gc.spec().inputs());
-      ActorRef<GpuScheduler.Command> time = ctx.spawn(GpuScheduler.create(gpuPolicy, parts, run, metrics,
+      // this instance first; after a gpu-scheduler-crash, a fresh one from the configuration
+      ActorRef<GpuScheduler.Command> time = ctx.spawn(GpuScheduler.create(firstThenFresh(gpuPolicy,
+          () -> gc.create(PolicyKind.GPU)), p -> PolicyParts.of(p, gc.spec().inputs()), run, metrics,
           List.copyOf(cores), vgpuOfVcpu(g)), "gpu-scheduler" + suffix);
       unit = new Unit(time.narrow(), time, null, parts, new VcpuReports(parts.cpuTime(), copiesGtt),
           parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE);
@@ -127,6 +138,11 @@ public final class Host extends AbstractBehavior<Host.Command> {
     physical.add(ctx.spawn(PhysicalGpu.create(host.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt,
         List.copyOf(cores), run, ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu" + suffix));
     return unit;
+  }
+
+  private static <P> Supplier<P> firstThenFresh(P first, Supplier<P> fresh) {
+    AtomicBoolean given = new AtomicBoolean();
+    return () -> given.getAndSet(true) ? fresh.get() : first;
   }
 
   /** The one VM of a space-shared scenario that runs a game (the loader checked there is exactly one). */
@@ -200,7 +216,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     boolean space = scenario.spaceShared();
     return new Vm.Wiring(cores, u.scheduler(), u.parts().cpuTime() ? u.timeSharing().narrow() : null,
         u.parts().gpuCoscheduled() ? u.timeSharing().narrow() : null, gpu.smGroups().get(0), gpu.memory(), metrics,
-        u.reports(), u.slicer(), space);
+        u.reports(), u.slicer(), space, history, scenario.faults());
   }
 
   private Behavior<Command> onVmReady(VmReady msg) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
@@ -12,6 +11,7 @@ import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -26,6 +26,8 @@ import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.faults.Crashed;
+import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.policies.vgris.SlaPacer;
 
 /**
@@ -33,6 +35,12 @@ import org.gpuemu.policies.vgris.SlaPacer;
  * distributions, and every metrics period emits one timeline row per VM into a bounded Pekko Streams queue whose
  * file sink runs on the stream's own I/O dispatcher, so no actor blocks on file I/O. A row the queue cannot take
  * is counted, never silently dropped.
+ *
+ * <p>{@code metrics-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it; what it
+ * counted for the period in progress is lost (that period's timeline rows count only what came after the crash), as
+ * a collector loses what it had not yet written. Recovery: the run's totals and distributions, the timeline's stream
+ * and the period's timer live outside the actor ({@link Held}), as a metrics store outlives its collector; the new
+ * incarnation arms the period's end as it was due. Nothing in the model depends on the hub, so no guest notices.
  */
 public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
@@ -65,6 +73,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   public record Finish(ActorRef<FinalMetrics> replyTo) implements Command {}
 
   private record Tick(long due) implements Command, Timed {}
+
+  /** Fault {@code fault} (metrics-crash) at {@code atNanos}: see the class. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
 
   private record SinkDone(ActorRef<FinalMetrics> replyTo, Throwable failure) implements Command {}
 
@@ -128,8 +139,17 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     }
   }
 
+  /** {@code recoveries}: each fault's time to recover on the timeline's measure, by fault, ns ({@link FaultPeriods}). */
   public record FinalMetrics(List<VmMetrics> vms, long medianFrameNanos, long timelineRows, long timelineDropped,
-      String sinkFailure) {}
+      String sinkFailure, Map<Integer, Long> recoveries) {
+    public FinalMetrics(List<VmMetrics> vms, long medianFrameNanos, long timelineRows, long timelineDropped,
+        String sinkFailure) {
+      this(vms, medianFrameNanos, timelineRows, timelineDropped, sinkFailure, Map.of());
+    }
+  }
+
+  /** Fault {@code fault} ({@code label}) began or ended at {@code atNanos}: the timeline marks its window. */
+  public record FaultWindow(int fault, String label, long atNanos, boolean began) implements Command {}
 
   private static final Object TICK = "tick";
   private static final int QUEUE_SIZE = 4096;
@@ -138,27 +158,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private final long period;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final BoundedSourceQueue<String> queue;
-  private final CompletionStage<?> written;
   private final ObjectMapper json = new ObjectMapper();
-  private final FrameLatencies latency;
-  private final long[] frames;
-  private final long[] overSla;
-  private final long[] busy;
-  private final long[] memory;
-  private final long[] maxMemory;
-  private final long[] periodFrames;
-  private final long[] periodBusy;
-  private final long[] periodKernels;
-  private final Map<Integer, Integer> slots = new java.util.HashMap<>();
-  private final int[] weights;
-  private MemoryProfile profile;
-  private final double[] liveFps;
-  private final double[] liveShare;
-  private String mode = "";
-  private long periodStart;
-  private long rows;
-  private long dropped;
+  /** What outlives a crash of the actor: the run's totals, the timeline's stream, where the period stands. */
+  private final MetricsStore h;
 
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run) {
     return create(vms, periodNanos, timeline, run, TimelineTap.NONE);
@@ -167,30 +169,32 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** As {@link #create(List, long, Path, RunContext)}, with {@code tap} seeing every timeline row. */
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
       TimelineTap tap) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(
-        t -> run.observer(new MetricsHub(ctx, vms, periodNanos, timeline, run, t, tap))));
+    return create(vms, periodNanos, timeline, run, tap, false);
+  }
+
+  /** As above; {@code marksFaults}: the run injects faults, and every timeline row names those active in it. */
+  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
+      TimelineTap tap, boolean marksFaults) {
+    MetricsStore held = new MetricsStore(vms.size(), periodNanos, marksFaults,
+        vms.stream().mapToInt(VmInfo::weight).toArray());
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(Crashed.restarting(Behaviors.setup(
+        c -> new MetricsHub(c, vms, periodNanos, timeline, run, t, tap, held))))));
   }
 
   private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, long period, Path timeline, RunContext run,
-      TimerScheduler<Command> timers, TimelineTap tap) {
+      TimerScheduler<Command> timers, TimelineTap tap, MetricsStore held) {
     super(ctx);
     this.vms = List.copyOf(vms);
     this.period = period;
     this.run = run;
     this.timers = timers;
-    int n = vms.size();
-    latency = new FrameLatencies(n);
-    frames = new long[n];
-    overSla = new long[n];
-    busy = new long[n];
-    memory = new long[n];
-    maxMemory = new long[n];
-    periodFrames = new long[n];
-    periodBusy = new long[n];
-    periodKernels = new long[n];
-    liveFps = new double[n];
-    liveShare = new double[n];
-    weights = vms.stream().mapToInt(VmInfo::weight).toArray();
+    this.h = held;
+    if (held.queue == null) open(ctx, held, timeline, tap);
+    if (held.tickDue >= 0) run.arm(timers, TICK, new Tick(held.tickDue), held.tickDue);
+  }
+
+  /** The first incarnation: the timeline's stream. */
+  private static void open(ActorContext<Command> ctx, MetricsStore h, Path timeline, TimelineTap tap) {
     Source<String, BoundedSourceQueue<String>> rowSource = Source.queue(QUEUE_SIZE);
     if (tap != TimelineTap.NONE) rowSource = rowSource.wireTap(tap::row);
     Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = rowSource
@@ -198,9 +202,10 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
         .toMat(FileIO.toPath(timeline), Keep.both())
         .mapMaterializedValue(p -> Pair.create(p.first(), p.second().thenApply(io -> Done.getInstance())))
         .run(Materializer.matFromSystem(ctx.getSystem()));
-    queue = mat.first();
-    written = mat.second();
+    h.queue = mat.first();
+    h.written = mat.second();
   }
+
 
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
@@ -208,136 +213,131 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
         .onMessage(GpuUsed.class, this::onGpuUsed)
         .onMessage(MemoryHeld.class, this::onMemoryHeld)
         .onMessage(Mode.class, m -> {
-          mode = m.mode();
+          h.mode = m.mode();
           return this;
         })
         .onMessage(Begin.class, m -> {
+          h.tickDue = period;
           run.arm(timers, TICK, new Tick(period), period);
           return this;
         })
         .onMessage(Tick.class, this::onTick)
         .onMessage(Weight.class, m -> {
-          weights[m.vm()] = m.weight();
+          h.weights[m.vm()] = m.weight();
           return this;
         })
         .onMessage(Slots.class, m -> {
-          slots.put(m.vm(), m.slots());
+          h.slots.put(m.vm(), m.slots());
           return this;
         })
         .onMessage(MemoryProfile.class, m -> {
-          profile = m;
+          h.profile = m;
           return this;
         })
         .onMessage(Live.class, this::onLive)
         .onMessage(Finish.class, this::onFinish)
         .onMessage(SinkDone.class, this::onSinkDone)
+        .onMessage(Crash.class, this::onCrash)
+        .onMessage(FaultWindow.class, this::onFaultWindow)
+        .onSignal(PreRestart.class, sig -> {
+          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+          return this;
+        })
         .build();
   }
 
   private Behavior<Command> onFrame(Frame msg) {
     int v = msg.vm();
-    latency.record(v, msg.latencyNanos());
-    frames[v]++;
-    periodFrames[v]++;
+    h.latency.record(v, msg.latencyNanos());
+    h.frames[v]++;
+    h.periodFrames[v]++;
     // over the SLA's latency as VGRIS measures it: 1 s / SLA FPS in whole milliseconds (30 FPS: 33 ms; vgris.txt
     // §2, §4.1: frames "beyond 33 ms"), the same rule as the SLA-aware pacer's target
     double fps = vms.get(v).slaFps();
-    if (fps > 0 && !Double.isInfinite(fps) && msg.latencyNanos() > SlaPacer.targetLatencyNanos(fps)) overSla[v]++;
+    if (fps > 0 && !Double.isInfinite(fps) && msg.latencyNanos() > SlaPacer.targetLatencyNanos(fps)) h.overSla[v]++;
     return this;
   }
 
   private Behavior<Command> onGpuUsed(GpuUsed msg) {
-    busy[msg.vm()] += msg.gpuNanos();
-    periodBusy[msg.vm()] += msg.gpuNanos();
-    periodKernels[msg.vm()]++;
+    h.busy[msg.vm()] += msg.gpuNanos();
+    h.periodBusy[msg.vm()] += msg.gpuNanos();
+    h.periodKernels[msg.vm()]++;
     return this;
   }
 
   private Behavior<Command> onMemoryHeld(MemoryHeld msg) {
-    memory[msg.vm()] = msg.bytes();
-    maxMemory[msg.vm()] = Math.max(maxMemory[msg.vm()], msg.bytes());
+    h.memory[msg.vm()] = msg.bytes();
+    h.maxMemory[msg.vm()] = Math.max(h.maxMemory[msg.vm()], msg.bytes());
     return this;
   }
 
   private Behavior<Command> onTick(Tick msg) {
     long due = run.fired(msg.due());
     emitRows(due);
-    run.arm(timers, TICK, new Tick(due + period), due + period);
+    h.tickDue = due + period;
+    run.arm(timers, TICK, new Tick(h.tickDue), h.tickDue);
     return this;
+  }
+
+  private Behavior<Command> onFaultWindow(FaultWindow msg) {
+    if (h.faults == null) return this; // a fault injected from outside a run that planned none: the timeline marks none
+    if (msg.began()) {
+      h.faults.began(msg.fault(), msg.label(), msg.atNanos());
+    } else {
+      h.faults.ended(msg.fault(), msg.atNanos());
+    }
+    return this;
+  }
+
+  /** metrics-crash: the period's counts so far are lost (see the class). */
+  private Behavior<Command> onCrash(Crash msg) {
+    long at = Math.max(run.now(), msg.atNanos());
+    h.losePeriod();
+    msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at)); // restarted at once
+    getContext().getLog().warn("metrics hub crashes at {} s (fault {}); supervision restarts it", at / 1e9,
+        msg.fault());
+    throw new Crashed("metrics hub", msg.fault());
   }
 
   private Behavior<Command> onLive(Live msg) {
     List<String> names = new ArrayList<>();
     for (VmInfo vm : vms) names.add(vm.name());
-    msg.replyTo().tell(new LiveView(run.now(), names, liveFps.clone(), liveShare.clone()));
+    msg.replyTo().tell(new LiveView(run.now(), names, h.liveFps.clone(), h.liveShare.clone()));
     return this;
   }
 
   private Behavior<Command> onFinish(Finish msg) {
     run.disarm(timers, TICK);
+    h.tickDue = -1;
     long now = run.now();
-    if (now > periodStart) emitRows(now);
-    queue.complete();
-    getContext().pipeToSelf(written, (ok, failure) -> new SinkDone(msg.replyTo(), failure));
+    if (now > h.periodStart) emitRows(now);
+    h.queue.complete();
+    getContext().pipeToSelf(h.written, (ok, failure) -> new SinkDone(msg.replyTo(), failure));
     return this;
   }
 
   private Behavior<Command> onSinkDone(SinkDone msg) {
     List<VmMetrics> out = new ArrayList<>();
-    for (int v = 0; v < vms.size(); v++) out.add(latency.of(v, frames[v], overSla[v], busy[v], maxMemory[v]));
-    long median = latency.medianNanos();
+    for (int v = 0; v < vms.size(); v++) out.add(h.latency.of(v, h.frames[v], h.overSla[v], h.busy[v], h.maxMemory[v]));
+    long median = h.latency.medianNanos();
     String failure = msg.failure() == null ? null : String.valueOf(msg.failure().getMessage());
-    msg.replyTo().tell(new FinalMetrics(out, median, rows, dropped, failure));
+    msg.replyTo().tell(new FinalMetrics(out, median, h.rows, h.dropped, failure,
+        h.faults == null ? Map.of() : h.faults.recoveries()));
     return Behaviors.stopped();
   }
 
   /** One row per VM for the period that ends at {@code end}. */
   private void emitRows(long end) {
-    double seconds = (end - periodStart) / 1e9;
-    int[] gpuOf = vms.stream().mapToInt(VmInfo::gpu).toArray();
-    Map<Integer, Long> totals = PerGpu.busy(gpuOf, periodBusy);
-    Map<Integer, Double> lambdas = PerGpu.lambdas(gpuOf, weights, frames, periodFrames, periodKernels);
-    for (int v = 0; v < vms.size(); v++) {
-      long total = totals.get(vms.get(v).gpu());
-      Double lambda = lambdas.get(vms.get(v).gpu());
-      liveFps[v] = seconds > 0 ? periodFrames[v] / seconds : 0;
-      liveShare[v] = total > 0 ? (double) periodBusy[v] / total : 0;
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("t_s", round(end / 1e9, 3));
-      row.put("vm", vms.get(v).name());
-      row.put("fps", round(liveFps[v], 2));
-      row.put("frames", periodFrames[v]);
-      row.put("gpu_share", round(liveShare[v], 4));
-      row.put("gpu_busy_ms", round(periodBusy[v] / 1e6, 3));
-      row.put("gpu_usage", round(seconds > 0 ? periodBusy[v] / 1e9 / seconds : 0, 4));
-      row.put("mode", mode);
-      row.put("memory_mb", round(memory[v] / 1048576.0, 1));
-      row.put("lambda", lambda == null ? null : round(lambda, 4));
-      if (slots.containsKey(v)) row.put("memory_slots", slots.get(v));
-      if (profile != null) {
-        row.put("w", round(profile.w(), 3));
-        row.put("rcopy", round(profile.rcopy(), 3));
-        row.put("f", round(profile.f(), 4));
-      }
-      offer(row);
-      periodFrames[v] = 0;
-      periodBusy[v] = 0;
-      periodKernels[v] = 0;
-    }
-    periodStart = end;
+    for (Map<String, Object> row : TimelineRows.period(h, vms, end)) offer(row);
   }
 
   private void offer(Map<String, Object> row) {
     try {
-      QueueOfferResult r = queue.offer(json.writeValueAsString(row));
-      if (r == QueueOfferResult.enqueued()) rows++; else dropped++;
+      QueueOfferResult r = h.queue.offer(json.writeValueAsString(row));
+      if (r == QueueOfferResult.enqueued()) h.rows++; else h.dropped++;
     } catch (JsonProcessingException e) {
-      dropped++;
+      h.dropped++;
     }
   }
 
-  private static double round(double v, int digits) {
-    double f = Math.pow(10, digits);
-    return Math.round(v * f) / f;
-  }
 }

@@ -12,6 +12,8 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.Checker;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
@@ -100,12 +102,14 @@ public final class Summary {
       checkLiveness(t);
     }
     GpuTally gpu = GpuTally.of(r.allGpus(), r.emulatedNanos());
-    List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), r.scenario(), r.vgpus());
-    for (String finding : FaultTally.unattributed(faults, r.scenario(), r.vgpus())) broken.add("faults: " + finding);
+    Checker.Outcome checked = Checker.check(r.history(), r.faults(), r.drained());
+    List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), checked, r.metrics().recoveries());
+    SummaryDoc.Invariants invariants = invariants(tallies, gpu, checked);
     return new SummaryDoc(header(), vms, many ? List.of() : switches(r.scheduler()), space.top(),
         many ? figures : policyFigures(figures, r.allGpus().get(0)), gpu.figures(), cpu(), hosts(many),
-        placement(many), fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()),
-        invariants(tallies, gpu), faults, ControlTally.entries(r.controls()), benchmarks(), null);
+        placement(many), fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,
+        new SummaryDoc.Verdict(checked.verdict().result(), checked.verdict().reasons()), faults,
+        ControlTally.entries(r.controls()), benchmarks(), null);
   }
 
   /** Each host: its cores, its VMs and each of its GPUs ({@code many}: with its policies' figures). */
@@ -345,7 +349,7 @@ public final class Summary {
         o.beyondHorizon());
   }
 
-  private SummaryDoc.Invariants invariants(List<VmTally> tallies, GpuTally gpu) {
+  private SummaryDoc.Invariants invariants(List<VmTally> tallies, GpuTally gpu, Checker.Outcome checked) {
     long submitted = 0, completed = 0, failed = 0, open = 0, accountedBusy = 0;
     List<String> failures = new ArrayList<>();
     for (VmTally t : tallies) {
@@ -355,7 +359,7 @@ public final class Summary {
       open += t.vgpu().outstanding();
       failures.addAll(t.threads().failures());
     }
-    failures.addAll(FaultTally.reasons(r.scenario(), r.vgpus()));
+    failures.addAll(FaultTally.reasons(r.scenario(), r.vgpus(), r.history()));
     for (VGpu.VgpuReport v : r.vgpus()) accountedBusy += v.gpuBusyNanos();
     long lost = submitted - completed - failed;
     long kernelBusy = gpu.kernelBusyNanos();
@@ -366,7 +370,10 @@ public final class Summary {
           + round(kernelBusy / 1e6, 3) + " ms");
     }
     checkPolicies();
-    return new SummaryDoc.Invariants(submitted, completed, failed, lost, open, conserved,
+    // the checker's findings on the request history: a duplicate, a failure no fault explains, a request lost
+    if (checked.verdict().invalid()) checked.verdict().reasons().forEach(reason -> broken.add("checker: " + reason));
+    long retried = r.history().vms().stream().mapToLong(RequestHistory.VmHistory::retried).sum();
+    return new SummaryDoc.Invariants(submitted, completed, failed, lost, checked.duplicated(), retried, open, conserved,
         failures.size() > 10 ? failures.subList(0, 10) : failures, broken, broken.isEmpty());
   }
 
@@ -442,6 +449,8 @@ public final class Summary {
         fid.messageSkewUs().p99(), fid.messageSkewUs().max()));
     b.append(FaultTally.lines(doc.faults()));
     b.append(broken.isEmpty() ? "invariants: ok" : "invariants BROKEN: " + String.join("; ", broken));
+    b.append(String.format("%nchecker: %s%s", doc.verdict().result(), doc.verdict().reasons().isEmpty() ? ""
+        : " (" + String.join("; ", doc.verdict().reasons()) + ")"));
     return b.toString();
   }
 

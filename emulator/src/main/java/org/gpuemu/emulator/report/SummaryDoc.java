@@ -18,11 +18,11 @@ import org.gpuemu.emulator.clock.TimerLateness;
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu",
-    "hosts", "placement", "fairness", "fidelity", "invariants", "faults", "controls", "benchmarks", "cluster"})
+    "hosts", "placement", "fairness", "fidelity", "invariants", "verdict", "faults", "controls", "benchmarks", "cluster"})
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
     Map<String, HostEntry> hosts, @JsonInclude(JsonInclude.Include.NON_NULL) Placement placement,
-    Fairness fairness, Fidelity fidelity, Invariants invariants,
+    Fairness fairness, Fidelity fidelity, Invariants invariants, Verdict verdict,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Control> controls,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Benchmark> benchmarks,
@@ -31,15 +31,22 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** Of one host, without faults, controls or benchmarks (the keys are left out then). */
   public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
       Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
-      Invariants invariants) {
+      Invariants invariants, Verdict verdict) {
     this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, Map.of(), null, fairness, fidelity,
-        invariants, List.of(), List.of(), Map.of(), null);
+        invariants, verdict, List.of(), List.of(), Map.of(), null);
   }
+
+  /**
+   * The checker's verdict on the run's request history (issue 18): {@code valid}, {@code invalid} (a request lost,
+   * duplicated, or failed without a fault to explain it) or {@code unknown} (outcomes indeterminate: the GPU did not
+   * drain, or no history), with the reasons.
+   */
+  public record Verdict(String result, List<String> reasons) {}
 
   /** This document with a {@code cluster} block (a run of several nodes). */
   public SummaryDoc withCluster(Object block) {
     return new SummaryDoc(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, hosts, placement,
-        fairness, fidelity, invariants, faults, controls, benchmarks, block);
+        fairness, fidelity, invariants, verdict, faults, controls, benchmarks, block);
   }
 
   /**
@@ -86,13 +93,15 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
 
   /**
    * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
-   * from the heal until the VM completed a request again (null: it did not), and its VM's requests it failed, by
-   * reason. Times in emulated seconds; null when it did not happen within the run.
+   * from the heal until the VM completed a request again (null: it did not), {@code recoveryMs} from the heal until
+   * every VM's throughput was back within 5 % of its steady state before the fault (the timeline's measure, to its
+   * period; null: not within the run, or no steady state before the fault), and the requests it failed, by reason.
+   * Times in emulated seconds; null when it did not happen within the run.
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Fault(String kind, String target, @JsonProperty("at_s") Double atS,
       @JsonProperty("healed_at_s") Double healedAtS, @JsonProperty("recovery_s") Double recoveryS,
-      Map<String, Long> requestsFailed) {}
+      @JsonProperty("recovery_ms") Double recoveryMs, Map<String, Long> requestsFailed) {}
 
   /** The run: what ran, for how long, at which scale and seed. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -235,6 +244,6 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** The invariants of DESIGN.md §6 and what broke them. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Invariants(long requestsSubmitted, long requestsCompleted, long requestsFailed, long requestsLost,
-      long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons, List<String> broken,
-      boolean ok) {}
+      long requestsDuplicated, long requestsRetried, long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons,
+      List<String> broken, boolean ok) {}
 }

@@ -7,7 +7,7 @@ import java.util.List;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
-import org.gpuemu.emulator.vm.VCpu;
+import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
 
@@ -51,9 +51,11 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
 
   /** A VM's vCPUs summed; {@code programNanos} is -1 while any of its programs runs. */
   record Threads(long ran, long steal, long memorySubmitted, long memoryCompleted, long memoryFailed,
-      long memoryRefused, long objectReturns, long maxStall, List<String> failures, long programNanos) {
+      long memoryRefused, long objectReturns, long maxStall, List<String> failures, long programNanos,
+      long channelFailed) {
     static Threads of(List<VcpuReport> vcpus) {
       long ran = 0, steal = 0, submitted = 0, completed = 0, failed = 0, refused = 0, returns = 0, maxStall = 0;
+      long channelFailed = 0;
       List<String> failures = new ArrayList<>();
       for (VcpuReport c : vcpus) {
         ran += c.ranNanos();
@@ -65,9 +67,10 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
         returns += c.objectReturns();
         maxStall = Math.max(maxStall, c.maxStallNanos());
         failures.addAll(c.failures());
+        channelFailed += c.channelFailed();
       }
       return new Threads(ran, steal, submitted, completed, failed, refused, returns, maxStall, failures,
-          programNanos(vcpus));
+          programNanos(vcpus), channelFailed);
     }
 
     // a finite workload's figure (2D traces, CPU benchmarks, batch jobs, sequences): once every thread's program
@@ -110,7 +113,8 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
   }
 
   long submitted() {
-    return vgpu.submitted() + threads.memorySubmitted();
+    // a GPU call its channel failed never reached the vGPU: submitted and failed here
+    return vgpu.submitted() + threads.memorySubmitted() + threads.channelFailed();
   }
 
   long completed() {
@@ -118,7 +122,7 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
   }
 
   long failed() {
-    return vgpu.failed() + threads.memoryFailed();
+    return vgpu.failed() + threads.memoryFailed() + threads.channelFailed();
   }
 
   /** The VM's entry in {@code vms}; {@code game} is COMBO's game figures, or null. */

@@ -14,9 +14,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.cpu.CpuScheduler;
-import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.host.Host;
@@ -57,6 +56,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** The fault injector strikes a fault: routed to the actor its kind hits. */
   private record Struck(FaultInjector.Strike strike) implements Command {}
 
+  /** A fault began or ended: the timeline marks it. */
+  private record Windowed(FaultInjector.Window window) implements Command {}
+
   /** Forwards to the metrics hub: the live view for the progress line. */
   public record Live(ActorRef<MetricsHub.LiveView> replyTo) implements Command {}
 
@@ -89,7 +91,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   /** What the runner gets when the run has ended. */
   public record Ended(Refs refs, ActorRef<MetricsHub.Command> metrics,
-      ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained, long runningWallNanos) {}
+      ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained, long runningWallNanos,
+      RequestHistory history) {}
 
   /** Emulated time the GPU gets after the end to finish what the guests queued. */
   static final long DRAIN_LIMIT_NANOS = 10_000_000_000L;
@@ -101,6 +104,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<FaultInjector.Command> faults;
+  /** Every guest request of the run, by id: the checker's record (issue 18). */
+  private final RequestHistory history;
   private Refs refs;
   private final java.util.TreeMap<Integer, Host.Refs> hostsReady = new java.util.TreeMap<>();
   private final java.util.Map<Integer, Integer> leaving = new java.util.HashMap<>();
@@ -135,18 +140,19 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     this.timers = timers;
     stoppedAdapter = ctx.messageAdapter(VCpu.Stopped.class, AnyVcpuStopped::new);
     drainedAdapter = ctx.messageAdapter(VGpu.Drained.class, AnyVgpuDrained::new);
+    List<MetricsHub.VmInfo> infos = scenario.vms().stream().map(vm -> new MetricsHub.VmInfo(vm.index(), vm.name(),
+        vm.slaFps(), vm.weight(), scenario.gpuNumber(vm))).toList();
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap,
+        !scenario.faults().isEmpty()), "metrics");
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
-        ctx.messageAdapter(FaultInjector.Strike.class, Struck::new)), "faults");
-    List<MetricsHub.VmInfo> infos = new ArrayList<>();
-    for (Settings.Vm vm : scenario.vms()) {
-      infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight(), scenario.gpuNumber(vm)));
-    }
-    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap), "metrics");
+        ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
+        ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
+    history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
     desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
         ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
     ActorRef<Host.Refs> hostReady = ctx.messageAdapter(Host.Refs.class, HostReady::new);
     for (int h = 0; h < scenario.hosts().size(); h++) {
-      ctx.spawn(Host.create(scenario, h, run, metrics, hostReady), scenario.hosts().get(h).actorName());
+      ctx.spawn(Host.create(scenario, h, run, metrics, history, hostReady), scenario.hosts().get(h).actorName());
     }
   }
 
@@ -163,6 +169,11 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
         .onMessage(Struck.class, this::onStruck)
+        .onMessage(Windowed.class, m -> {
+          FaultInjector.Window w = m.window();
+          metrics.tell(new MetricsHub.FaultWindow(w.fault(), w.label(), w.atNanos(), w.began()));
+          return this;
+        })
         .onMessage(Request.class, this::onRequest)
         .onMessage(Apply.class, this::onApply)
         .onMessage(Answered.class, this::onAnswered)
@@ -293,14 +304,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     return this;
   }
 
-  /**
-   * A fault reaches what it hits (what each does and how it heals is documented there): a hang the SM group
-   * ({@link SmGroup.Hang}; the time-shared GPU's one group), a crash the VM's vGPU ({@link VGpu.Crash}), a stall the
-   * core of the VM's vCPU 0 ({@link CpuScheduler.Stall}). The vGPU watches for the VM's first completed request
-   * after the heal: the fault's recovery.
-   */
+  /** A fault reaches what it hits: {@link FaultRouting}. */
   private Behavior<Command> onStruck(Struck msg) {
-    FaultRouting.strike(scenario, refs, msg.strike());
+    FaultRouting.strike(msg.strike(), scenario, refs, metrics);
     return this;
   }
 
@@ -339,6 +345,6 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     run.causality().freeze(); // the actors keep their state at the end for the runner's questions
     // how long the emulated time took in wall time (a measurement, not the model's: the clock is read here only)
     long wall = run.clock().toWallNanos(run.clock().nowNanos());
-    ended.complete(new Ended(refs, metrics, faults, endedAt, drained, wall));
+    ended.complete(new Ended(refs, metrics, faults, endedAt, drained, wall, history));
   }
 }

@@ -11,6 +11,7 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
@@ -22,15 +23,16 @@ import org.gpuemu.emulator.vm.VGpu;
  * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took (a pause not
  * included); {@code controls}: the changes made to it from outside and its pauses ({@link Control}), in model time;
  * {@code progress}: its real-time factor and timer lateness over wall time; {@code latenessHistogram},
- * {@code lagHistogram}: the timer lateness and the causal order's lag in buckets. {@code hosts}: each host's cores and GPUs
- * in the scenario's host order; the VMs' lists are by VM index.
+   * {@code lagHistogram}: the timer lateness and the causal order's lag in buckets; {@code history}: every guest
+   * request's outcome, by id (the checker's record; empty for hand-made results). {@code hosts}: each host's cores and
+   * GPUs in the scenario's host order; the VMs' lists are by VM index.
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
     List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<HostResult> hosts,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
     TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
     double runningWallSeconds, List<Control.Record> controls, List<Progress> progress,
-    TimerLateness.Buckets latenessHistogram, TimerLateness.Buckets lagHistogram) {
+    TimerLateness.Buckets latenessHistogram, TimerLateness.Buckets lagHistogram, RequestHistory.Snapshot history) {
 
   /**
    * One sample of the run's progress, every live period: {@code wallS} since the run started, {@code emulatedS} the
@@ -39,13 +41,14 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
    */
   public record Progress(double wallS, double emulatedS, double realTimeFactor, long latenessP99Us, boolean paused) {}
 
-  /** A run without controls, progress samples or histograms (hand-made results, and a run of a cluster's node). */
+  /** A run without controls, progress samples, histograms or request history (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<HostResult> hosts,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
     this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, hosts, metrics, lateness, skew, order, faults,
-        runningWallSeconds, List.of(), List.of(), TimerLateness.Buckets.EMPTY, TimerLateness.Buckets.EMPTY);
+        runningWallSeconds, List.of(), List.of(), TimerLateness.Buckets.EMPTY, TimerLateness.Buckets.EMPTY,
+        RequestHistory.Snapshot.EMPTY);
   }
 
   /** A run of one host with one GPU (hand-made results). */
@@ -55,14 +58,27 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds,
       List<Control.Record> controls, List<Progress> progress, TimerLateness.Buckets latenessHistogram,
-      TimerLateness.Buckets lagHistogram) {
+      TimerLateness.Buckets lagHistogram, RequestHistory.Snapshot history) {
     this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
         List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
         metrics, lateness, skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram,
-        lagHistogram);
+        lagHistogram, history);
   }
 
-  /** A run of one host with one GPU, without controls, progress samples or histograms (hand-made results). */
+  /** A run of one host with one GPU, without a request history (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds,
+      List<Control.Record> controls, List<Progress> progress, TimerLateness.Buckets latenessHistogram,
+      TimerLateness.Buckets lagHistogram) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
+        lateness, skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram, lagHistogram,
+        RequestHistory.Snapshot.EMPTY);
+  }
+
+  /** A run of one host with one GPU, without controls, progress samples, histograms or history (hand-made). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,

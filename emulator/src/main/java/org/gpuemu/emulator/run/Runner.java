@@ -462,7 +462,7 @@ public final class Runner {
     return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, hosts, metrics,
         context.lateness().snapshot(), context.skew().snapshot(), context.causality().snapshot(), faults,
         end.runningWallNanos() / 1e9, controls, progress, context.lateness().histogram(),
-        context.causality().lag().histogram());
+        context.causality().lag().histogram(), end.history().snapshot());
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

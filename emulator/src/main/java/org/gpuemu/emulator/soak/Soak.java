@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.gpuemu.emulator.clock.Causality;
+import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
@@ -40,15 +42,15 @@ public final class Soak {
     Recorder recorder = new Recorder(scenario, checkEveryNanos);
     // poll at least twice per check period (in wall time), at most every second, never more often than 20 times a second
     long liveEvery = Math.max(50, Math.min(1000, Math.round(checkEveryNanos / scenario.timeScale() / 2e6)));
-    RunResult result = Runner.run(scenario, out, progress, liveEvery, context -> { }, MetricsHub.TimelineTap.NONE,
+    RunResult result = Runner.run(scenario, out, progress, liveEvery, recorder::started, MetricsHub.TimelineTap.NONE,
         recorder);
     Summary summary = new Summary(result);
     summary.write(out.resolve("summary.json"));
     recorder.finalSample(result, summary);
     SummaryDoc.Invariants inv = summary.doc().invariants();
     SoakRules.Limits limits = limits(scenario);
-    SoakRules.Verdict verdict = SoakRules.judge(recorder.samples,
-        new SoakRules.End(inv.requestsLost(), inv.requestsOpenAtEnd(), summary.brokenInvariants()), limits);
+    SoakRules.Verdict verdict = SoakRules.judge(recorder.samples, new SoakRules.End(inv.requestsLost(),
+        inv.requestsOpenAtEnd(), inv.requestsDuplicated(), summary.brokenInvariants()), limits);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("scenario", scenario.name());
     doc.put("time_scale", scenario.timeScale());
@@ -56,10 +58,25 @@ public final class Soak {
     doc.put("wall_seconds", result.wallSeconds());
     doc.put("check_every_s", checkEveryNanos / 1e9);
     doc.put("live_actors", "not sampled: Pekko keeps no cheap count");
-    doc.put("rules", Map.of("heap_growth_fraction", limits.heapGrowthFraction(),
-        "heap_growth_mib", limits.heapGrowthBytes() >> 20, "liveness_timeout_s", limits.livenessTimeoutNanos() / 1e9));
+    Map<String, Object> rules = new LinkedHashMap<>();
+    rules.put("heap_skip_s", limits.heapSkipNanos() / 1e9);
+    rules.put("heap_floor_window_s", limits.floorWindowNanos() / 1e9);
+    rules.put("heap_slope_mib_per_hour", limits.heapSlopeBytesPerHour() / 1048576.0);
+    rules.put("heap_growth_fraction", limits.heapGrowthFraction());
+    rules.put("heap_growth_mib", limits.heapGrowthBytes() >> 20);
+    rules.put("liveness_timeout_s", limits.livenessTimeoutNanos() / 1e9);
+    rules.put("lag_share", limits.lagShare());
+    rules.put("unfaithful_stretch_s", limits.unfaithfulNanos() / 1e9);
+    doc.put("rules", rules);
     doc.put("samples", recorder.samples);
-    doc.put("verdict", Map.of("ok", verdict.ok(), "problems", verdict.problems()));
+    Map<String, Object> judged = new LinkedHashMap<>();
+    judged.put("ok", verdict.ok());
+    judged.put("problems", verdict.problems());
+    judged.put("heap_floor_slope_mib_per_hour", Double.isNaN(verdict.heapSlopeMibPerHour()) ? null
+        : verdict.heapSlopeMibPerHour());
+    judged.put("faults_injected", summary.doc().faults().size());
+    judged.put("checker", summary.doc().verdict());
+    doc.put("verdict", judged);
     doc.put("summary", summary.doc());
     JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("soak.json").toFile(), doc);
     return new Result(List.copyOf(recorder.samples), summary, verdict, result.wallSeconds());
@@ -72,8 +89,7 @@ public final class Soak {
       long stop = vm.stopAfterNanos() > 0 ? vm.stopAfterNanos() : Long.MAX_VALUE;
       active.put(vm.name(), new long[] {vm.startDelayNanos(), stop});
     }
-    return new SoakRules.Limits(SoakRules.Limits.HEAP_GROWTH_FRACTION, SoakRules.Limits.HEAP_GROWTH_BYTES,
-        scenario.fidelity().livenessTimeoutNanos(), active);
+    return SoakRules.Limits.of(scenario.fidelity().livenessTimeoutNanos(), active, scenario.fidelity().lagShare());
   }
 
   /** Takes the samples on the runner's thread. */
@@ -83,6 +99,12 @@ public final class Soak {
     private final long wallStart = System.nanoTime();
     final List<SoakSample> samples = new ArrayList<>();
     private long next;
+    /** The run's context, for its causal order's counts (set before any actor exists). */
+    private volatile RunContext context;
+
+    void started(RunContext context) {
+      this.context = context;
+    }
 
     Recorder(Settings.Scenario scenario, long every) {
       this.scenario = scenario;
@@ -90,20 +112,24 @@ public final class Soak {
       this.next = every;
     }
 
+    /** Due at each check time, once the run has begun (before time zero the view's time is the clock's, not the model's). */
     @Override public boolean due(long emulatedNanos) {
-      return emulatedNanos >= next;
+      return emulatedNanos >= next && context != null && context.causality().snapshot().ordered() > 0;
     }
 
     @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) {
       while (next <= view.emulatedNanos()) next += every;
-      add(view.emulatedNanos(), vgpus, view.verdict() == null ? "unknown" : view.verdict());
+      add(view.emulatedNanos(), vgpus, view.verdict() == null ? "unknown" : view.verdict(), context.causality()
+          .snapshot(), view.latenessP99Us());
     }
 
     void finalSample(RunResult result, Summary summary) {
-      add(result.emulatedNanos(), result.vgpus(), summary.faithful() ? "faithful" : "UNFAITHFUL " + summary.reason());
+      add(result.emulatedNanos(), result.vgpus(), summary.faithful() ? "faithful" : "UNFAITHFUL " + summary.reason(),
+          result.order(), -1);
     }
 
-    private void add(long emulatedNanos, List<VGpu.VgpuReport> vgpus, String fidelity) {
+    private void add(long emulatedNanos, List<VGpu.VgpuReport> vgpus, String fidelity, Causality.Snapshot order,
+        long latenessP99Us) {
       HeapAfterGc heap = HeapAfterGc.read();
       long submitted = 0;
       long completed = 0;
@@ -119,7 +145,8 @@ public final class Soak {
         byVm.put(scenario.vms().get(i).name(), r.completed());
       }
       samples.add(new SoakSample(emulatedNanos / 1e9, (System.nanoTime() - wallStart) / 1e9, heap.bytes(), heap.gcs(),
-          ManagementFactory.getThreadMXBean().getThreadCount(), submitted, completed, failed, open, byVm, fidelity));
+          ManagementFactory.getThreadMXBean().getThreadCount(), submitted, completed, failed, open, byVm,
+          order.ordered(), order.beyondHorizon(), order.violations(), latenessP99Us, fidelity));
     }
   }
 }

@@ -3,12 +3,16 @@ package org.gpuemu.emulator.vm;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.Crashed;
+import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.VgrisController;
 import org.gpuemu.emulator.clock.RunContext;
@@ -33,6 +37,14 @@ import org.gpuemu.workloads.KernelSpec;
  * Under a policy that does not intercept Present the agent passes it through, after the VM's fixed
  * {@code present-sleep} if it has one (the sleep schedule of Figure 8). A frame's latency is measured by the vCPU
  * (between the returns of two Presents), not here.
+ *
+ * <p>{@code agent-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it. A Present it
+ * held (sleeping before it, waiting for the controller's permission or for the flush) fails with reason
+ * {@code agent-crashed}, its tail too if it had not gone to the vGPU, and the guest is answered: the frame is lost;
+ * what it had counted for the controller's second is lost, and the Present cost history the SLA-aware sleep predicts
+ * from starts empty. Recovery: the new incarnation asks the controller for its mode again (it joins again), and a
+ * Present it had already handed to the vGPU is answered through it ({@link AgentLedger}). {@code vm-reboot}
+ * ({@link Reset}): a Present it held fails with {@code vm-crashed}; the mode stays (it is the scheduler's).
  */
 public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
@@ -42,11 +54,14 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
    * The guest calls Present, submitting {@code tail} (null: nothing); the answer goes to {@code replyTo} as
    * {@link VCpu.PresentReturned}.
    */
-  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos) implements Command {
-    public Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) {
-      this(replyTo, tail, -1);
-    }
-  }
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
+      implements Command {}
+
+  /** Fault {@code fault} (agent-crash) at {@code atNanos}: see the class. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
+  /** The VM reboots at {@code atNanos} (vm-reboot): a Present held here fails with {@code reason}. */
+  public record Reset(long atNanos, String reason) implements Command {}
 
   private record FromController(Scheduling.ToAgent message) implements Command {}
 
@@ -66,25 +81,26 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<VCpu.Command> vgpuAnswers;
   private final ActorRef<Scheduling.ToAgent> controllerMessages;
+  /** The Present in flight and the request ids: outlive a crash. */
+  private final AgentLedger ledger;
   private PresentMode mode = new PresentMode.PassThrough();
   private SlaPacer pacer;
   private int pacerHistory = DEFAULT_HISTORY;
-  private ActorRef<VCpu.Command> guest;
-  private KernelSpec tail;
   private long lastReturned = -1;
   private long firstReturned = -1;
-  private long presentIssued;
   private int framesSinceReport;
 
   public static Behavior<Command> create(Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<Scheduling.Command> controller, RunContext run) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        run.causal(new GuestAgent(ctx, vm, vgpu, controller, run, timers))));
+      ActorRef<Scheduling.Command> controller, RunContext run, RequestHistory history) {
+    AgentLedger ledger = new AgentLedger(vm.index(), history);
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(
+        c -> new GuestAgent(c, vm, vgpu, controller, run, timers, ledger))))));
   }
 
   private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<Scheduling.Command> controller, RunContext run, TimerScheduler<Command> timers) {
+      ActorRef<Scheduling.Command> controller, RunContext run, TimerScheduler<Command> timers, AgentLedger ledger) {
     super(ctx);
+    this.ledger = ledger;
     this.vgpuIndex = vm.index();
     this.vm = vm;
     this.vgpu = vgpu;
@@ -103,18 +119,24 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
         .onMessage(FromVgpu.class, this::onVgpu)
         .onMessage(SleepEnded.class, this::onSleepEnded)
         .onMessage(FromController.class, this::onController)
+        .onMessage(Crash.class, this::onCrash)
+        .onMessage(Reset.class, this::onReset)
+        .onSignal(PreRestart.class, sig -> {
+          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+          return this;
+        })
         .build();
   }
 
   private Behavior<Command> onPresent(Present msg) {
-    guest = msg.replyTo();
-    tail = msg.tail();
+    ledger.held(msg);
     if (mode instanceof PresentMode.SlaAware) {
       // the Flush pushes the frame's last batch out now, ahead of the sleep
-      if (tail != null) vgpu.tell(new VGpu.Launch(tail, -1, -1));
-      tail = null;
-      vgpu.tell(new VGpu.Flush(vgpuAnswers));
+      if (ledger.tail != null) vgpu.tell(new VGpu.Launch(ledger.tail, -1, -1, ledger.tailCall));
+      ledger.tailSent();
+      vgpu.tell(new VGpu.Flush(vgpuAnswers, ledger.ownFlush(run.now())));
     } else if (mode instanceof PresentMode.ProportionalShare) {
+      ledger.ask();
       controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
     } else {
       long sleep = vm.presentSleep().at(run.now() - vm.startDelayNanos());
@@ -129,15 +151,18 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   private Behavior<Command> onVgpu(FromVgpu msg) {
     if (msg.answer() instanceof VCpu.FlushReturned) {
+      if (!ledger.holds()) return this; // the Present it was for failed (a crash): nothing to sleep for
       long now = run.now();
       sleepThenPresent(pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned));
     } else if (msg.answer() instanceof VCpu.PresentReturned returned) {
       long now = run.now();
-      pacer.presentReturned(now - presentIssued);
-      lastReturned = now;
-      if (firstReturned < 0) firstReturned = now;
-      framesSinceReport++;
-      guest.tell(presentTimed ? returned : VCpu.PresentReturned.UNTIMED);
+      if (returned.failure() == null) {
+        pacer.presentReturned(now - ledger.presentIssued);
+        lastReturned = now;
+        if (firstReturned < 0) firstReturned = now;
+        framesSinceReport++;
+      }
+      ledger.answered(returned);
     }
     return this;
   }
@@ -145,6 +170,23 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private Behavior<Command> onSleepEnded(SleepEnded msg) {
     run.fired(msg.due());
     issuePresent();
+    return this;
+  }
+
+  /** agent-crash: a Present held here fails, then the actor fails (see the class). */
+  private Behavior<Command> onCrash(Crash msg) {
+    long at = Math.max(run.now(), msg.atNanos());
+    ledger.failHeld("agent-crashed", at);
+    msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at)); // restarted at once
+    getContext().getLog().warn("guest agent of {} crashes at {} s (fault {}); supervision restarts it", vm.name(),
+        at / 1e9, msg.fault());
+    throw new Crashed("guest agent " + vm.name(), msg.fault());
+  }
+
+  /** vm-reboot: a Present held here fails; a sleep before it is cancelled. */
+  private Behavior<Command> onReset(Reset msg) {
+    run.disarm(timers, SLEEP);
+    ledger.failHeld(msg.reason(), Math.max(run.now(), msg.atNanos()));
     return this;
   }
 
@@ -158,7 +200,10 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
         pacerHistory = sla.presentHistory();
       }
     } else if (m instanceof Scheduling.PresentAllowed) {
-      issuePresent();
+      if (ledger.holds()) issuePresent(); // else: the Present it was for failed (a crash, a reboot)
+    } else if (m instanceof Scheduling.Restarted) {
+      // the scheduler restarted and lost the question: a Present waiting for its permission asks again
+      if (ledger.asking()) controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
     } else if (m instanceof Scheduling.Collect collect) {
       // a second counts only when the guest was already presenting when it began
       boolean running = firstReturned >= 0 && firstReturned <= collect.secondStart();
@@ -167,9 +212,6 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     }
     return this;
   }
-
-  /** Whether the Present in flight went straight through, so that its answer's model time holds. */
-  private boolean presentTimed;
 
   private void sleepThenPresent(long sleep) {
     if (sleep > 0) {
@@ -186,9 +228,8 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   /** {@code atNanos}: the guest's model time when the Present went straight through, -1 when the agent held it. */
   private void issuePresent(long atNanos) {
-    presentIssued = run.now();
-    presentTimed = atNanos >= 0;
-    vgpu.tell(new VGpu.Present(vgpuAnswers, tail, atNanos));
-    tail = null;
+    ledger.forwarded(run.now(), atNanos >= 0);
+    vgpu.tell(new VGpu.Present(vgpuAnswers, ledger.tail, atNanos, ledger.tailCall, ledger.call));
+    ledger.tailSent();
   }
 }

@@ -63,8 +63,8 @@ final class MemoryCalls {
 
   /** The vCPU's report with these calls' figures. */
   VcpuReport report(int vcpu, long ran, long steal, long maxStall, long steps, long objectReturns,
-      long programNanos, List<BenchmarkRun> benchmarks) {
+      long programNanos, List<BenchmarkRun> benchmarks, long channelFailed) {
     return new VcpuReport(vm, vcpu, ran, steal, submitted, completed, failed, List.copyOf(failures), maxStall,
-        steps, refused, objectReturns, programNanos, List.copyOf(benchmarks));
+        steps, refused, objectReturns, programNanos, List.copyOf(benchmarks), channelFailed);
   }
 }

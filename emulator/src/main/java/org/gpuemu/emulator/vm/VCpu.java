@@ -1,19 +1,26 @@
 package org.gpuemu.emulator.vm;
 
+import java.util.function.Supplier;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PreRestart;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.Crashed;
+import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.CoscheduleRouter;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.vm.VcpuState.Wait;
 import org.gpuemu.workloads.MemoryAware;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
@@ -25,6 +32,9 @@ import org.gpuemu.workloads.Step;
  * back (a wake-up) when the answer comes. Flush blocks without the core; so does Present, unless the VM's
  * {@code present-wait} is {@code poll}: then the vCPU spins on its core while Present is blocked and goes on once
  * the core has let it see the answer (a Windows guest's Direct3D runtime polling the GPU at its render-ahead limit).
+ *
+ * <p>Faults (issue 18): {@code vcpu-crash} ({@link Crash}) and {@code vm-reboot} ({@link Reboot}), what each does
+ * and how it recovers: {@link VcpuGuest}.
  */
 public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
@@ -36,21 +46,46 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   /** Stop after the current step. {@code replyTo} hears {@link Stopped} once no step is in progress. */
   public record Stop(ActorRef<Stopped> replyTo) implements Command {}
 
-  /** The synchronous call's work completed at emulated time {@code atNanos}. */
+  /** The synchronous call's work completed (or failed) at emulated time {@code atNanos}. */
   public record SyncReturned(long atNanos) implements Command {}
 
   /**
    * The Present returned, at emulated time {@code atNanos} (the event that released it: the Present itself or the
    * completion that made room), or -1 when the answer was timed by the wall clock (a guest agent that slept or
-   * waited for its controller).
+   * waited for its controller); {@code failure}: why it failed (null: it presented a frame).
    */
-  public record PresentReturned(long atNanos) implements Command {
+  public record PresentReturned(long atNanos, String failure) implements Command {
     public static final PresentReturned UNTIMED = new PresentReturned(-1);
+
+    public PresentReturned(long atNanos) {
+      this(atNanos, null);
+    }
   }
 
   public enum FlushReturned implements Command { INSTANCE }
 
   public record Report(ActorRef<VcpuReport> replyTo) implements Command {}
+
+  /** Fault {@code fault} (vcpu-crash) at {@code atNanos}: see the class. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
+  /**
+   * Fault {@code fault} (vm-reboot) at {@code atNanos}: down for {@code downNanos}, then the program again;
+   * {@code outcomes} (null: none) hears when it is up.
+   */
+  public record Reboot(int fault, long atNanos, long downNanos, ActorRef<FaultInjector.Outcome> outcomes)
+      implements Command {}
+
+  record Rebooted(long due) implements Command, Timed {}
+
+  /** Fault {@code fault} ({@code kind}) on the VM's channel to its vGPU from {@code atNanos}: {@link GuestChannel}. */
+  public record ChannelFault(int fault, FaultPlan.Kind kind, long atNanos, long untilNanos) implements Command {}
+
+  /** The vGPU took request {@code call} sent over the channel (its acknowledgement). */
+  public record Received(long call) implements Command {}
+
+  /** The channel's timer for request {@code key}'s wait ({@code arrival} false) or a delayed copy's arrival. */
+  record ChannelTimer(long key, boolean arrival, long due) implements Command, Timed {}
 
   /**
    * The GPU scheduler switched to this VM's vGPU and needs this vCPU running (FairGV's GPU-centric coscheduling,
@@ -62,70 +97,49 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private record MemoryAnswered(GpuMemory.Answer answer) implements Command {}
 
-  private record SleepEnded(long due) implements Command, Timed {}
+  record SleepEnded(long due) implements Command, Timed {}
 
-  private enum Continue implements Command { INSTANCE }
+  enum Continue implements Command { INSTANCE }
 
   public record Stopped(int vcpu, int vm) {}
 
-  private static final int ASYNC_BATCH = 64;
-  private static final Object SLEEP = "sleep";
-
-  private enum Wait { NONE, CPU, SYNC_SPIN, SYNC_BLOCKED, SYNC_WAKING, PRESENT, FLUSH, MEMORY, SLEEP }
-
-  private final int vcpu;
-  private final Program program;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final VcpuCalls calls;
-  private Wait wait = Wait.NONE;
-  private boolean answered;
-  /** Present is blocked and the vCPU spins on its core for it ({@code present-wait = poll}). */
-  private boolean presentSpinning;
-  private boolean running;
-  private ActorRef<Stopped> stopRequested;
-  private long stepStarted;
-  private long lastPresent = -1;
-  /**
-   * The model time of the event this vCPU last acted on (a CPU burst's end, a kernel's completion, a sleep's
-   * due time): the next step starts then, not when the message about it arrived, so message latency does not
-   * become emulated time (DESIGN.md §4: chain from due times). Never after the clock's now.
-   */
-  private long clock;
-  private long ran;
-  private long steal;
-  private long programStarted = -1;
-  private long programEnded = -1;
-  private long maxStall;
-  private long steps;
-  /** A batch of asynchronous steps goes on in a Continue at this model time. */
-  private boolean continuePending;
+  private final VcpuState st;
+  private final VcpuGuest guest;
 
-  public static Behavior<Command> create(int vcpu, Settings.Vm settings, Program program, RunContext run,
+  /** {@code programs} makes the guest program (null: an idle vCPU); {@code channel}: {@link GuestChannel}'s, or null. */
+  public static Behavior<Command> create(int vcpu, Settings.Vm settings, Supplier<Program> programs, RunContext run,
       ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, VcpuReports reports,
-      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new VCpu(ctx, vcpu, settings, program,
-        run, timers, core, vgpu, agent, memory, metrics, reports, coscheduler))));
+      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler, RequestHistory history, FaultPlan.Channel channel) {
+    VcpuState st = new VcpuState(vcpu, programs);
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+      // made once: its adapters answer every incarnation at the same reference, its memory counters survive
+      GuestChannel guestChannel = channel == null ? null
+          : new GuestChannel(settings.index(), channel, vgpu, ctx.getSelf(), history, run, timers);
+      VcpuCalls calls = new VcpuCalls(vcpu, settings, ctx.getSelf(), core,
+          ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new), vgpu, agent, memory,
+          ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new), metrics, reports,
+          st.program instanceof MemoryAware, ctx.getLog(), history, guestChannel);
+      if (coscheduler != null) {
+        coscheduler.tell(new CoscheduleRouter.VcpuJoin(vcpu, settings.index(),
+            ctx.messageAdapter(CoscheduleRouter.Coschedule.class, Coscheduled::new)));
+      }
+      return run.causal(Crashed.restarting(Behaviors.setup(c -> new VCpu(c, st, run, timers, calls))));
+    }));
   }
 
-  private VCpu(ActorContext<Command> ctx, int vcpu, Settings.Vm settings, Program program, RunContext run,
-      TimerScheduler<Command> timers, ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu,
-      ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VcpuReports reports, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {
+  private VCpu(ActorContext<Command> ctx, VcpuState st, RunContext run, TimerScheduler<Command> timers,
+      VcpuCalls calls) {
     super(ctx);
-    this.vcpu = vcpu;
-    this.program = program;
+    this.st = st;
     this.run = run;
     this.timers = timers;
-    this.calls = new VcpuCalls(vcpu, settings, ctx.getSelf(), core,
-        ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new), vgpu, agent, memory,
-        ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new), metrics, reports,
-        program instanceof MemoryAware, ctx.getLog());
-    if (coscheduler != null) {
-      coscheduler.tell(new CoscheduleRouter.VcpuJoin(vcpu, settings.index(),
-          ctx.messageAdapter(CoscheduleRouter.Coschedule.class, Coscheduled::new)));
-    }
+    this.calls = calls;
+    this.guest = new VcpuGuest(st, calls, run, timers, ctx.getSelf());
+    guest.restarted();
   }
 
   @Override public Receive<Command> createReceive() {
@@ -141,57 +155,70 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(SleepEnded.class, this::onSleepEnded)
         .onMessage(Report.class, this::onReport)
         .onMessage(Coscheduled.class, this::onCoschedule)
+        .onMessage(Crash.class, this::onCrash)
+        .onMessage(Reboot.class, this::onReboot)
+        .onMessage(Rebooted.class, this::onRebooted)
+        .onMessage(ChannelFault.class, this::onChannelFault)
+        .onMessage(Received.class, this::onReceived)
+        .onMessage(ChannelTimer.class, this::onChannelTimer)
+        .onSignal(PreRestart.class, sig -> {
+          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+          return this;
+        })
         .build();
   }
 
   private Behavior<Command> onStart() {
-    running = program != null;
-    clock = Math.max(clock, run.now());
+    st.running = st.program != null;
+    st.clock = Math.max(st.clock, run.now());
     return step();
   }
 
   private Behavior<Command> onStop(Stop msg) {
-    stopRequested = msg.replyTo();
-    if (wait == Wait.SLEEP) {
-      run.disarm(timers, SLEEP);
-      wait = Wait.NONE;
-    }
-    if (wait == Wait.NONE) stopNow();
+    guest.stop(msg.replyTo());
     return this;
   }
 
   private Behavior<Command> onCpuDone(CpuDone msg) {
-    calls.requestEnded();
-    Behavior<Command> next = afterCpuDone(msg);
-    if (!continuePending) calls.settle(clock);
-    return next;
+    CpuScheduler.Done done = msg.done();
+    if (done.remainingNanos() == 0) calls.requestEnded(); // a request taken back leaves nothing held for it
+    afterCpuDone(done);
+    if (!st.continuePending) calls.settle(st.clock);
+    return this;
   }
 
   private Behavior<Command> onContinue() {
-    continuePending = false;
-    Behavior<Command> next = step();
-    if (!continuePending) calls.settle(clock);
-    return next;
+    st.continuePending = false;
+    step();
+    if (!st.continuePending) calls.settle(st.clock);
+    return this;
   }
 
-  private Behavior<Command> afterCpuDone(CpuDone msg) {
-    ran += msg.done().ranNanos();
-    steal += msg.done().stealNanos();
-    clock = Math.max(clock, msg.done().endNanos());
-    calls.sliceEnded(msg.done());
-    switch (wait) {
+  private Behavior<Command> afterCpuDone(CpuScheduler.Done done) {
+    st.ran += done.ranNanos();
+    st.steal += done.stealNanos();
+    st.clock = Math.max(st.clock, done.endNanos());
+    calls.sliceEnded(done);
+    if (st.downUntil >= 0) return this; // rebooting: the old boot's slice, withdrawn
+    boolean spinSaw = st.answered && (st.wait == Wait.SYNC_SPIN || st.presentSpinning);
+    if (done.remainingNanos() > 0 && !spinSaw) { // withdrawn (a crash): ask again for the rest
+      calls.cpu(done.remainingNanos(), st.clock);
+      return this;
+    }
+    switch (st.wait) {
       case CPU, SYNC_WAKING -> {
         return resume();
       }
       case SYNC_SPIN -> {
-        if (answered) return resume();
-        wait = Wait.SYNC_BLOCKED; // hybrid spin ran out: block and give the core away
+        if (st.answered) return resume();
+        st.wait = Wait.SYNC_BLOCKED; // hybrid spin ran out: block and give the core away
         return this;
       }
       case PRESENT -> {
-        if (!presentSpinning || !answered) return this;
-        presentSpinning = false; // the spin saw Present return
-        return presentDone(clock);
+        if (!st.presentSpinning || !st.answered) return this;
+        st.presentSpinning = false; // the spin saw Present return
+        guest.presentDone(st.clock, null);
+        return this;
       }
       default -> {
         return this;
@@ -200,13 +227,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onSyncReturned(SyncReturned msg) {
-    answered = true;
-    clock = Math.max(clock, msg.atNanos());
-    if (wait == Wait.SYNC_SPIN) {
-      calls.finish(clock);
-    } else if (wait == Wait.SYNC_BLOCKED) {
-      wait = Wait.SYNC_WAKING;
-      calls.wake(clock);
+    if (st.downUntil >= 0) return this;
+    st.answered = true;
+    st.clock = Math.max(st.clock, msg.atNanos());
+    if (st.wait == Wait.SYNC_SPIN) {
+      calls.finish(st.clock);
+    } else if (st.wait == Wait.SYNC_BLOCKED) {
+      st.wait = Wait.SYNC_WAKING;
+      calls.wake(st.clock);
     }
     return this;
   }
@@ -214,11 +242,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   /** The GPU scheduler switched to this vCPU's vGPU at the model time the message carries (Algorithm 4). */
   private Behavior<Command> onCoschedule(Coscheduled msg) {
     // the core acts at the switch's time; the vCPU's own clock moves only with what it runs (its next CpuDone)
-    long at = Math.max(clock, msg.coschedule().atNanos());
-    switch (wait) {
+    long at = Math.max(st.clock, msg.coschedule().atNanos());
+    switch (st.wait) {
       case SYNC_BLOCKED -> {
         // wakeup_vcpu: spin again, holding the core, until the answer or the spin limit
-        wait = Wait.SYNC_SPIN;
+        st.wait = Wait.SYNC_SPIN;
         calls.spin(at);
         calls.boost(at);
       }
@@ -229,121 +257,83 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onPresentReturned(PresentReturned msg) {
+    if (st.downUntil >= 0) return this;
     long now = msg.atNanos() >= 0 ? msg.atNanos() : run.now();
-    clock = Math.max(clock, now);
-    if (presentSpinning) {
-      answered = true;
-      calls.finish(clock); // goes on once the spin is on the core and sees it
+    st.clock = Math.max(st.clock, now);
+    if (st.presentSpinning) {
+      st.answered = true;
+      calls.finish(st.clock); // goes on once the spin is on the core and sees it
       return this;
     }
-    return presentDone(now);
-  }
-
-  /** Present has returned to the guest at {@code now}: a frame. */
-  private Behavior<Command> presentDone(long now) {
-    if (lastPresent >= 0) calls.frame(now - lastPresent);
-    lastPresent = now;
-    return resume();
+    guest.presentDone(now, msg.failure());
+    return this;
   }
 
   private Behavior<Command> onMemoryAnswered(MemoryAnswered msg) {
     calls.memoryAnswered(msg.answer());
+    if (st.downUntil >= 0) return this;
     // a memory-aware guest (gBalloon's 3D apps) slows with what it lacks
-    if (program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
+    if (st.program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
     return onAnswered();
   }
 
   /** An unstamped answer (a flush, a memory call): the guest goes on at the model time it arrived. */
   private Behavior<Command> onAnswered() {
-    clock = Math.max(clock, run.now());
+    if (st.downUntil >= 0) return this;
+    st.clock = Math.max(st.clock, run.now());
     return resume();
   }
 
   private Behavior<Command> onSleepEnded(SleepEnded msg) {
-    clock = Math.max(clock, run.fired(msg.due()));
-    wait = Wait.NONE;
-    return stopRequested != null ? stopNow() : step();
+    st.clock = Math.max(st.clock, run.fired(msg.due()));
+    st.wait = Wait.NONE;
+    guest.goOn();
+    return this;
   }
 
   private Behavior<Command> onReport(Report msg) {
-    long programNanos = programEnded >= 0 ? programEnded - programStarted : -1;
-    msg.replyTo().tell(calls.report(program, ran, steal, maxStall, steps, programNanos));
+    long programNanos = st.programEnded >= 0 ? st.programEnded - st.programStarted : -1;
+    msg.replyTo().tell(calls.report(st.program, st.ran, st.steal, st.maxStall, st.steps, programNanos));
     return this;
   }
 
-  /** A blocking step finished: note how long it blocked, then go on. */
+  private Behavior<Command> onCrash(Crash msg) {
+    guest.crash(msg, getContext().getLog());
+    throw new Crashed("vCPU " + st.vcpu, msg.fault());
+  }
+
+  private Behavior<Command> onReboot(Reboot msg) {
+    guest.reboot(msg);
+    return this;
+  }
+
+  private Behavior<Command> onRebooted(Rebooted msg) {
+    guest.rebooted(run.fired(msg.due()));
+    return this;
+  }
+
+  private Behavior<Command> onChannelFault(ChannelFault msg) {
+    calls.channel.fault(msg.kind(), msg.atNanos(), msg.untilNanos());
+    return this;
+  }
+
+  private Behavior<Command> onReceived(Received msg) {
+    guest.channel(msg.call(), false, -1);
+    return this;
+  }
+
+  private Behavior<Command> onChannelTimer(ChannelTimer msg) {
+    guest.channel(msg.key(), msg.arrival(), run.fired(msg.due()));
+    return this;
+  }
+
   private Behavior<Command> resume() {
-    maxStall = Math.max(maxStall, clock - stepStarted);
-    wait = Wait.NONE;
-    return stopRequested != null ? stopNow() : step();
-  }
-
-  private Behavior<Command> stopNow() {
-    running = false;
-    if (stopRequested != null) stopRequested.tell(new Stopped(vcpu, calls.vm()));
-    stopRequested = null;
+    guest.resume();
     return this;
   }
 
-  /** Executes steps until one blocks; yields after a run of asynchronous ones so other messages get in. */
   private Behavior<Command> step() {
-    for (int i = 0; running && i < ASYNC_BATCH; i++) {
-      long now = clock;
-      if (programStarted < 0) programStarted = now;
-      Step s = program.next(now);
-      if (s == null) {
-        if (programEnded < 0) programEnded = now;
-        running = false;
-        return this;
-      }
-      steps++;
-      stepStarted = now;
-      if (!execute(s, now)) return this;
-    }
-    if (running) {
-      continuePending = true;
-      getContext().getSelf().tell(Continue.INSTANCE);
-    }
+    guest.step();
     return this;
-  }
-
-  /** Starts one step; true when it completed at once (asynchronous). */
-  private boolean execute(Step s, long now) {
-    if (s instanceof Step.CpuBurst b) {
-      wait = Wait.CPU;
-      calls.cpu(b.nanos(), now);
-    } else if (s instanceof Step.LaunchKernel l) {
-      calls.launch(l.kernel(), now);
-      return true;
-    } else if (s instanceof Step.SyncCall c) {
-      calls.sync(c.kernel(), now);
-      answered = false;
-      wait = calls.syncSpins() ? Wait.SYNC_SPIN : Wait.SYNC_BLOCKED;
-      if (wait == Wait.SYNC_SPIN) calls.spin(now);
-    } else if (s instanceof Step.Present p) {
-      wait = Wait.PRESENT;
-      calls.present(p.tail(), clock);
-      if (calls.presentSpins()) {
-        presentSpinning = true;
-        answered = false;
-        calls.spinUntilFinished(now);
-      }
-    } else if (s instanceof Step.Flush) {
-      wait = Wait.FLUSH;
-      calls.flush();
-    } else if (s instanceof Step.Malloc m) {
-      wait = Wait.MEMORY;
-      calls.allocate(m.bytes());
-    } else if (s instanceof Step.Free f) {
-      calls.free(f.bytes());
-      return true;
-    } else if (s instanceof Step.Sleep z) {
-      wait = Wait.SLEEP;
-      long due = now + z.nanos();
-      run.arm(timers, SLEEP, new SleepEnded(due), due);
-    } else {
-      throw new IllegalStateException("unknown step " + s);
-    }
-    return false;
   }
 }

@@ -8,7 +8,6 @@ import java.util.TreeSet;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -18,7 +17,9 @@ import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.policies.gpu.GpuWork;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.KernelSpec;
@@ -49,25 +50,27 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   /**
    * Asynchronous launch from vCPU {@code vcpu} (-1: untagged) at emulated time {@code atNanos} (-1: on arrival):
-   * the guest does not wait.
+   * the guest does not wait. {@code call}: the guest's request id in the run's history (-1: untracked), here and in
+   * every call below.
    */
-  public record Launch(KernelSpec kernel, int vcpu, long atNanos) implements Command {}
+  public record Launch(KernelSpec kernel, int vcpu, long atNanos, long call) implements Command {}
 
   /** Synchronous call from {@code vcpu}: {@code replyTo} gets {@link VCpu.SyncReturned} when it has completed. */
-  public record Sync(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> replyTo, long atNanos) implements Command {}
+  public record Sync(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> replyTo, long atNanos, long call)
+      implements Command {}
 
   /**
-   * End of frame, submitting {@code tail} (null: nothing) first: {@link VCpu.PresentReturned} once the frame is
-   * in the driver's buffer and the buffer has room.
+   * End of frame, submitting {@code tail} (null: nothing; its id {@code tailCall}) first:
+   * {@link VCpu.PresentReturned} once the frame is in the driver's buffer and the buffer has room.
    */
-  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos) implements Command {
-    public Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail) {
-      this(replyTo, tail, -1);
-    }
-  }
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
+      implements Command {}
 
   /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
-  public record Flush(ActorRef<VCpu.Command> replyTo) implements Command {}
+  public record Flush(ActorRef<VCpu.Command> replyTo, long call) implements Command {}
+
+  /** A guest's {@code call} (request {@code id}) over a faulty channel, given up at {@code giveUp}: GuestChannel. */
+  public record Transmitted(Command call, long id, long giveUp, ActorRef<VCpu.Command> ackTo) implements Command {}
 
   /** Reply {@link Drained} once nothing of this vGPU is queued or running. */
   public record Drain(ActorRef<Drained> replyTo) implements Command {}
@@ -77,13 +80,16 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
 
-  private record Dispatched(Scheduling.Dispatch dispatch) implements Command {}
+  private record FromScheduler(Scheduling.ToVgpu message) implements Command {}
 
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
-  /** Fault {@code fault}: crash at {@code atNanos}, down for {@code downNanos} after the restart (see the class). */
-  public record Crash(int fault, long downNanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
-      implements Command {}
+  /**
+   * Fault {@code fault}: crash at {@code atNanos}, down for {@code downNanos} after the restart, its calls in flight
+   * failing with {@code reason} ({@code vgpu-crashed}; {@code vm-crashed} for a reboot): {@link VgpuFaults}.
+   */
+  public record Crash(int fault, long downNanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes,
+      String reason) implements Command {}
 
   /** Tell {@code outcomes} when this VM next completes a kernel call from {@code sinceNanos} (-1: its next failure). */
   public record Watch(int fault, long sinceNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
@@ -114,9 +120,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private final Map<Long, Pending> pending = new HashMap<>();
   private final ArrayDeque<Long> runtime = new ArrayDeque<>();
   private final TreeSet<Long> outstanding = new TreeSet<>();
-  private final ArrayDeque<Long> framesInFlight = new ArrayDeque<>();
-  private final ArrayDeque<Blocked> blockedPresents = new ArrayDeque<>();
-  private final ArrayDeque<Waiter> flushes = new ArrayDeque<>();
+  private final VgpuAnswers answers;
   private final ArrayDeque<ActorRef<Drained>> drains = new ArrayDeque<>();
   private int inDriver;
   /** Counters, failures and a crash's orphans: survive a restart. */
@@ -124,27 +128,25 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   private final Slicer slicer;
   /** Calls whose earlier part failed, by the id of their last part: the reason they fail with. */
   private final Map<Long, String> failedCalls = new HashMap<>();
-  private long crashedAt = -1;
   /** Whether the scheduler hears of each Present (space sharing). */
   private final boolean reportFrames;
-  /** Frames presented so far: the frame the guest is recording. */
-  private long frame;
   private int frameRequests;
 
   /**
    * {@code measuredUntil}: when the VM's program stops (its figures count GPU work up to then, not the drain);
    * {@code reportFrames}: tell the scheduler of each Present ({@link Scheduling.Presented}, space sharing);
-   * {@code cpuTimes}: where the vCPUs' CPU time goes (null: nowhere, the policy does not use it).
+   * {@code cpuTimes}: where the vCPUs' CPU time goes (null: nowhere, the policy does not use it); {@code history}:
+   * where the outcome of every call goes, by its id.
    */
   public static Behavior<Command> create(VgpuParams params, int commandBuffer, int driverQueue, long measuredUntil,
       Slicer slicer, boolean reportFrames, RunContext run, ActorRef<Scheduling.Command> scheduler,
-      ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {
-    VgpuLedger ledger = new VgpuLedger(measuredUntil);
+      ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics,
+      RequestHistory history) {
+    VgpuLedger ledger = new VgpuLedger(measuredUntil, history, params.vgpu());
     // the causal inbox outside the supervisor: what it holds and its senders' order survive a restart, and the
     // dying incarnation's answers (PreRestart) go out stamped with the crash's time
-    return run.causal(Behaviors.supervise(Behaviors.setup((ActorContext<Command> ctx) -> new VGpu(ctx, params,
-        commandBuffer, driverQueue, ledger, slicer, reportFrames, run, scheduler, cpuTimes, smGroup, metrics)))
-        .onFailure(VgpuFaults.Crashed.class, SupervisorStrategy.restart().withLoggingEnabled(false)));
+    return run.causal(Crashed.restarting(Behaviors.setup((ActorContext<Command> ctx) -> new VGpu(ctx, params,
+        commandBuffer, driverQueue, ledger, slicer, reportFrames, run, scheduler, cpuTimes, smGroup, metrics))));
   }
 
   private VGpu(ActorContext<Command> ctx, VgpuParams params, int commandBuffer, int driverQueue, VgpuLedger ledger,
@@ -162,8 +164,9 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.cpuTimes = cpuTimes;
     this.smGroup = smGroup;
     this.metrics = metrics;
+    this.answers = new VgpuAnswers(commandBuffer, reportFrames, ledger);
     this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
-    var dispatches = ctx.messageAdapter(Scheduling.Dispatch.class, Dispatched::new);
+    var dispatches = ctx.messageAdapter(Scheduling.ToVgpu.class, FromScheduler::new);
     // a restarted incarnation is still joined: the adapters it registers again answer at the same reference
     if (!ledger.joined) scheduler.tell(new Scheduling.Join(params, dispatches));
     ledger.joined = true;
@@ -171,23 +174,21 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos()))
-        .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo(), m.atNanos()))
+        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos(), m.call()))
+        .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo(), m.atNanos(), m.call()))
         .onMessage(Present.class, this::onPresent)
         .onMessage(Flush.class, this::onFlush)
-        .onMessage(Dispatched.class, this::onDispatched)
+        .onMessage(Transmitted.class, this::onTransmitted)
+        .onMessage(FromScheduler.class, this::onScheduler)
         .onMessage(KernelFinished.class, this::onKernelFinished)
         .onMessage(Drain.class, this::onDrain)
         .onMessage(Report.class, this::onReport)
         .onMessage(CpuTime.class, this::onCpuTime)
         .onMessage(Crash.class, this::onCrash)
-        .onMessage(Watch.class, m -> {
-          ledger.watch(m.fault(), m.sinceNanos(), m.outcomes());
-          return this;
-        })
+        .onMessage(Watch.class, this::onWatch)
         .onSignal(PreRestart.class, sig -> {
-          VgpuFaults.failInFlight(vgpu, crashedAt, pending, runtime, blockedPresents, flushes, drains, ledger,
-              reportFrames);
+          VgpuFaults.failInFlight(vgpu, ledger.downSince, pending, runtime, answers, drains, ledger, scheduler,
+              frameRequests, reportFrames);
           return this;
         })
         .build();
@@ -198,12 +199,13 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
    * to the scheduler and the GPU (each fills a place in the driver's buffer); the guest's call completes, answers a
    * synchronous caller and counts as one kernel when its last part completes.
    */
-  private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, long atNanos) {
+  private Behavior<Command> queue(KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, long atNanos,
+      long call) {
     long queuedAt = atNanos >= 0 ? atNanos : run.now();
     ledger.submitted++;
     if (queuedAt < ledger.downUntil) { // crashed, not back: fails now, or at the crash if issued before it (in flight)
       long failedAt = Math.max(queuedAt, ledger.downSince);
-      ledger.failed("vgpu-crashed", failedAt);
+      ledger.failed(call, ledger.downReason, failedAt);
       if (syncReply != null) syncReply.tell(new VCpu.SyncReturned(failedAt));
       return this;
     }
@@ -213,7 +215,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       KernelSpec part = parts.get(i);
       long id = ((long) vgpu << ID_SHIFT) | ledger.seq++;
       GpuWork work = new GpuWork(id, vgpu, part.soloNanos(), queuedAt, last && syncReply != null);
-      pending.put(id, new Pending(work, part, vcpu, last ? syncReply : null, last, frame));
+      pending.put(id, new Pending(work, part, vcpu, last ? syncReply : null, last, ledger.frame, call));
       frameRequests++;
       outstanding.add(id);
       runtime.add(id);
@@ -233,52 +235,49 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       scheduler.tell(new Scheduling.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(),
           p.frame()));
     }
-    releaseFlushes();
-    releasePresents(at);
+    answers.release(at, runtime.peek(), outstanding);
   }
 
   private Behavior<Command> onPresent(Present msg) {
-    if (msg.tail() != null) queue(msg.tail(), -1, null, -1);
-    if (reportFrames) scheduler.tell(new Scheduling.Presented(vgpu, frame, frameRequests));
-    frame++;
+    if (msg.tail() != null) queue(msg.tail(), -1, null, -1, msg.tailCall());
+    if (reportFrames) scheduler.tell(new Scheduling.Presented(vgpu, ledger.frame, frameRequests));
+    ledger.frame++;
     frameRequests = 0;
     ledger.submitted++;
-    if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
-    blockedPresents.add(new Blocked(msg.replyTo(), msg.atNanos()));
-    releasePresents(msg.atNanos());
+    answers.present(new Blocked(msg.replyTo(), msg.atNanos(), msg.call()), outstanding);
+    answers.release(msg.atNanos(), runtime.peek(), outstanding);
     return this;
-  }
-
-  /** Answers blocked Presents once the runtime has handed everything on and few enough frames are unfinished. */
-  private void releasePresents(long at) {
-    while (!framesInFlight.isEmpty() && (outstanding.isEmpty() || outstanding.first() > framesInFlight.peek())) {
-      framesInFlight.poll();
-    }
-    while (!blockedPresents.isEmpty() && runtime.isEmpty()
-        && framesInFlight.size() - (blockedPresents.size() - 1) <= commandBuffer) {
-      ledger.completed++;
-      Blocked b = blockedPresents.poll();
-      // answered at the model time of the event that released it, never before it was issued. Space sharing only
-      // for now: the other papers' figures were measured with wall-clock answers and would need re-measuring
-      b.replyTo().tell(b.atNanos() < 0 || !reportFrames ? VCpu.PresentReturned.UNTIMED
-          : new VCpu.PresentReturned(Math.max(b.atNanos(), at)));
-    }
   }
 
   private Behavior<Command> onFlush(Flush msg) {
     ledger.submitted++;
     long upTo = ((long) vgpu << ID_SHIFT) | (ledger.seq - 1);
-    flushes.add(new Waiter(upTo, msg.replyTo()));
-    releaseFlushes();
+    answers.flush(new Waiter(upTo, msg.replyTo(), msg.call()));
+    answers.release(run.now(), runtime.peek(), outstanding);
     return this;
   }
 
-  private Behavior<Command> onDispatched(Dispatched msg) {
-    Scheduling.Dispatch d = msg.dispatch();
-    if (ledger.orphans.remove(d.work().id()) != null) { // a crashed incarnation's: nobody waits for it
-      scheduler.tell(new Scheduling.Completed(d.work(), 0, d.atNanos()));
+  private Behavior<Command> onTransmitted(Transmitted msg) { // acknowledged, run once, never before it arrived
+    Command call = VgpuFaults.taken(msg, ledger, run.now());
+    if (call instanceof Launch l) return queue(l.kernel(), l.vcpu(), null, l.atNanos(), l.call());
+    if (call instanceof Sync c) return queue(c.kernel(), c.vcpu(), c.replyTo(), c.atNanos(), c.call());
+    return call instanceof Flush f ? onFlush(f) : this;
+  }
+
+  private Behavior<Command> onScheduler(FromScheduler msg) {
+    if (msg.message() instanceof Scheduling.Resync r) { // a restarted scheduler asks (VgpuFaults)
+      ledger.schedulerEpoch = Math.max(ledger.schedulerEpoch, r.epoch());
+      scheduler.tell(VgpuFaults.resynced(vgpu, run.now(), pending, runtime, ledger));
       return this;
     }
+    Scheduling.Dispatch d = (Scheduling.Dispatch) msg.message();
+    // a dead scheduler incarnation's dispatch (the new one dispatches it again), or one already on the GPU: dropped
+    if (d.epoch() < ledger.schedulerEpoch || ledger.dispatched.containsKey(d.work().id())) return this;
+    if (ledger.orphans.remove(d.work().id()) != null) { // a crashed incarnation's: nobody waits for it
+      scheduler.tell(new Scheduling.Completed(d.work(), 0, d.atNanos(), d.epoch()));
+      return this;
+    }
+    ledger.dispatched.put(d.work().id(), d.epoch());
     Pending p = pending.get(d.work().id());
     ActorRef<SmGroup.Command> group = d.group() != null ? d.group() : smGroup;
     group.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, d.atNanos(), d.bind()));
@@ -287,10 +286,12 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onKernelFinished(KernelFinished msg) {
     SmGroup.Finished f = msg.finished();
+    Long epoch = ledger.dispatched.remove(f.workId());
+    long by = epoch == null ? 0 : epoch;
     GpuWork orphan = ledger.orphans.remove(f.workId());
     if (orphan != null) { // a crashed incarnation's: its GPU time counts, nobody waits for it
       ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), false);
-      scheduler.tell(new Scheduling.Completed(orphan, f.gpuNanos(), f.finishedNanos()));
+      scheduler.tell(new Scheduling.Completed(orphan, f.gpuNanos(), f.finishedNanos(), by));
       metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
       return this;
     }
@@ -298,14 +299,14 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     outstanding.remove(f.workId());
     String failure = f.failure() != null ? f.failure() : failedCalls.isEmpty() ? null : failedCalls.remove(f.workId());
     if (p.last() && failure != null) {
-      ledger.failed(failure, f.finishedNanos());
+      ledger.failed(p.call(), failure, f.finishedNanos());
     } else if (p.last()) {
-      ledger.kernelCompleted(f.finishedNanos());
+      ledger.kernelCompleted(p.call(), f.finishedNanos());
     } else if (failure != null) {
       failedCalls.put(VgpuFaults.lastPartOf(pending, f.workId()), failure);
     }
     ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), p.last() && failure == null);
-    scheduler.tell(new Scheduling.Completed(p.work(), f.gpuNanos(), f.finishedNanos()));
+    scheduler.tell(new Scheduling.Completed(p.work(), f.gpuNanos(), f.finishedNanos(), by));
     metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
     if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
     inDriver--;
@@ -317,8 +318,13 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private Behavior<Command> onCrash(Crash msg) {
-    crashedAt = VgpuFaults.crash(vgpu, msg, Math.max(run.now(), msg.atNanos()), ledger, getContext().getLog());
-    throw new VgpuFaults.Crashed(vgpu, msg.fault());
+    VgpuFaults.crash(vgpu, msg, Math.max(run.now(), msg.atNanos()), ledger, getContext().getLog());
+    throw new Crashed("vGPU " + vgpu, msg.fault());
+  }
+
+  private Behavior<Command> onWatch(Watch msg) {
+    ledger.watch(msg.fault(), msg.sinceNanos(), msg.outcomes());
+    return this;
   }
 
   private Behavior<Command> onCpuTime(CpuTime msg) {
@@ -336,15 +342,9 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    long open = outstanding.size() + blockedPresents.size() + flushes.size();
+    long open = outstanding.size() + answers.open();
     msg.replyTo().tell(ledger.report(vgpu, open));
     return this;
   }
 
-  private void releaseFlushes() {
-    while (!flushes.isEmpty() && (runtime.isEmpty() || runtime.peek() > flushes.peek().upToId())) {
-      ledger.completed++;
-      flushes.poll().replyTo().tell(VCpu.FlushReturned.INSTANCE);
-    }
-  }
 }

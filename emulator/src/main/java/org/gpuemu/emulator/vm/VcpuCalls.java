@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.workloads.BenchmarkAware;
@@ -35,6 +36,10 @@ final class VcpuCalls {
   private final ActorRef<MetricsHub.Command> metrics;
   private final VcpuReports reports;
   private final MemoryCalls memoryCalls;
+  /** Where every GPU call gets its id (issue 18's checker). */
+  private final RequestHistory history;
+  /** The channel to the vGPU when a message fault targets the VM (null: the vCPU tells the vGPU directly). */
+  final GuestChannel channel;
   /** CPU requests sent so far: whether a vCPU asked for its core again after its last request ended. */
   private long runs;
   /**
@@ -52,7 +57,10 @@ final class VcpuCalls {
   VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
       ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,
-      ActorRef<MetricsHub.Command> metrics, VcpuReports reports, boolean memoryAware, Logger log) {
+      ActorRef<MetricsHub.Command> metrics, VcpuReports reports, boolean memoryAware, Logger log,
+      RequestHistory history, GuestChannel channel) {
+    this.history = history;
+    this.channel = channel;
     this.vm = settings.index();
     this.vcpu = vcpu;
     this.settings = settings;
@@ -115,6 +123,11 @@ final class VcpuCalls {
     cpu(WAKE_NANOS, at);
   }
 
+  /** A crash or a reboot: the request on the core is taken back (the core answers with what was left of it). */
+  void withdraw(long at) {
+    core.tell(new CpuScheduler.Withdraw(vcpu, at));
+  }
+
   void finish(long at) {
     core.tell(new CpuScheduler.Finish(vcpu, at));
   }
@@ -130,19 +143,38 @@ final class VcpuCalls {
   }
 
   void launch(KernelSpec kernel, long at) {
-    vgpu.tell(new VGpu.Launch(kernel, vcpu, at));
+    long id = history.submitted(vm, at);
+    toVgpu(new VGpu.Launch(kernel, vcpu, at, id), id, at);
   }
 
   void sync(KernelSpec kernel, long at) {
-    vgpu.tell(new VGpu.Sync(kernel, vcpu, self, at));
+    long id = history.submitted(vm, at);
+    toVgpu(new VGpu.Sync(kernel, vcpu, self, at, id), id, at);
   }
 
+  /** Over the channel when the VM has one and the request an id, else straight to the vGPU. */
+  private void toVgpu(VGpu.Command call, long id, long at) {
+    if (channel != null && id >= 0) {
+      channel.send(call, id, at);
+    } else {
+      vgpu.tell(call);
+    }
+  }
+
+  /** Whether nothing sent to the vGPU awaits its acknowledgement or is on its way. */
+  boolean channelIdle() {
+    return channel == null || channel.idle();
+  }
+
+  /** Present, and its tail (if any) as a request of its own before it. */
   void present(KernelSpec tail, long at) {
-    agent.tell(new GuestAgent.Present(self, tail, at));
+    long tailCall = tail == null ? -1 : history.submitted(vm, at);
+    agent.tell(new GuestAgent.Present(self, tail, at, tailCall, history.submitted(vm, at)));
   }
 
-  void flush() {
-    vgpu.tell(new VGpu.Flush(self));
+  void flush(long at) {
+    long id = history.submitted(vm, at);
+    toVgpu(new VGpu.Flush(self, id), id, at);
   }
 
   void allocate(long bytes) {
@@ -160,13 +192,14 @@ final class VcpuCalls {
   }
 
   /**
-   * The vCPU's report, with its memory calls, the objects its guest driver returned ({@link MemoryAware}) and the
-   * benchmarks its program ran ({@link BenchmarkAware}).
+   * The vCPU's report, with its memory calls, the objects its guest driver returned ({@link MemoryAware}), the
+   * benchmarks its program ran ({@link BenchmarkAware}) and the GPU calls its channel failed ({@link GuestChannel}).
    */
   VcpuReport report(Program program, long ran, long steal, long maxStall, long steps, long programNanos) {
     long returns = program instanceof MemoryAware aware ? aware.returns() : 0;
     List<BenchmarkRun> benchmarks = program instanceof BenchmarkAware b ? b.benchmarks() : List.of();
-    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, returns, programNanos, benchmarks);
+    return memoryCalls.report(vcpu, ran, steal, maxStall, steps, returns, programNanos, benchmarks,
+        channel == null ? 0 : channel.failed);
   }
 
   void frame(long latencyNanos) {

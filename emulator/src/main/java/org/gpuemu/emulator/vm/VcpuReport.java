@@ -8,8 +8,11 @@ import org.gpuemu.workloads.BenchmarkRun;
  * refusals a memory-aware guest handled (they are among the completed, not the failed: see
  * {@link MemoryCalls}); {@code objectReturns} is what its guest driver reports (gballoon.txt §3.1);
  * {@code programNanos} how long its program ran from its first step to its end (-1: it had not ended);
- * {@code benchmarks} the named benchmarks it ran (gballoon.txt §4), from a {@code BenchmarkAware} program.
+ * {@code benchmarks} the named benchmarks it ran (gballoon.txt §4), from a {@code BenchmarkAware} program;
+ * {@code channelFailed} the GPU calls its channel failed before the vGPU took them ({@link GuestChannel}: timed out,
+ * or dropped by a reboot), which the vGPU's report does not count.
  */
 public record VcpuReport(int vm, int vcpu, long ranNanos, long stealNanos, long memorySubmitted,
     long memoryCompleted, long memoryFailed, List<String> failures, long maxStallNanos, long steps,
-    long memoryRefused, long objectReturns, long programNanos, List<BenchmarkRun> benchmarks) {}
+    long memoryRefused, long objectReturns, long programNanos, List<BenchmarkRun> benchmarks,
+    long channelFailed) {}

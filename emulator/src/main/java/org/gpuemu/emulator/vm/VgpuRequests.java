@@ -10,14 +10,14 @@ final class VgpuRequests {
 
   /**
    * {@code last}: the request's last (or only) part, whose completion completes the guest's call; {@code frame}:
-   * the frame the guest was recording.
+   * the frame the guest was recording; {@code call}: the guest's request id (the run's history, -1: untracked).
    */
   record Pending(GpuWork work, KernelSpec kernel, int vcpu, ActorRef<VCpu.Command> syncReply, boolean last,
-      long frame) {}
+      long frame, long call) {}
 
-  /** A blocked Present: who waits and the model time it was issued (-1: untimed). */
-  record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos) {}
+  /** A blocked Present: who waits, the model time it was issued (-1: untimed) and its request id. */
+  record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos, long call) {}
 
-  /** A Flush waiting for every request up to {@code upToId} to be handed to the driver. */
-  record Waiter(long upToId, ActorRef<VCpu.Command> replyTo) {}
+  /** A Flush waiting for every request up to {@code upToId} to be handed to the driver; {@code call}: its id. */
+  record Waiter(long upToId, ActorRef<VCpu.Command> replyTo, long call) {}
 }

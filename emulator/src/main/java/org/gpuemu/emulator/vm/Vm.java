@@ -2,10 +2,16 @@ package org.gpuemu.emulator.vm;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.Crashed;
+import org.gpuemu.emulator.faults.FaultInjector;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.CoscheduleRouter;
 import org.gpuemu.emulator.gpu.Scheduling;
@@ -15,12 +21,18 @@ import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.gpu.VgpuParams;
+import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Workload;
 
 /**
  * A guest VM: its vGPU, its guest agent and its vCPUs, placed on physical cores. The workload's main thread runs
  * on vCPU 0; a multi-threaded workload's other threads ({@code Workload#threads}) on the next vCPUs; the other
  * vCPUs exist but idle, as a single-threaded game leaves them.
+ *
+ * <p>{@code vm-crash} ({@link Crash}, issue 18). Effect: the VM's own actor (the VM's control process, as QEMU's
+ * main loop beside its vCPU threads) fails and supervision restarts it; its units are kept ({@code withStopChildren
+ * (false)}). It is on no request's path, so no guest call waits for it. Recovery: the new incarnation finds its units
+ * again among its children ({@code ActorContext.getChild}) and answers for them as before.
  */
 public final class Vm {
 
@@ -29,19 +41,25 @@ public final class Vm {
   /** Asks for the VM's actors again. */
   public record Units(ActorRef<Ready> replyTo) implements Command {}
 
+  /** Fault {@code fault} (vm-crash) at {@code atNanos}: see the class. */
+  public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
   /** Announced to {@code replyTo} once the VM's actors exist. */
-  public record Ready(int vm, ActorRef<VGpu.Command> vgpu, List<ActorRef<VCpu.Command>> vcpus) {}
+  public record Ready(int vm, ActorRef<VGpu.Command> vgpu, List<ActorRef<VCpu.Command>> vcpus,
+      ActorRef<GuestAgent.Command> agent, ActorRef<Command> self) {}
 
   private Vm() {}
 
   /**
    * Wiring the VM needs from the host; {@code cpuTimes} and {@code coscheduler} are the GPU scheduler's parts that
-   * take the vCPUs' CPU time and their coscheduling join, null when the policy does not use them.
+   * take the vCPUs' CPU time and their coscheduling join, null when the policy does not use them; {@code history}
+   * gives every guest request its id and takes its outcome; {@code faults}: the run's, whose message faults give a
+   * VM's vCPUs a channel to its vGPU ({@link GuestChannel}).
    */
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VcpuReports reports, Slicer slicer, boolean reportFrames) {}
+      VcpuReports reports, Slicer slicer, boolean reportFrames, RequestHistory history, FaultPlan faults) {}
 
   /** The seed of the program VM {@code index} runs in a run seeded {@code seed}. */
   public static long programSeed(long seed, int index) {
@@ -51,28 +69,47 @@ public final class Vm {
   /** The VM {@code vm}, running {@code workload} (the scenario's resolution of its workload name). */
   public static Behavior<Command> create(Settings.Vm vm, Workload workload, int firstVcpu, long seed,
       long runEndNanos, RunContext run, Wiring w, ActorRef<Ready> replyTo) {
-    return Behaviors.setup(ctx -> {
-      VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
-      ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
-          vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames(), run, w.scheduler(), w.cpuTimes(), w.smGroup(),
-          w.metrics()),
-          "vgpu");
-      ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run), "agent");
-      w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
-      List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
-      for (int i = 0; i < vm.vcpus(); i++) {
-        var program = i < workload.threads() ? workload.start(programSeed(seed, vm.seedIndex()) + 104_729L * i) : null;
-        vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, program, run, w.cores().get(vm.cores().get(i)), vgpu,
-            agent, w.memory(), w.metrics(), w.reports(), w.coscheduler()), "vcpu-" + i));
-      }
-      Ready ready = new Ready(vm.index(), vgpu, List.copyOf(vcpus));
-      replyTo.tell(ready);
+    return run.causal(Crashed.restarting(Behaviors.setup(ctx -> {
+      boolean restarted = ctx.getChild("vgpu").isPresent();
+      Ready ready = restarted ? found(vm, ctx) : spawn(vm, workload, firstVcpu, seed, runEndNanos, run, w, ctx);
+      if (!restarted) replyTo.tell(ready);
       return Behaviors.receive(Command.class)
           .onMessage(Units.class, m -> {
             m.replyTo().tell(ready);
             return Behaviors.same();
           })
+          .onMessage(Crash.class, m -> Crashed.strike("VM " + vm.name(), m.fault(), Math.max(run.now(),
+              m.atNanos()), m.outcomes()))
           .build();
-    });
+    })));
+  }
+
+  private static Ready spawn(Settings.Vm vm, Workload workload, int firstVcpu, long seed, long runEndNanos,
+      RunContext run, Wiring w, ActorContext<Command> ctx) {
+    VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
+    ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
+        vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames(), run, w.scheduler(), w.cpuTimes(), w.smGroup(),
+        w.metrics(), w.history()), "vgpu");
+    ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run, w.history()),
+        "agent");
+    w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
+    List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
+    for (int i = 0; i < vm.vcpus(); i++) {
+      long programSeed = programSeed(seed, vm.index()) + 104_729L * i;
+      Supplier<Program> programs = i < workload.threads() ? () -> workload.start(programSeed) : () -> null;
+      vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, programs, run, w.cores().get(vm.cores().get(i)), vgpu,
+          agent, w.memory(), w.metrics(), w.reports(), w.coscheduler(), w.history(),
+          w.faults().channelFaulted(vm.name()) ? w.faults().channel() : null), "vcpu-" + i));
+    }
+    return new Ready(vm.index(), vgpu, List.copyOf(vcpus), agent, ctx.getSelf());
+  }
+
+  /** A restarted VM actor: its units, found among its children. */
+  @SuppressWarnings("unchecked")
+  private static Ready found(Settings.Vm vm, ActorContext<Command> ctx) {
+    List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
+    for (int i = 0; i < vm.vcpus(); i++) vcpus.add((ActorRef<VCpu.Command>) (ActorRef<?>) ctx.getChild("vcpu-" + i).get());
+    return new Ready(vm.index(), (ActorRef<VGpu.Command>) (ActorRef<?>) ctx.getChild("vgpu").get(), List.copyOf(vcpus),
+        (ActorRef<GuestAgent.Command>) (ActorRef<?>) ctx.getChild("agent").get(), ctx.getSelf());
   }
 }

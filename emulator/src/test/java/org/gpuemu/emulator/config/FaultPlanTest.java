@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultPlanTest {
   private static final long S = 1_000_000_000L;
   private static final long MS = 1_000_000L;
-  private static final FaultPlan.Defaults DEFAULTS = new FaultPlan.Defaults(2 * S, S, S / 5);
+  private static final FaultPlan.Defaults DEFAULTS = new FaultPlan.Defaults(2 * S, S, 2 * S, S / 5, S, S);
   private static final List<String> VMS = List.of("vm1", "vm2");
 
   @TempDir Path dir;
@@ -55,6 +56,29 @@ class FaultPlanTest {
   }
 
   @Test
+  void messageAndCoreFaults_takeTheirDefaults_andOnlyAMessageFaultsTargetGetsAChannel() throws Exception {
+    Settings.Scenario s = ScenarioLoader.load(scenario("[ { at = 1s, kind = message-loss, target = vm1 },"
+        + " { at = 2s, kind = core-offline, target = vm2 } ]"), Overrides.none());
+    // reference.conf's fault-defaults: each lasts 1 s
+    assertEquals(List.of(new Fault(0, Kind.MESSAGE_LOSS, S, "vm1", S), new Fault(1, Kind.CORE_OFFLINE, 2 * S, "vm2", S)),
+        s.faults().faults());
+    assertTrue(s.faults().channelFaulted("vm1"));
+    assertFalse(s.faults().channelFaulted("vm2"), "a core-offline is not on the channel");
+    // 200 ms doubled over 3 sends: the guest gives up 200 + 400 + 800 ms after the first
+    assertEquals(new FaultPlan.Channel(200 * MS, 3, 300 * MS), s.faults().channel());
+    assertEquals(1_400 * MS, s.faults().channel().giveUpNanos());
+  }
+
+  @Test
+  void channelSettings_outOfRange_areOneLineEachAtTheirPath() throws Exception {
+    Path file = Files.writeString(dir.resolve("c.conf"), "scenario { duration = 5s, vms { vm1 {} }\n"
+        + "fault-defaults { guest-attempts = 0, guest-timeout = 0ms } }\n");
+    List<String> p = problems(file, Overrides.none());
+    assertTrue(p.contains(file + ": scenario.fault-defaults.guest-attempts: expected 1 to 16, got 0"), p.toString());
+    assertTrue(p.contains(file + ": scenario.fault-defaults.guest-timeout: expected > 0, e.g. 200ms"), p.toString());
+  }
+
+  @Test
   void noFaults_isTheEmptyPlan() throws Exception {
     assertTrue(ScenarioLoader.load(scenario("[]"), Overrides.none()).faults().isEmpty());
   }
@@ -66,7 +90,10 @@ class FaultPlanTest {
     List<String> p = problems(file, Overrides.none());
     assertEquals(4, p.size(), p.toString());
     assertTrue(p.get(0).startsWith(file + ": scenario.faults[0].kind: unknown fault kind 'gpu-melt'; expected one of "
-        + "[emulator-stall, gpu-hang, node-crash, vcpu-stall, vgpu-crash]"), p.get(0));
+        + "[agent-crash, core-offline, cpu-scheduler-crash, emulator-stall, gpu-hang, gpu-scheduler-crash, "
+        + "memory-crash, message-delay, message-duplicate, message-loss, metrics-crash, node-crash, smgroup-crash, "
+        + "vcpu-crash, "
+        + "vcpu-stall, vgpu-crash, vm-crash, vm-reboot]"), p.get(0));
     assertTrue(p.get(1).startsWith(file + ": scenario.faults[0].target: unknown VM 'vm9'; expected one of [vm1, vm2]"),
         p.get(1));
     // 9 s is after the run's 5 s: it would never fire
@@ -111,8 +138,7 @@ class FaultPlanTest {
     assertTrue(drawn.size() > 9_600 && drawn.size() < 10_400, "drew " + drawn.size());
     List<Kind> kinds = new ArrayList<>();
     for (Fault f : drawn) if (!kinds.contains(f.kind())) kinds.add(f.kind());
-    // all but emulator-stall (not the model's fault) and node-crash (a cluster's, carried out by its coordinator)
-    assertEquals(Kind.values().length - 2, kinds.size(), "every kind of the model is drawn");
+    assertEquals(Kind.drawn().size(), kinds.size(), "every kind of the model is drawn");
     assertTrue(!kinds.contains(Kind.EMULATOR_STALL), "a stall of the emulator is not the model's fault");
     assertTrue(!kinds.contains(Kind.NODE_CRASH), "a node's crash is not the model's fault");
   }

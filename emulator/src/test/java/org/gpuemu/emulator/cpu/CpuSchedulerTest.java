@@ -49,8 +49,8 @@ class CpuSchedulerTest {
 
   /** A core under the weighted-fair policy with this period and minimum granularity (1 ms wakeup granularity). */
   private ActorRef<CpuScheduler.Command> core(RunContext run, long period, long minGranularity) {
-    return kit.spawn(CpuScheduler.create(0, PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair", PolicyParams.of(Map.of("period",
-        period, "min-granularity", minGranularity, "wakeup-granularity", MS))), run));
+    return kit.spawn(CpuScheduler.create(0, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
+        PolicyParams.of(Map.of("period", period, "min-granularity", minGranularity, "wakeup-granularity", MS))), run));
   }
 
   /**

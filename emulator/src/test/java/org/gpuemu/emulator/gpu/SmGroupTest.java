@@ -66,7 +66,7 @@ class SmGroupTest {
     assertEquals(3 * MS, copy.nanos());
     probe.expectNoMessage(java.time.Duration.ofMillis(50));
     long copied = a.finishedNanos() + 3 * MS;
-    copy.replyTo().tell(new CpuScheduler.Done(CpuScheduler.HOST, 3 * MS, 0, copied));
+    copy.replyTo().tell(new CpuScheduler.Done(CpuScheduler.HOST, 3 * MS, 0, copied, 0));
     assertEquals(3 * MS, memory.expectMessageClass(GpuMemory.CopyTime.class).cpuNanos());
     SmGroup.Finished b = probe.receiveMessage();
     assertEquals(copied + MS / 2, b.startedNanos(), "the context switch follows the copy");

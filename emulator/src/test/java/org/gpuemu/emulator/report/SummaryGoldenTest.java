@@ -74,8 +74,8 @@ public class SummaryGoldenTest {
         new VGpu.VgpuReport(1, 90, 90, 0, 0, 250, 2_050 * MS, 240, 2_000 * MS, List.of()));
     List<List<VcpuReport>> vcpus = List.of(
         List.of(new VcpuReport(0, 0, 4 * S, 300 * MS, 10, 9, 1, List.of("oom: 64 MiB over the cap"), 40 * MS,
-            500, 0, 0, -1, List.of()), new VcpuReport(0, 1, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, -1, List.of())),
-        List.of(new VcpuReport(1, 0, 2 * S, 100 * MS, 5, 5, 0, List.of(), 6 * S, 300, 2, 7, 3_500 * MS, List.of())));
+            500, 0, 0, -1, List.of(), 0), new VcpuReport(0, 1, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, -1, List.of(), 0)),
+        List.of(new VcpuReport(1, 0, 2 * S, 100 * MS, 5, 5, 0, List.of(), 6 * S, 300, 2, 7, 3_500 * MS, List.of(), 0)));
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
         new MetricsHub.VmMetrics(600, 12, 16_500, 33_400, 51_234, 3_000 * MS, 300L << 20, cdf()),
         new MetricsHub.VmMetrics(130, 130, 30_100, 45_000, 70_000, 2_000 * MS, 123_456_789)),
@@ -127,9 +127,9 @@ public class SummaryGoldenTest {
         new VGpu.VgpuReport(1, 5_000, 5_000, 0, 0, 5_000, 3 * S, 4_900, 2_950 * MS, List.of()),
         new VGpu.VgpuReport(2, 2_000, 2_000, 0, 0, 2_000, 3_600 * MS, 1_950, 3_500 * MS, List.of()));
     List<List<VcpuReport>> vcpus = List.of(
-        List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000, 0, 0, -1, List.of())),
-        List.of(new VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000, 0, 0, -1, List.of())),
-        List.of(new VcpuReport(2, 0, 3 * S, 0, 0, 0, 0, List.of(), MS, 2_000, 0, 0, -1, List.of())));
+        List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000, 0, 0, -1, List.of(), 0)),
+        List.of(new VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000, 0, 0, -1, List.of(), 0)),
+        List.of(new VcpuReport(2, 0, 3 * S, 0, 0, 0, 0, List.of(), MS, 2_000, 0, 0, -1, List.of(), 0)));
     MetricsHub.VmMetrics none = new MetricsHub.VmMetrics(0, 0, 0, 0, 0, 0, 0);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
         new MetricsHub.VmMetrics(1_100, 3, 8_300, 9_000, 12_000, 890 * MS, 0), none, none), 0, 10, 0, null);

@@ -53,8 +53,8 @@ class SummaryTest {
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()),
         new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()));
     List<List<VcpuReport>> vcpus = List.of(
-        List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosA, List.of())),
-        List.of(new VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB, List.of())));
+        List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosA, List.of(), 0)),
+        List.of(new VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB, List.of(), 0)));
     MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
     return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,

@@ -16,6 +16,7 @@ import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.FluidModel;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.GpuScheduler;
 import org.gpuemu.emulator.gpu.PolicyParts;
@@ -51,6 +52,8 @@ class RequestPathTest {
   /** One core, one GPU, one VM whose vCPUs run the given programs. */
   private final class Rig {
     final RunContext run;
+    /** The checker's record of the VM's requests (issue 18). */
+    final RequestHistory history = new RequestHistory(List.of("vm"));
     final ActorRef<CpuScheduler.Command> core;
     final ActorRef<VGpu.Command> vgpu;
     final ActorRef<GpuMemory.Command> memory;
@@ -71,26 +74,26 @@ class RequestPathTest {
       run = new RunContext(clock, new TimerLateness(clock));
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
           driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
-      core = kit.spawn(CpuScheduler.create(0, PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
+      core = kit.spawn(CpuScheduler.create(0, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L, "wakeup-granularity", MS))), run));
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
       memory = kit.spawn(GpuMemory.create(PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.empty()), false, run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = tmp.resolve("timeline-" + (rigs++) + ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
-      ActorRef<Scheduling.Command> scheduler = kit.spawn(GpuScheduler.create(
-          PolicyCatalog.builtIn().create(PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), PolicyParts.NONE, run, metrics, List.of(core),
-          Map.of())).narrow();
+      ActorRef<Scheduling.Command> scheduler = kit.spawn(GpuScheduler.create(() -> PolicyCatalog.builtIn().create(
+          PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), p -> PolicyParts.NONE, run, metrics,
+          List.of(core), Map.of())).narrow();
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
-          slicer, false, run, scheduler, null, group, metrics));
-      agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run));
+          slicer, false, run, scheduler, null, group, metrics, history));
+      agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run, history));
     }
 
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
-      return kit.spawn(VCpu.create(index, vm, program, run, core, vgpu, agent, memory, metrics, VcpuReports.NONE,
-          null));
+      return kit.spawn(VCpu.create(index, vm, () -> program, run, core, vgpu, agent, memory, metrics,
+          VcpuReports.NONE, null, history, null));
     }
 
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */
@@ -138,6 +141,36 @@ class RequestPathTest {
     assertEquals(1, g.completed());
     assertEquals(1, g.kernelsCompleted());
     assertEquals(30 * MS, g.gpuBusyNanos(), MS / 10.0, "all three parts ran");
+  }
+
+  /**
+   * Issue 18's message faults, the vGPU's side: every copy of a request over a faulty channel is acknowledged, the
+   * request runs and answers once however many copies come, and a copy after the guest's give-up is dropped unseen.
+   */
+  @Test
+  void transmittedTwice_isAcknowledgedTwice_runsOnce_andACopyAfterTheGiveUpIsDropped() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.POLL, 2);
+    TestProbe<VCpu.Command> guest = kit.createTestProbe();
+    long id = rig.history.submitted(0, 0);
+    VGpu.Transmitted copy = new VGpu.Transmitted(new VGpu.Sync(KernelSpec.cd("k", 5 * MS), 0, guest.getRef(), -1, id),
+        id, Long.MAX_VALUE, guest.getRef());
+    rig.vgpu.tell(copy);
+    rig.vgpu.tell(copy);
+    List<VCpu.Command> got = guest.receiveSeveralMessages(3);
+    assertEquals(2, got.stream().filter(m -> m.equals(new VCpu.Received(id))).count(), got.toString());
+    assertEquals(1, got.stream().filter(m -> m instanceof VCpu.SyncReturned).count(), got.toString());
+    guest.expectNoMessage(java.time.Duration.ofMillis(100));
+    long late = rig.history.submitted(0, 0);
+    rig.vgpu.tell(new VGpu.Transmitted(new VGpu.Launch(KernelSpec.cd("k", MS), 0, -1, late), late, 0,
+        guest.getRef()));
+    guest.expectNoMessage(java.time.Duration.ofMillis(100));
+    VGpu.VgpuReport g = rig.vgpuReport();
+    assertEquals(1, g.submitted(), "the second copy and the late one never reach the ring");
+    assertEquals(1, g.kernelsCompleted());
+    RequestHistory.VmHistory h = rig.history.snapshot().vms().get(0);
+    assertEquals(1, h.completed());
+    assertEquals(0, h.duplicated());
+    assertEquals(1, h.lost(), "the late request stays the guest's to fail (its channel's timeout does)");
   }
 
   @Test

@@ -1,0 +1,157 @@
+package org.gpuemu.emulator.faults;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The run's history of guest requests, Jepsen-style (issue 18): every GPU call a guest makes (launch, synchronous
+ * call, Present and its tail, flush) gets an id when it is submitted, and whoever settles it records its outcome:
+ * completed, or failed with a reason; a guest that sends it again records a retry. The checker reads it at the end
+ * ({@link #snapshot}): per VM, a request with no outcome is lost, a second outcome for one id is a duplicate (it ran
+ * twice, or was answered twice), an outcome for an id never submitted is unknown.
+ *
+ * <p>Checked online, so that it does not grow with the run's length (a soak runs for hours): it keeps the open ids
+ * (the requests in flight), counters, and the failures (each with its time and reason, for the fault they are
+ * attributed to); a settled id is known from the open set and the next id. Shared by the actors of a VM (its vCPUs
+ * submit, its vGPU and guest agent settle), so its methods are synchronized; it decides nothing in the model. Ids of a
+ * VM count up from 0 in the order its actors submit; the checker's figures do not depend on which id a request got.
+ */
+public final class RequestHistory {
+
+  /** A history that records nothing (actor tests that build one actor alone). */
+  public static final RequestHistory NONE = new RequestHistory(List.of());
+
+  /** One failed request: its VM's index, why and when (emulated ns). */
+  public record Failure(int vm, long id, String reason, long atNanos) {}
+
+  /** A VM's history at the end: counts, and up to {@link #ANOMALIES} anomalies described. */
+  public record VmHistory(String vm, long submitted, long completed, long failed, long retried, long lost,
+      long duplicated, long unknown, List<String> anomalies) {
+    public VmHistory {
+      anomalies = List.copyOf(anomalies);
+    }
+  }
+
+  /** The whole history at the end: every VM's, and every failure in the order recorded. */
+  public record Snapshot(List<VmHistory> vms, List<Failure> failures) {
+    public static final Snapshot EMPTY = new Snapshot(List.of(), List.of());
+
+    public Snapshot {
+      vms = List.copyOf(vms);
+      failures = List.copyOf(failures);
+    }
+
+    public long duplicated() {
+      return vms.stream().mapToLong(v -> v.duplicated() + v.unknown()).sum();
+    }
+
+    public long lost() {
+      return vms.stream().mapToLong(VmHistory::lost).sum();
+    }
+
+    public boolean isEmpty() {
+      return vms.isEmpty();
+    }
+  }
+
+  /** Anomalies described per VM at most (the counts are complete). */
+  static final int ANOMALIES = 10;
+
+  private static final class Vm {
+    final String name;
+    final Set<Long> open = new HashSet<>();
+    final Map<Long, Long> submittedAt = new TreeMap<>();
+    final List<String> anomalies = new ArrayList<>();
+    long next;
+    long completed;
+    long failed;
+    long retried;
+    long duplicated;
+    long unknown;
+
+    Vm(String name) {
+      this.name = name;
+    }
+  }
+
+  private final List<Vm> vms = new ArrayList<>();
+  private final List<Failure> failures = new ArrayList<>();
+
+  public RequestHistory(List<String> vmNames) {
+    for (String name : vmNames) vms.add(new Vm(name));
+  }
+
+  /** A request of VM {@code vm} submitted at {@code atNanos}: its id (-1 when this history records nothing). */
+  public synchronized long submitted(int vm, long atNanos) {
+    if (vms.isEmpty()) return -1;
+    Vm v = vms.get(vm);
+    long id = v.next++;
+    v.open.add(id);
+    v.submittedAt.put(id, atNanos);
+    return id;
+  }
+
+  /** Request {@code id} of VM {@code vm} completed at {@code atNanos}. */
+  public synchronized void completed(int vm, long id, long atNanos) {
+    if (settle(vm, id, "completed", atNanos)) vms.get(vm).completed++;
+  }
+
+  /** Request {@code id} of VM {@code vm} failed at {@code atNanos} for {@code reason}. */
+  public synchronized void failed(int vm, long id, String reason, long atNanos) {
+    if (!settle(vm, id, "failed (" + reason + ")", atNanos)) return;
+    vms.get(vm).failed++;
+    failures.add(new Failure(vm, id, reason, atNanos));
+  }
+
+  /** The guest sent request {@code id} of VM {@code vm} again at {@code atNanos} (it timed out waiting). */
+  public synchronized void retried(int vm, long id, long atNanos) {
+    if (id < 0 || vms.isEmpty()) return;
+    vms.get(vm).retried++;
+  }
+
+  /** Whether request {@code id} of VM {@code vm} is still open (submitted, not yet settled). */
+  public synchronized boolean open(int vm, long id) {
+    return id >= 0 && !vms.isEmpty() && vms.get(vm).open.contains(id);
+  }
+
+  /** Closes {@code id}; false, with the anomaly counted, when it was not open. */
+  private boolean settle(int vm, long id, String outcome, long atNanos) {
+    if (id < 0 || vms.isEmpty()) return false;
+    Vm v = vms.get(vm);
+    if (v.open.remove(id)) {
+      v.submittedAt.remove(id);
+      return true;
+    }
+    if (id < v.next) {
+      v.duplicated++;
+      anomaly(v, "request " + id + " " + outcome + " at " + atNanos / 1e9 + " s, after it was settled already");
+    } else {
+      v.unknown++;
+      anomaly(v, "request " + id + " " + outcome + " at " + atNanos / 1e9 + " s, never submitted");
+    }
+    return false;
+  }
+
+  private static void anomaly(Vm v, String what) {
+    if (v.anomalies.size() < ANOMALIES) v.anomalies.add(what);
+  }
+
+  /** The history now; at the end of a run, what is still open is lost. */
+  public synchronized Snapshot snapshot() {
+    List<VmHistory> out = new ArrayList<>();
+    for (Vm v : vms) {
+      List<String> anomalies = new ArrayList<>(v.anomalies);
+      for (Map.Entry<Long, Long> e : v.submittedAt.entrySet()) {
+        if (anomalies.size() >= ANOMALIES) break;
+        anomalies.add("request " + e.getKey() + " submitted at " + e.getValue() / 1e9 + " s has no outcome");
+      }
+      out.add(new VmHistory(v.name, v.next, v.completed, v.failed, v.retried, v.open.size(), v.duplicated, v.unknown,
+          anomalies));
+    }
+    return new Snapshot(out, failures);
+  }
+}

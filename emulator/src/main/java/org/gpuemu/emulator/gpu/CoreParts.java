@@ -1,0 +1,119 @@
+package org.gpuemu.emulator.gpu;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.ReceiveBuilder;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.cpu.CpuScheduler;
+import org.gpuemu.emulator.gpu.CpuCentricHook.CpuPicked;
+import org.gpuemu.emulator.gpu.VgrisController.AgentReport;
+import org.gpuemu.emulator.gpu.VgrisController.PresentWake;
+import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.policies.gpu.GpuPolicy;
+import org.gpuemu.policies.gpu.GpuWork;
+import org.gpuemu.policies.vgris.AlgorithmSwitch;
+
+/**
+ * The parts a time-sharing policy switches on ({@link PolicyParts}), as one {@link GpuScheduler} incarnation owns
+ * them: VGRIS's controller, VMCG's meter, FairGV's router, Pegasus's CPU hook, and the guest agents' Present control.
+ * Each part's registrations (agents, vCPUs, memory shares) also go to the scheduler's registry, so that a new
+ * incarnation after a crash gets them again ({@link #replay}, {@link SchedulerRecovery}).
+ */
+final class CoreParts {
+  final PresentControl agents;
+  final VgrisController controller;
+  final VmcgMeter meter;
+  final CoscheduleRouter router;
+  final CpuCentricHook cpuCentric;
+  private final SchedulerRecovery.Registry registry;
+
+  CoreParts(PolicyParts needs, RunContext run, TimerScheduler<GpuScheduler.Command> timers,
+      ActorRef<MetricsHub.Command> metrics, ActorContext<GpuScheduler.Command> ctx, Set<Integer> joined,
+      LongSupplier now, List<ActorRef<CpuScheduler.Command>> cores, Map<Integer, Integer> vgpuOfVcpu,
+      SchedulerRecovery.Registry registry) {
+    this.registry = registry;
+    this.controller = needs.presentGate() == null ? null
+        : new VgrisController(needs.presentGate(), run, timers, metrics, ctx.getSelf().narrow(), ctx.getLog(),
+            joined, now);
+    this.agents = controller != null ? controller : new PassThroughAgents(joined);
+    this.meter = needs.meters() ? new VmcgMeter(needs.cpuTimeInput(), needs.busInput(), joined) : null;
+    this.router = needs.gpuCoscheduling() == null ? null : new CoscheduleRouter(needs.gpuCoscheduling());
+    this.cpuCentric = needs.cpuCoscheduling() == null ? null : new CpuCentricHook(needs.cpuCoscheduling(), cores,
+        vgpuOfVcpu, ctx.messageAdapter(CpuScheduler.SwitchedTo.class, CpuPicked::new));
+  }
+
+  /** The parts' messages, for the parts switched on; the scheduler handles a VGRIS wake-up and a core's pick. */
+  void route(ReceiveBuilder<GpuScheduler.Command> routes,
+      org.apache.pekko.japi.function.Function<PresentWake, Behavior<GpuScheduler.Command>> onPresentWake,
+      org.apache.pekko.japi.function.Function<CpuPicked, Behavior<GpuScheduler.Command>> onCpuPicked) {
+    routes.onMessage(Scheduling.AgentJoin.class, m -> agents.onAgentJoin(registry.agents.merge(m.vgpu(), m, last())))
+        .onMessage(Scheduling.MayPresent.class, agents::onMayPresent);
+    if (controller != null) {
+      routes.onMessage(AgentReport.class, controller::onAgentReport).onMessage(PresentWake.class, onPresentWake);
+    }
+    if (meter != null) {
+      routes.onMessage(VmcgMeter.CpuTime.class, meter::onCpuTime).onMessage(VmcgMeter.MemoryShare.class,
+          m -> meter.onMemoryShare(registry.memoryShares.merge(m.vgpu(), m, last())));
+    }
+    if (router != null) {
+      routes.onMessage(CoscheduleRouter.VcpuJoin.class,
+          m -> router.onVcpuJoin(registry.vcpus.merge(m.vcpu(), m, last())));
+    }
+    if (cpuCentric != null) routes.onMessage(CpuPicked.class, onCpuPicked);
+  }
+
+  private static <T> java.util.function.BiFunction<T, T, T> last() {
+    return (before, now) -> now;
+  }
+
+  /**
+   * A new incarnation: the agents, vCPUs and memory shares the dead one had are registered again; each agent hears
+   * of the restart, so that one waiting for a Present's permission asks again (the dead one's question was lost).
+   */
+  void replay() {
+    registry.agents.values().forEach(agents::onAgentJoin);
+    for (Scheduling.AgentJoin a : registry.agents.values()) a.agent().tell(Scheduling.Restarted.INSTANCE);
+    if (router != null) registry.vcpus.values().forEach(router::onVcpuJoin);
+    if (meter != null) registry.memoryShares.values().forEach(meter::onMemoryShare);
+  }
+
+  void joined(int vgpu) {
+    agents.vgpuJoined(vgpu);
+    if (meter != null) meter.joined(vgpu);
+  }
+
+  /** A request reached the driver: FairGV's router takes it with its vCPU, else the policy. */
+  void queued(GpuPolicy policy, GpuWork work, int vcpu, long now) {
+    if (router == null || !router.queued(work, vcpu, now)) policy.queued(work, now);
+    if (meter != null) meter.queued(work.vgpu());
+  }
+
+  void completed(int vgpu, long gpuNanos) {
+    if (controller != null) controller.completed(vgpu, gpuNanos);
+  }
+
+  /** A second ended at {@code due}: VMCG's measurement, VGRIS's collection; whether the core decides now. */
+  boolean secondEnded(long due) {
+    if (meter != null) meter.secondEnded();
+    if (controller != null) controller.secondEnded(due);
+    return controller == null; // VGRIS decides at the agents' reports; VMCG's new measurement may change what runs
+  }
+
+  /** The scheduler's final report: the policy's figures and the parts', VGRIS's switches and shares. */
+  Scheduling.SchedulerReport report(GpuPolicy policy, long dispatched) {
+    List<AlgorithmSwitch> switches = controller == null ? List.of() : controller.switches();
+    Map<Integer, Double> shares = controller == null ? Map.of() : controller.shares();
+    Map<String, Object> figures = new LinkedHashMap<>(policy.figures());
+    if (router != null) router.figures(figures);
+    if (cpuCentric != null) cpuCentric.figures(figures);
+    return new Scheduling.SchedulerReport(policy.name(), dispatched, policy.checkInvariants(), switches, shares,
+        figures);
+  }
+}
