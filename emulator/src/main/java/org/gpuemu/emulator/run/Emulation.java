@@ -1,7 +1,6 @@
 package org.gpuemu.emulator.run;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.gpuemu.emulator.clock.RunContext;
