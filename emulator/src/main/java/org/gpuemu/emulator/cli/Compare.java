@@ -62,7 +62,7 @@ final class Compare implements Callable<Integer> {
     for (String policy : policies) {
       options.opts.sets.put(memoryPolicy(catalog, policy) ? "memory.policy" : "scheduler.gpu.policy", policy);
       try {
-        scenarios.add(options.opts.load());
+        scenarios.add(options.opts.loadForOneJvm());
       } catch (ConfigProblems p) {
         p.problems().forEach(line -> err.println("[" + policy + "] " + line));
         bad = true;

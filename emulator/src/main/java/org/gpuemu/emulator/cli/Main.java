@@ -55,7 +55,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
     subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class,
-        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class})
+        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class, NodeCommand.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;
@@ -135,6 +135,16 @@ public final class Main implements Callable<Integer> {
     }
 
     Settings.Scenario load() throws ConfigProblems {
+      return ScenarioLoader.load(file, overrides(), policies());
+    }
+
+    /** The scenario for a run of one JVM: without a node-crash fault, which needs a cluster. */
+    Settings.Scenario loadForOneJvm() throws ConfigProblems {
+      return oneJvm(load());
+    }
+
+    /** The command line's overrides of the file. */
+    ScenarioLoader.Overrides overrides() throws ConfigProblems {
       Long durationNanos = null;
       if (duration != null) {
         durationNanos = durationNanos("--duration", duration, "5s");
@@ -143,8 +153,8 @@ public final class Main implements Callable<Integer> {
       if (scale != null && (!(scale > 0) || scale.isInfinite())) {
         throw ConfigProblems.of("--scale " + scale + ": expected a number > 0");
       }
-      return ScenarioLoader.load(file, new ScenarioLoader.Overrides(scale, durationNanos, seed, sets,
-          new FaultPlan.Cli(faults, faultsMode, faultRate)), policies());
+      return new ScenarioLoader.Overrides(scale, durationNanos, seed, sets,
+          new FaultPlan.Cli(faults, faultsMode, faultRate));
     }
   }
 
@@ -165,6 +175,10 @@ public final class Main implements Callable<Integer> {
 
     @CommandLine.Mixin DashboardOptions dashboard;
 
+    @Option(names = "--cluster", paramLabel = "N", description = "run on N nodes of this machine: this JVM and N - 1 "
+        + "more on loopback (README: Many hosts)")
+    Integer cluster;
+
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override public Integer call() throws Exception {
@@ -173,6 +187,18 @@ public final class Main implements Callable<Integer> {
       Settings.Scenario scenario;
       try {
         scenario = options.opts.load();
+        if (cluster != null) {
+          if (cluster < 1 || cluster > 64) throw ConfigProblems.of("--cluster " + cluster + ": expected 1 to 64 nodes");
+          if (options.opts.plugins != null) throw ConfigProblems.of("--cluster: plugin policies do not reach the "
+              + "other nodes yet; leave out --plugins");
+          if (dashboard.enabled()) throw ConfigProblems.of("--cluster: no live dashboard for a cluster run yet");
+          Path dir = out != null ? out : timestamped(scenario.name() + "-");
+          if (!createFolder(dir, err)) return BAD_INPUT;
+          configureLogging(dir, verbose);
+          return ClusterCli.run(scenario, ClusterCli.source(options.opts.file, options.opts.overrides()), cluster,
+              dir, noReport, stdout, err);
+        }
+        oneJvm(scenario);
         warmUp.nanos();
         dashboard.open(scenario, stdout);
       } catch (ConfigProblems p) {
@@ -254,6 +280,17 @@ public final class Main implements Callable<Integer> {
   static final class ScenarioOptionsMixin {
     @CommandLine.ArgGroup(exclusive = false, multiplicity = "1")
     ScenarioOptions opts;
+  }
+
+  /** {@code s}, checked for a run of one JVM: a node-crash fault needs a cluster. */
+  static Settings.Scenario oneJvm(Settings.Scenario s) throws ConfigProblems {
+    for (FaultPlan.Fault f : s.faults().faults()) {
+      if (!f.kind().inOneJvm()) {
+        throw ConfigProblems.of("fault " + f.kind().label() + " on " + f.target() + ": a fault of cluster runs; "
+            + "use run --cluster N (N >= 2)");
+      }
+    }
+    return s;
   }
 
   @Command(name = "validate", mixinStandardHelpOptions = true, description = "Check a scenario without running it.")

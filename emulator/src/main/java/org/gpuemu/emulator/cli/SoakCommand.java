@@ -40,7 +40,7 @@ final class SoakCommand implements Callable<Integer> {
     long every;
     try {
       if (options.opts.duration == null) options.opts.duration = "1h";
-      scenario = options.opts.load();
+      scenario = options.opts.loadForOneJvm();
       every = Main.durationNanos("--check-every", checkEvery, "60s");
       if (every <= 0) throw ConfigProblems.of("--check-every " + checkEvery + ": expected a duration > 0");
       warmUp.nanos();

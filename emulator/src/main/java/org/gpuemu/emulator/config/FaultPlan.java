@@ -101,7 +101,14 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
      * The core the target's vCPU 0 is pinned to goes offline for the heal delay: every vCPU pinned to it, and its host
      * work, moves to the first other core, and the vCPUs move back when it is online again. Nothing fails.
      */
-    CORE_OFFLINE("core-offline", null, Scope.HOST, Heal.DURATION, true);
+    CORE_OFFLINE("core-offline", null, Scope.HOST, Heal.DURATION, true),
+    /**
+     * Cluster runs only ({@code run --cluster N}): the node that runs the target VM's host dies at once, as a
+     * {@code kill -9} of its JVM would end it; the cluster detects it and restarts its hosts' VMs on the survivors,
+     * and their requests in flight fail with {@code node-lost} (cluster/ClusterRun). Never drawn at random; a run of
+     * one JVM refuses it.
+     */
+    NODE_CRASH("node-crash", "node-lost", Scope.HOST, Heal.NONE, false);
 
     /** Whether it strikes the guest-to-vGPU channel: the target VM's channel then acknowledges and times out. */
     public boolean onChannel() {
@@ -150,6 +157,11 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
 
     public static Optional<Kind> named(String label) {
       return Arrays.stream(values()).filter(k -> k.label.equals(label)).findFirst();
+    }
+
+    /** Whether a run of one JVM can carry it out (all but node-crash, which needs a cluster). */
+    public boolean inOneJvm() {
+      return this != NODE_CRASH;
     }
 
     static String names() {
@@ -309,7 +321,7 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
   }
 
   /** A duration with a unit (HOCON's: 2s, 500ms), in nanoseconds; empty without a unit or when unreadable. */
-  static Optional<Long> duration(String text) {
+  public static Optional<Long> duration(String text) {
     if (text == null || !text.trim().matches("-?[0-9.]+\\s*[a-zA-Z]+")) return Optional.empty();
     try {
       return Optional.of(ConfigFactory.parseString("d = \"" + text.trim() + "\"").getDuration("d").toNanos());

@@ -33,6 +33,10 @@ import org.gpuemu.policies.spi.Param;
 import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyInput;
 import org.gpuemu.policies.spi.PolicyKind;
+import org.gpuemu.policies.placement.PlacementDecision;
+import org.gpuemu.policies.placement.PlacementPlan;
+import org.gpuemu.policies.placement.PlacementPolicy;
+import org.gpuemu.policies.placement.VmRequest;
 import org.gpuemu.policies.spi.PolicySpec;
 import org.gpuemu.workloads.ComboGame;
 import org.gpuemu.workloads.KernelSpec;
@@ -62,6 +66,9 @@ public final class ScenarioLoader {
   private final PolicyCatalog policies;
   private final String file;
   private final List<String> problems = new ArrayList<>();
+  /** Each VM's vCPUs and the host it is pinned to, by its index in file order (vms, then place). */
+  private final Map<Integer, Integer> vcpuCounts = new java.util.HashMap<>();
+  private final Map<Integer, Integer> pinnedHost = new java.util.HashMap<>();
   /** The scenario's own workloads (scenario.workloads), consulted before the catalog. */
   private ScenarioWorkloads.Result custom = new ScenarioWorkloads.Result(Map.of(), Set.of());
 
@@ -93,6 +100,9 @@ public final class ScenarioLoader {
     return new ScenarioLoader(ConfigFactory.defaultReference(), policies, path.toString()).read(path, overrides);
   }
 
+  private List<String> fileHosts = List.of();
+  private List<String> fileVms = List.of();
+
   private Settings.Scenario read(Path path, Overrides overrides) throws ConfigProblems {
     if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
       throw ConfigProblems.of(file + ": cannot read the scenario file (no such readable file)");
@@ -104,6 +114,9 @@ public final class ScenarioLoader {
     } catch (ConfigException e) {
       throw ConfigProblems.of(file + ": not valid HOCON: " + e.getMessage());
     }
+    // before --set: an override moves a key's origin (its line), not the host's or the VM's place in the file
+    fileHosts = inFileOrder(user, "hosts");
+    fileVms = inFileOrder(user, "vms");
     user = applySets(user, overrides.sets());
     fail();
     try {
@@ -118,13 +131,40 @@ public final class ScenarioLoader {
       problems.add(at(ROOT, "expected an object holding the scenario (scenario { vms { ... } })"));
       fail();
     }
-    Config scenario = user.getConfig(ROOT);
+    int before = problems.size();
+    Config scenario = withTrace(user.getConfig(ROOT), path);
+    if (problems.size() > before) fail(); // a trace that did not expand: its hosts and VMs are not there to check
     checkStructure(scenario);
     fail();
     Config merged = scenario.withFallback(reference.getConfig("scenario-defaults"));
     Settings.Scenario result = build(merged, scenario, path, overrides);
     fail();
     return result;
+  }
+
+  /** The scenario with its trace window's hosts, workloads and VMs ({@link ClusterTraceScenario}), if it has one. */
+  private Config withTrace(Config scenario, Path path) {
+    if (!scenario.hasPath("trace") || scenario.getValue("trace").valueType() != ConfigValueType.OBJECT) return scenario;
+    Config trace = scenario.getConfig("trace").withFallback(reference.getConfig("scenario-defaults.trace"));
+    checkAgainst(scenario.getValue("trace"), reference.getValue("scenario-defaults.trace"), ROOT + ".trace");
+    if (!problems.isEmpty() || trace.getString("tasks-file").isBlank()) return scenario;
+    for (String own : List.of("hosts", "host", "vms")) {
+      if (scenario.hasPath(own)) problems.add(at(ROOT + "." + own, "a scenario with a trace gets its hosts and VMs from "
+          + "the trace (scenario.trace); remove this key"));
+    }
+    Config generated = ClusterTraceScenario.expand(trace, path, (key, message) -> problems.add(at(key, message)));
+    return generated.withFallback(scenario);
+  }
+
+  /** The hosts or VMs ({@code key}) the file itself declares, in the order of their lines. */
+  private static List<String> inFileOrder(Config file, String key) {
+    String path = ROOT + "." + key;
+    if (!file.hasPath(path) || file.getValue(path).valueType() != ConfigValueType.OBJECT) return List.of();
+    com.typesafe.config.ConfigObject hosts = file.getObject(path);
+    List<String> names = new ArrayList<>(hosts.keySet());
+    names.sort(java.util.Comparator.comparingInt((String n) -> hosts.get(n).origin().lineNumber())
+        .thenComparing(n -> n));
+    return names;
   }
 
   private Config applySets(Config user, Map<String, String> sets) {
@@ -155,7 +195,10 @@ public final class ScenarioLoader {
             (where, message) -> problems.add(at(where, message)));
         case "scheduler" -> checkScheduler(e.getValue(), path);
         case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));
+        case "placement" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.PLACEMENT));
+        case "hosts" -> checkHosts(e.getValue(), path);
         case "vm-defaults" -> problems.add(at(path, "unknown key; set VMs under scenario.vms.<name>"));
+        case "host-defaults" -> problems.add(at(path, "unknown key; set hosts under scenario.hosts.<name>"));
         case "faults" -> { } // each fault's keys and values: ScenarioFaults, once the VMs are known
         default -> {
           if (!defaults.root().containsKey(key)) {
@@ -183,6 +226,35 @@ public final class ScenarioLoader {
         continue;
       }
       checkAgainst(vm.getValue(), template, vmPath);
+    }
+  }
+
+  private void checkHosts(ConfigValue value, String path) {
+    if (value.valueType() != ConfigValueType.OBJECT) {
+      problems.add(at(path, "expected an object keyed by host name, e.g. hosts { a { cores = 8, gpus = 2 } }"));
+      return;
+    }
+    ConfigObject template = reference.getObject("scenario-defaults.host-defaults");
+    ConfigObject gpuTemplate = reference.getObject("scenario-defaults.gpu");
+    for (Map.Entry<String, ConfigValue> host : ((ConfigObject) value).entrySet()) {
+      String hostPath = path + "." + ConfigUtil.joinPath(host.getKey());
+      if (!host.getKey().matches("[A-Za-z0-9][A-Za-z0-9_-]*")) {
+        problems.add(at(hostPath, "a host name is letters, digits, '-' and '_', starting with a letter or digit"));
+      }
+      if (host.getValue().valueType() != ConfigValueType.OBJECT) {
+        problems.add(at(hostPath, "expected an object with the host's settings (cores, gpus, gpu)"));
+        continue;
+      }
+      for (Map.Entry<String, ConfigValue> e : ((ConfigObject) host.getValue()).entrySet()) {
+        String sub = hostPath + "." + ConfigUtil.joinPath(e.getKey());
+        if (e.getKey().equals("gpu")) {
+          checkAgainst(e.getValue(), gpuTemplate, sub);
+        } else if (!template.containsKey(e.getKey())) {
+          problems.add(at(sub, "unknown key; expected one of " + keysOf(template)));
+        } else {
+          checkAgainst(e.getValue(), template.get(e.getKey()), sub);
+        }
+      }
     }
   }
 
@@ -367,9 +439,8 @@ public final class ScenarioLoader {
     long duration = o.durationNanos() != null ? o.durationNanos() : c.getDuration("duration").toNanos();
     if (duration <= 0) problems.add(at("scenario.duration", "expected a duration > 0, got " + c.getValue("duration").render()));
     long seed = o.seed() != null ? o.seed() : c.getLong("seed");
-    int cores = positiveInt(c, "host.cores");
-    Settings.Gpu gpu = new Settings.Gpu(positiveInt(c, "gpu.sms"), positiveBytes(c, "gpu.memory"),
-        nonNegativeNanos(c, "gpu.context-switch"), positiveInt(c, "gpu.max-concurrent-kernels"));
+    Settings.Gpu gpu = gpu(c, "gpu", "scenario.gpu");
+    List<Settings.Host> hosts = hosts(c, user, gpu);
     PolicyChoice gpuPolicy = policy(c, "scheduler.gpu");
     PolicyChoice cpuPolicy = policy(c, "scheduler.cpu");
     PolicyChoice memPolicy = policy(c, "memory");
@@ -391,9 +462,16 @@ public final class ScenarioLoader {
     long period = positiveNanos(c, "metrics.period");
     custom = ScenarioWorkloads.read(user.hasPath("workloads") ? user.getValue("workloads") : null,
         reference.getConfig("workload-kinds"), path, gpu.sms(), (key, message) -> problems.add(at(key, message)));
-    List<Settings.Vm> vms = vms(user, cores);
+    PolicyChoice placement = policy(c, "placement");
+    List<Settings.Vm> vms = vms(user, hosts);
+    List<Settings.Rejection> rejected = new ArrayList<>();
+    vms = place(vms, hosts, placement, duration, rejected, user.hasPath("hosts") && problems.isEmpty());
     tryPolicy(cpuPolicy, "scenario.scheduler.cpu");
     tryPolicy(memPolicy, "scenario.memory");
+    if (space && hosts.size() + hosts.get(0).gpus() > 2) {
+      problems.add(at("scenario.hosts", "a space-sharing policy (" + gpuPolicy.name() + ") runs on one host with "
+          + "one GPU"));
+    }
     if (problems.isEmpty() && space) {
       trySpacePolicy(gpuPolicy, vms);
     } else if (problems.isEmpty()) {
@@ -401,13 +479,129 @@ public final class ScenarioLoader {
     }
     FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
         o.faults(), (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
-    if (cores < 2 && faults.faults().stream().anyMatch(f -> f.kind() == FaultPlan.Kind.CORE_OFFLINE)) {
-      problems.add(at("scenario.host.cores", "a core-offline fault needs at least 2 cores to move the vCPUs to, got "
-          + cores));
+    for (FaultPlan.Fault f : faults.faults()) { // on the target's own host
+      if (f.kind() != FaultPlan.Kind.CORE_OFFLINE) continue;
+      Settings.Vm target = vms.stream().filter(v -> v.name().equals(f.target())).findFirst().orElse(null);
+      if (target == null) continue;
+      Settings.Host h = hosts.get(target.host());
+      if (h.cores() < 2) {
+        String key = h.name().equals("host") ? "scenario.host.cores" : "scenario.hosts." + h.name() + ".cores";
+        problems.add(at(key, "a core-offline fault needs at least 2 cores to move the vCPUs to, got " + h.cores()));
+        break;
+      }
     }
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
-        new Settings.Host(cores, nonNegativeNanos(c, "host.vcpu-switch")), gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(),
-        faults);
+        hosts, gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(), faults, placement,
+        rejected);
+  }
+
+  private Settings.Gpu gpu(Config c, String key, String fullPath) {
+    return new Settings.Gpu(positiveInt(c, key + ".sms", fullPath + ".sms"),
+        positiveBytes(c, key + ".memory", fullPath + ".memory"),
+        nonNegativeNanos(c, key + ".context-switch", fullPath + ".context-switch"),
+        positiveInt(c, key + ".max-concurrent-kernels", fullPath + ".max-concurrent-kernels"));
+  }
+
+  /**
+   * The hosts: {@code scenario.hosts.<name>} in file order, each over {@code host-defaults} and its {@code gpu} over
+   * the scenario's; without {@code hosts}, the one host of {@code scenario.host}, named {@code host}. Every host's
+   * cores lose {@code host.vcpu-switch} per context switch.
+   */
+  private List<Settings.Host> hosts(Config c, Config user, Settings.Gpu gpu) {
+    long vcpuSwitch = nonNegativeNanos(c, "host.vcpu-switch", "scenario.host.vcpu-switch"); // the same on every host
+    if (!user.hasPath("hosts") || user.getObject("hosts").isEmpty()) {
+      if (user.hasPath("hosts")) problems.add(at("scenario.hosts", "expected at least one host (or leave it out)"));
+      return List.of(new Settings.Host("host", positiveInt(c, "host.cores"), 1, gpu, vcpuSwitch));
+    }
+    if (user.hasPath("host")) {
+      problems.add(at("scenario.host", "a scenario declares either its one host (host) or many (hosts), not both"));
+    }
+    Config template = reference.getConfig("scenario-defaults.host-defaults");
+    List<String> names = new ArrayList<>(user.getObject("hosts").keySet());
+    names.sort(java.util.Comparator.comparingInt((String n) -> fileHosts.contains(n) ? fileHosts.indexOf(n)
+        : Integer.MAX_VALUE).thenComparingInt(n -> user.getObject("hosts").get(n).origin().lineNumber())
+        .thenComparing(n -> n));
+    List<Settings.Host> hosts = new ArrayList<>();
+    for (String n : names) {
+      String p = "scenario.hosts." + ConfigUtil.joinPath(n);
+      Config h = user.getObject("hosts").toConfig().getConfig(ConfigUtil.joinPath(n)).withFallback(template);
+      Config g = h.getConfig("gpu").withFallback(c.getConfig("gpu"));
+      Config wrapped = ConfigFactory.empty().withValue("gpu", g.root());
+      hosts.add(new Settings.Host(n, positiveInt(h, "cores", p + ".cores"), positiveInt(h, "gpus", p + ".gpus"),
+          gpu(wrapped, "gpu", p + ".gpu"), vcpuSwitch));
+    }
+    return hosts;
+  }
+
+  /**
+   * Each VM's host and GPU, and its vCPUs' cores on that host. With the single {@code host} every VM goes there
+   * (GPU 0), unchecked, as before many hosts. With {@code hosts} the placement policy decides in arrival order
+   * (start-delay, then file order) from the VM's request (a core per vCPU, its share, its memory-cap) and what each
+   * GPU has free over the VM's stay ({@link PlacementPlan}); a VM that fits nowhere does not run and is reported in
+   * summary.json ({@code placement.rejected}); the VMs that run are numbered again in file order.
+   */
+  private List<Settings.Vm> place(List<Settings.Vm> vms, List<Settings.Host> hosts, PolicyChoice choice,
+      long duration, List<Settings.Rejection> rejected, boolean many) {
+    Map<Integer, int[]> where = new java.util.HashMap<>();
+    if (many) {
+      PlacementPolicy policy;
+      try {
+        policy = choice.create(PolicyKind.PLACEMENT);
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        problems.add(at("scenario.placement", "policy " + choice.name() + " is not usable: " + e.getMessage()));
+        return vms;
+      }
+      PlacementPlan plan = new PlacementPlan(hosts.stream().map(h -> new PlacementPlan.Host(h.name(),
+          1000L * h.cores(), h.gpus(), h.gpu().memoryBytes())).toList());
+      List<Settings.Vm> byArrival = new ArrayList<>(vms);
+      byArrival.sort(java.util.Comparator.comparingLong(Settings.Vm::startDelayNanos)
+          .thenComparingInt(Settings.Vm::index));
+      for (Settings.Vm vm : byArrival) {
+        PlacementDecision d = plan.place(vm.index(), request(vm), vm.startDelayNanos(), vm.stopNanos(duration),
+            pinnedHost.getOrDefault(vm.index(), -1), policy);
+        if (d instanceof PlacementDecision.Placed p) {
+          where.put(vm.index(), new int[] {p.host(), p.gpu()});
+        } else {
+          rejected.add(new Settings.Rejection(vm.name(), vm.startDelayNanos(),
+              ((PlacementDecision.Rejected) d).reason()));
+        }
+      }
+    } else {
+      // one host, or problems already (then only the cores are checked, each VM against the host it names)
+      for (Settings.Vm vm : vms) where.put(vm.index(), new int[] {pinnedHost.getOrDefault(vm.index(), 0), 0});
+    }
+    List<Settings.Vm> out = new ArrayList<>();
+    int[] nextCore = new int[hosts.size()];
+    for (Settings.Vm vm : vms) {
+      int[] w = where.get(vm.index());
+      if (w == null) continue;
+      int hostCores = hosts.get(w[0]).cores();
+      String p = "scenario.vms." + ConfigUtil.joinPath(vm.name());
+      List<Integer> pinned = vm.cores();
+      for (int core : pinned) {
+        if (core < 0 || core >= hostCores) {
+          problems.add(at(p + ".cores", "core " + core + " does not exist; the host has cores 0.." + (hostCores - 1)
+              + (many ? " (scenario.hosts." + hosts.get(w[0]).name() + ".cores = " : " (scenario.host.cores = ")
+              + hostCores + ")"));
+        }
+      }
+      List<Integer> placed = new ArrayList<>();
+      for (int i = 0; i < vcpuCounts.get(vm.index()); i++) {
+        placed.add(pinned.isEmpty() ? nextCore[w[0]]++ % hostCores : pinned.get(i % pinned.size()));
+      }
+      Settings.Vm at = vm.placed(w[0], w[1], placed);
+      out.add(new Settings.Vm(out.size(), at.name(), at.workload(), at.weight(), at.cores(), at.memoryCapBytes(),
+          at.syncWait(), at.spinLimitNanos(), at.commandBuffer(), at.driverQueue(), at.startDelayNanos(),
+          at.stopAfterNanos(), at.slaFps(), at.share(), at.presentSleep(), at.presentWait(), at.host(), at.gpu(),
+          at.cpuMilli(), out.size()));
+    }
+    return out;
+  }
+
+  /** What a VM asks of its host: a core per vCPU, its GPU share (none when not set) and its memory cap. */
+  static VmRequest request(Settings.Vm vm) {
+    return new VmRequest(vm.name(), vm.cpuMilli(), Double.isNaN(vm.share()) ? 0 : Math.round(vm.share() * 1000),
+        vm.memoryCapBytes());
   }
 
   /** The workload a VM names: the scenario's own, else the catalog's. */
@@ -421,12 +615,15 @@ public final class ScenarioLoader {
    * that sum above 1, a window that is not whole seconds) becomes a bad-input problem here, not a failed run.
    */
   private List<Settings.Vm> tryGpuPolicy(PolicyChoice choice, List<Settings.Vm> vms, Config user) {
-    GpuPolicy policy;
+    GpuPolicy policy = null;
     try {
-      policy = choice.create(PolicyKind.GPU);
+      Map<Long, GpuPolicy> perGpu = new java.util.HashMap<>();
       for (Settings.Vm vm : vms) {
+        // one policy per GPU, as the run builds them: a rule over a GPU's VMs (VGRIS shares) holds per GPU
+        policy = perGpu.computeIfAbsent(((long) vm.host() << 32) | vm.gpu(), k -> choice.create(PolicyKind.GPU));
         policy.addVgpu(new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps()));
       }
+      if (policy == null) policy = choice.create(PolicyKind.GPU);
     } catch (IllegalArgumentException e) {
       problems.add(at("scenario.scheduler.gpu", "policy " + choice.name() + " rejects this scenario: "
           + e.getMessage()));
@@ -502,23 +699,24 @@ public final class ScenarioLoader {
       }
       out.add(new Settings.Vm(vm.index(), vm.name(), vm.workload(), vm.weight(), vm.cores(), vm.memoryCapBytes(),
           wait, vm.spinLimitNanos(), vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
-          vm.slaFps(), vm.share(), vm.presentSleep(), vm.presentWait()));
+          vm.slaFps(), vm.share(), vm.presentSleep(), vm.presentWait(), vm.host(), vm.gpu(), vm.cpuMilli(),
+          vm.seedIndex()));
     }
     return out;
   }
 
-  private List<Settings.Vm> vms(Config user, int hostCores) {
+  private List<Settings.Vm> vms(Config user, List<Settings.Host> hosts) {
     List<Settings.Vm> vms = new ArrayList<>();
     if (!user.hasPath("vms")) {
       problems.add(at("scenario.vms", "expected an object keyed by VM name with at least one VM"));
       return vms;
     }
     Config template = reference.getConfig("scenario-defaults.vm-defaults");
-    int nextCore = 0;
     // HOCON objects are unordered maps; a VM's index follows its line in the file so that indexes and core
     // placement are what the reader of the file expects.
     List<String> names = new ArrayList<>(user.getObject("vms").keySet());
-    names.sort(java.util.Comparator.comparingInt((String n) -> user.getObject("vms").get(n).origin().lineNumber())
+    names.sort(java.util.Comparator.comparingInt((String n) -> fileVms.contains(n) ? fileVms.indexOf(n)
+        : Integer.MAX_VALUE).thenComparingInt((String n) -> user.getObject("vms").get(n).origin().lineNumber())
         .thenComparing(n -> n));
     for (String vmName : names) {
       String p = "scenario.vms." + ConfigUtil.joinPath(vmName);
@@ -534,16 +732,19 @@ public final class ScenarioLoader {
         problems.add(at(p + ".vcpus", "expected at most " + MAX_VCPUS + " vCPUs (each is an actor), got " + vcpus));
         vcpus = 1;
       }
-      List<Long> pinned = vm.getLongList("cores");
+      // pinned cores as written: checked against the VM's host once it is placed (place)
       List<Integer> placed = new ArrayList<>();
-      for (long core : pinned) {
-        if (core < 0 || core >= hostCores) {
-          problems.add(at(p + ".cores", "core " + core + " does not exist; the host has cores 0.." + (hostCores - 1)
-              + " (scenario.host.cores = " + hostCores + ")"));
+      for (long core : vm.getLongList("cores")) placed.add((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, core)));
+      vcpuCounts.put(vms.size(), Math.max(0, vcpus));
+      String hostName = vm.getString("host");
+      if (!hostName.isEmpty()) {
+        int h = hosts.stream().map(Settings.Host::name).toList().indexOf(hostName);
+        if (h < 0 || hosts.size() == 1 && hostName.equals("host")) {
+          problems.add(at(p + ".host", "no host '" + hostName + "'; the hosts are "
+              + hosts.stream().map(Settings.Host::name).toList()));
+        } else {
+          pinnedHost.put(vms.size(), h);
         }
-      }
-      for (int i = 0; i < Math.max(0, vcpus); i++) {
-        placed.add(pinned.isEmpty() ? nextCore++ % hostCores : pinned.get(i % pinned.size()).intValue());
       }
       long cap = vm.getBytes("memory-cap");
       if (cap <= 0) problems.add(at(p + ".memory-cap", "expected a size > 0"));
@@ -587,9 +788,11 @@ public final class ScenarioLoader {
       };
       Settings.PresentSleep sleep = sleepInitial == 0 ? Settings.PresentSleep.NONE
           : new Settings.PresentSleep(Math.max(0, sleepInitial), Math.max(0, sleepDecrease), Math.max(1, sleepEvery));
+      long cpuMilli = vm.getLong("cpu-milli");
+      if (cpuMilli < 0) problems.add(at(p + ".cpu-milli", "expected thousandths of a core >= 0 (0: a core per vCPU)"));
       vms.add(new Settings.Vm(vms.size(), vmName, workload, weight, placed, cap, syncWait, spin, buffer,
           driverQueue, delay, stopAfter == 0 ? Long.MAX_VALUE : stopAfter, slaFps, share == 0 ? Double.NaN : share,
-          sleep, presentWait));
+          sleep, presentWait, 0, 0, cpuMilli > 0 ? cpuMilli : 1000L * Math.max(0, vcpus), vms.size()));
     }
     return vms;
   }
@@ -649,15 +852,15 @@ public final class ScenarioLoader {
     return v;
   }
 
-  private long nonNegativeNanos(Config c, String key) {
+  private long nonNegativeNanos(Config c, String key, String fullPath) {
     long v = c.getDuration(key).toNanos();
-    if (v < 0) problems.add(at("scenario." + key, "expected a duration >= 0, got " + c.getValue(key).render()));
+    if (v < 0) problems.add(at(fullPath, "expected a duration >= 0, got " + c.getValue(key).render()));
     return v;
   }
 
-  private long positiveBytes(Config c, String key) {
+  private long positiveBytes(Config c, String key, String fullPath) {
     long v = c.getBytes(key);
-    if (v <= 0) problems.add(at("scenario." + key, "expected a size > 0"));
+    if (v <= 0) problems.add(at(fullPath, "expected a size > 0"));
     return v;
   }
 

@@ -17,16 +17,32 @@ public final class Settings {
   /**
    * A whole scenario, after command-line overrides.
    *
+   * @param hosts     the hosts, in declaration order (one, named {@code host}, for a scenario with the single
+   *                  {@code scenario.host}); each VM names its host and GPU by index ({@link Vm#host}, {@link Vm#gpu})
    * @param workloads the workloads the scenario defines itself ({@code scenario.workloads}), by name; a VM's
    *                  workload name is looked up there first, then in the catalog ({@link #workload})
    * @param faults    the faults the run injects (none: {@link FaultPlan#NONE})
+   * @param placement the placement policy that put each VM on its host (and puts it again after a host is lost)
+   * @param rejected  VMs the placement found no room for, in arrival order: they do not run
    */
   public record Scenario(String name, String description, String file, double timeScale, long durationNanos,
-      long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
-      Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads, FaultPlan faults) {
+      long seed, List<Host> hosts, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
+      Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads, FaultPlan faults,
+      PolicyChoice placement, List<Rejection> rejected) {
     public Scenario {
+      hosts = List.copyOf(hosts);
       vms = List.copyOf(vms);
       workloads = Map.copyOf(workloads);
+      rejected = List.copyOf(rejected);
+    }
+
+    /** A scenario of one host, as before many hosts existed. */
+    public Scenario(String name, String description, String file, double timeScale, long durationNanos,
+        long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
+        Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads, FaultPlan faults) {
+      this(name, description, file, timeScale, durationNanos, seed, List.of(host.withGpu(gpu)), gpu, gpuPolicy,
+          cpuPolicy, memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads, faults,
+          new PolicyChoice("first-fit", PolicyParams.of(Map.of())), List.of());
     }
 
     /** A scenario without faults. */
@@ -47,8 +63,31 @@ public final class Settings {
 
     /** The same scenario, run for {@code nanos} of emulated time. */
     public Scenario withDuration(long nanos) {
-      return new Scenario(name, description, file, timeScale, nanos, seed, host, gpu, gpuPolicy, cpuPolicy,
-          memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads, faults);
+      return new Scenario(name, description, file, timeScale, nanos, seed, hosts, gpu, gpuPolicy, cpuPolicy,
+          memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads, faults, placement, rejected);
+    }
+
+    /** The same scenario with other VMs (a node's share of a cluster run). */
+    public Scenario withVms(List<Vm> vms) {
+      return new Scenario(name, description, file, timeScale, durationNanos, seed, hosts, gpu, gpuPolicy, cpuPolicy,
+          memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads, faults, placement, rejected);
+    }
+
+    /** The first host: the only one of a scenario with {@code scenario.host}. */
+    public Host host() {
+      return hosts.get(0);
+    }
+
+    /** Whether the scenario declares several hosts or GPUs (then summary.json's totals add up per-GPU figures). */
+    public boolean manyGpus() {
+      return hosts.size() > 1 || hosts.get(0).gpus() > 1;
+    }
+
+    /** A number for the GPU {@code vm} runs on, unique in the run: a host's GPUs are numbered on from the previous's. */
+    public int gpuNumber(Vm vm) {
+      int n = 0;
+      for (int h = 0; h < vm.host(); h++) n += hosts.get(h).gpus();
+      return n + vm.gpu();
     }
 
     /** The workload a VM names: the scenario's own of that name, else the catalog's. */
@@ -63,13 +102,32 @@ public final class Settings {
     }
   }
 
+  /** A VM the placement policy found no room for: it does not run. */
+  public record Rejection(String vm, long atNanos, String reason) {}
+
   /**
-   * The host's CPU: its cores and the CPU time a core loses when it switches context ({@code vcpu-switch}; the
-   * derivation is beside its default in reference.conf).
+   * A host: its name ({@code host} for a scenario's single {@code scenario.host}), physical cores, GPUs (each with
+   * its own scheduler, SM groups and memory) and their settings, and the CPU time a core loses when it switches
+   * context ({@code vcpu-switch}; the derivation is beside its default in reference.conf).
    */
-  public record Host(int cores, long vcpuSwitchNanos) {
+  public record Host(String name, int cores, int gpus, Gpu gpu, long vcpuSwitchNanos) {
+    /** The single host of a scenario with {@code scenario.host}, its GPU set later ({@link #withGpu}). */
     public Host(int cores) {
       this(cores, 0);
+    }
+
+    /** As {@link #Host(int)}, its cores losing {@code vcpuSwitchNanos} per context switch. */
+    public Host(int cores, long vcpuSwitchNanos) {
+      this("host", cores, 1, null, vcpuSwitchNanos);
+    }
+
+    public Host withGpu(Gpu g) {
+      return gpu != null ? this : new Host(name, cores, gpus, g, vcpuSwitchNanos);
+    }
+
+    /** The name of the host's actor: {@code host} for the single host, else {@code host-<name>}. */
+    public String actorName() {
+      return name.equals("host") ? "host" : "host-" + name;
     }
   }
 
@@ -159,12 +217,41 @@ public final class Settings {
    * @param stopAfterNanos how long after its start the VM's program stops; {@link Long#MAX_VALUE}: never
    * @param presentSleep a fixed sleep the guest agent inserts before each Present (vgris Figure 8)
    * @param presentWait how its vCPU waits while Present is blocked
+   * @param host its host's index, {@code gpu} its GPU's on that host, {@code cpuMilli} the CPU it asks of the host
+   * @param seedIndex its index in the whole scenario: its program's seed and its actors' names (the same as
+   *     {@code index} except in a node's share of a cluster run)
    */
   public record Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
       SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
-      long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep, PresentWait presentWait) {
+      long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep, PresentWait presentWait,
+      int host, int gpu, long cpuMilli, int seedIndex) {
     public Vm {
       cores = List.copyOf(cores);
+    }
+
+    /** A VM on the first GPU of the first host, asking for a core per vCPU. */
+    public Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
+        SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
+        long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep, PresentWait presentWait) {
+      this(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer, driverQueue,
+          startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, 0, 0, 1000L * cores.size(), index);
+    }
+
+    /** This VM placed on GPU {@code gpu} of host {@code host}, its vCPUs on {@code cores} of that host. */
+    public Vm placed(int host, int gpu, List<Integer> cores) {
+      return new Vm(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer,
+          driverQueue, startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, host, gpu, cpuMilli,
+          seedIndex);
+    }
+
+    /**
+     * This VM as VM {@code newIndex} on host {@code newHost} of a node's share of a cluster run: its program keeps its
+     * seed and its actors their names ({@link #seedIndex}), so that it runs as in the whole scenario.
+     */
+    public Vm onNode(int newIndex, int newHost) {
+      return new Vm(newIndex, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer,
+          driverQueue, startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, newHost, gpu,
+          cpuMilli, seedIndex);
     }
 
     /** A VM whose vCPU gives its core away while Present is blocked. */

@@ -74,7 +74,7 @@ final class ControlReplay {
 
   private static Control fault(JsonNode c, String target, String where, List<String> problems) {
     String kind = c.path("kind").asText("");
-    FaultPlan.Kind k = FaultPlan.Kind.named(kind).orElse(null);
+    FaultPlan.Kind k = FaultPlan.Kind.named(kind).filter(FaultPlan.Kind::inOneJvm).orElse(null);
     if (k == null) problems.add(where + "kind: unknown fault kind '" + kind + "'; expected one of "
         + RemoteControl.kindNames());
     double heal = c.path("heal_after_s").asDouble(-1);

@@ -29,6 +29,11 @@ public final class DashboardOptions {
   @Option(names = "--dashboard", description = "serve a live dashboard of the run over HTTP (README: Live dashboard)")
   boolean enabled;
 
+  /** Whether {@code --dashboard} was given. */
+  public boolean enabled() {
+    return enabled;
+  }
+
   @Option(names = "--port", description = "the dashboard's port (default: " + DEFAULT_PORT + "; 0: any free port)")
   Integer port;
 

@@ -40,6 +40,7 @@ final class DashboardPage {
     }
     StringBuilder kinds = new StringBuilder();
     for (FaultPlan.Kind k : FaultPlan.Kind.values()) {
+      if (!k.inOneJvm()) continue;
       kinds.append("<option value=\"").append(k.label()).append("\" data-heal=\"")
           .append(RemoteControl.seconds(control.defaultHealNanos(k))).append("s\">").append(k.label())
           .append("</option>");

@@ -129,7 +129,7 @@ final class RemoteControl {
     switch (what) {
       case "fault" -> {
         String kindName = request.path("kind").asText("");
-        FaultPlan.Kind kind = FaultPlan.Kind.named(kindName).orElseThrow(() -> new IllegalArgumentException(
+        FaultPlan.Kind kind = FaultPlan.Kind.named(kindName).filter(FaultPlan.Kind::inOneJvm).orElseThrow(() -> new IllegalArgumentException(
             "kind: unknown fault kind '" + kindName + "'; expected one of " + kindNames()));
         long heal = request.hasNonNull("heal_after") ? duration(request.get("heal_after").asText())
             : defaultHealNanos(kind);
@@ -167,7 +167,8 @@ final class RemoteControl {
 
   /** The fault kinds, as the page lists them. */
   static List<String> kindNames() {
-    return java.util.Arrays.stream(FaultPlan.Kind.values()).map(FaultPlan.Kind::label).toList();
+    return java.util.Arrays.stream(FaultPlan.Kind.values()).filter(FaultPlan.Kind::inOneJvm).map(FaultPlan.Kind::label)
+        .toList();
   }
 
   private static long duration(String text) {

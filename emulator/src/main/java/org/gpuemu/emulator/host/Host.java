@@ -38,8 +38,9 @@ import org.gpuemu.emulator.gpu.SpaceScheduler;
 import org.gpuemu.workloads.ComboGame;
 
 /**
- * The host: spawns its cores, the GPU scheduler and the physical GPU, then the VMs once the GPU's units exist,
- * and tells its parent every actor reference the run needs once all VMs are ready.
+ * One host: spawns its cores and, for each of its GPUs, a GPU scheduler and the physical GPU; then the VMs placed on
+ * it once their GPU's units exist; and tells its parent every actor reference the run needs once all its VMs are
+ * ready. Hosts share nothing: a VM's vCPUs, vGPU and scheduler are all on its host.
  */
 public final class Host extends AbstractBehavior<Host.Command> {
 
@@ -49,73 +50,94 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   private record VmReady(Vm.Ready ready) implements Command {}
 
-  /** Every reference a run needs for control and reports. */
-  public record Refs(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
-      List<ActorRef<SmGroup.Command>> smGroups, ActorRef<GpuMemory.Command> memory, List<Vm.Ready> vms) {}
+  /** One GPU's actors: its scheduler, SM groups and memory. */
+  public record GpuRefs(ActorRef<Scheduling.Command> scheduler, List<ActorRef<SmGroup.Command>> smGroups,
+      ActorRef<GpuMemory.Command> memory) {}
+
+  /** Every reference of one host a run needs for control and reports; {@code vms} in VM index order. */
+  public record Refs(int host, List<ActorRef<CpuScheduler.Command>> cores, List<GpuRefs> gpus, List<Vm.Ready> vms) {}
+
+  /** What one GPU of the host runs: the scheduler, the parts its policy switches on, what its vCPUs report. */
+  private record Unit(ActorRef<Scheduling.Command> scheduler, ActorRef<GpuScheduler.Command> timeSharing,
+      ActorRef<SpaceScheduler.Command> spaceSharing, PolicyParts parts, VcpuReports reports, Slicer slicer) {}
 
   private final Settings.Scenario scenario;
+  private final int index;
+  private final Settings.Host host;
+  private final List<Settings.Vm> vmsHere;
   private final RunContext run;
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<Refs> replyTo;
   private final List<ActorRef<CpuScheduler.Command>> cores = new ArrayList<>();
-  private final ActorRef<Scheduling.Command> scheduler;
-  /** The time-sharing scheduler (null: space sharing) and the parts its policy switches on. */
-  private final ActorRef<GpuScheduler.Command> timeSharing;
-  private final PolicyParts parts;
-  /** The space-sharing scheduler (null: time sharing). */
-  private final ActorRef<SpaceScheduler.Command> spaceSharing;
+  private final List<Unit> units = new ArrayList<>();
+  private final PhysicalGpu.Ready[] gpus;
+  /** The physical GPUs as spawned, in GPU order: which one a Ready is from (one message adapter per class). */
+  private final List<ActorRef<PhysicalGpu.Command>> physical = new ArrayList<>();
   private final TreeMap<Integer, Vm.Ready> vms = new TreeMap<>();
-  private PhysicalGpu.Ready gpu;
-  private final VcpuReports reports;
-  private final Slicer slicer;
+  private int gpusReady;
   private final RequestHistory history;
 
-  /** {@code history}: the run's record of every guest request (issue 18's checker). */
-  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run,
+  /**
+   * The host of index {@code index} in {@code scenario}, with the scenario's VMs placed on it; {@code history}: the
+   * run's record of every guest request (issue 18's checker).
+   */
+  public static Behavior<Command> create(Settings.Scenario scenario, int index, RunContext run,
       ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
-    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, run, metrics, history, replyTo)));
+    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, index, run, metrics, history, replyTo)));
   }
 
-  private Host(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run,
+  private Host(ActorContext<Command> ctx, Settings.Scenario scenario, int index, RunContext run,
       ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
     super(ctx);
     this.scenario = scenario;
+    this.index = index;
+    this.host = scenario.hosts().get(index);
+    this.vmsHere = scenario.vms().stream().filter(vm -> vm.host() == index).toList();
     this.run = run;
     this.metrics = metrics;
     this.history = history;
     this.replyTo = replyTo;
+    this.gpus = new PhysicalGpu.Ready[host.gpus()];
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
-    for (int c = 0; c < scenario.host().cores(); c++) {
+    for (int c = 0; c < host.cores(); c++) {
       // a crashed core's scheduler comes back with a fresh policy from the configuration
-      cores.add(ctx.spawn(CpuScheduler.create(c, () -> cpu.create(PolicyKind.CPU), run,
-          scenario.host().vcpuSwitchNanos()), "core-" + c));
+      cores.add(ctx.spawn(CpuScheduler.create(c, () -> cpu.create(PolicyKind.CPU), run, host.vcpuSwitchNanos()),
+          "core-" + c));
     }
-    Settings.PolicyChoice g = scenario.gpuPolicy();
+    for (int g = 0; g < host.gpus(); g++) units.add(unit(ctx, g));
+  }
+
+  /**
+   * GPU {@code g}'s scheduler and physical GPU. The single GPU of a host keeps the names {@code gpu-scheduler} and
+   * {@code gpu}; the others get their index ({@code gpu-scheduler-1}, {@code gpu-1}): an actor's name is part of the
+   * key that orders simultaneous events, so a scenario of one GPU runs exactly as before many GPUs.
+   */
+  private Unit unit(ActorContext<Command> ctx, int g) {
+    String suffix = g == 0 ? "" : "-" + g;
+    Settings.PolicyChoice gc = scenario.gpuPolicy();
     Settings.PolicyChoice m = scenario.memoryPolicy();
     MemoryPolicy memoryPolicy = m.create(PolicyKind.MEMORY);
     boolean copiesGtt = m.needs(PolicyInput.GTT_COPIES);
+    Unit unit;
     if (scenario.spaceShared()) {
       Settings.Vm game = gameVm(scenario);
-      spaceSharing = ctx.spawn(SpaceScheduler.create(g.create(PolicyKind.SPACE),
-          scenario.gpu().sms(), game.index(), (ComboGame) scenario.workload(game.workload()),
-          Vm.programSeed(scenario.seed(), game.index()), run, metrics), "gpu-scheduler");
-      scheduler = spaceSharing.narrow();
-      timeSharing = null;
-      parts = PolicyParts.NONE;
+      ActorRef<SpaceScheduler.Command> space = ctx.spawn(SpaceScheduler.create(gc.create(PolicyKind.SPACE),
+          host.gpu().sms(), game.index(), (ComboGame) scenario.workload(game.workload()),
+          Vm.programSeed(scenario.seed(), game.seedIndex()), run, metrics), "gpu-scheduler" + suffix);
+      unit = new Unit(space.narrow(), null, space, PolicyParts.NONE, new VcpuReports(false, copiesGtt), Slicer.NONE);
     } else {
-      GpuPolicy gpuPolicy = g.create(PolicyKind.GPU);
-      parts = PolicyParts.of(gpuPolicy, g.spec().inputs());
+      GpuPolicy gpuPolicy = gc.create(PolicyKind.GPU);
+      PolicyParts parts = PolicyParts.of(gpuPolicy, gc.spec().inputs());
       // this instance first; after a gpu-scheduler-crash, a fresh one from the configuration
-      timeSharing = ctx.spawn(GpuScheduler.create(firstThenFresh(gpuPolicy, () -> g.create(PolicyKind.GPU)),
-          p -> PolicyParts.of(p, g.spec().inputs()), run, metrics, List.copyOf(cores),
-          vgpuOfVcpu(scenario)), "gpu-scheduler");
-      scheduler = timeSharing.narrow();
-      spaceSharing = null;
+      ActorRef<GpuScheduler.Command> time = ctx.spawn(GpuScheduler.create(firstThenFresh(gpuPolicy,
+          () -> gc.create(PolicyKind.GPU)), p -> PolicyParts.of(p, gc.spec().inputs()), run, metrics,
+          List.copyOf(cores), vgpuOfVcpu(g)), "gpu-scheduler" + suffix);
+      unit = new Unit(time.narrow(), time, null, parts, new VcpuReports(parts.cpuTime(), copiesGtt),
+          parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE);
     }
-    reports = new VcpuReports(parts.cpuTime(), copiesGtt);
-    slicer = parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE;
-    ctx.spawn(PhysicalGpu.create(scenario.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt, List.copyOf(cores), run,
-        ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu");
+    physical.add(ctx.spawn(PhysicalGpu.create(host.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt,
+        List.copyOf(cores), run, ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu" + suffix));
+    return unit;
   }
 
   private static <P> Supplier<P> firstThenFresh(P first, Supplier<P> fresh) {
@@ -129,13 +151,27 @@ public final class Host extends AbstractBehavior<Host.Command> {
         .findFirst().orElseThrow(() -> new IllegalStateException("a space-shared scenario needs a game VM"));
   }
 
-  /** Every vCPU's VM (its vGPU) by the vCPU's global index: each VM's vCPUs are numbered on from the previous one's. */
-  private static Map<Integer, Integer> vgpuOfVcpu(Settings.Scenario scenario) {
+  /**
+   * The first vCPU number of each VM of the host: the host's VMs' vCPUs are numbered on from the previous VM's (the
+   * numbers its cores know them by).
+   */
+  private Map<Integer, Integer> firstVcpus() {
+    Map<Integer, Integer> first = new HashMap<>();
+    int next = 0;
+    for (Settings.Vm vm : vmsHere) {
+      first.put(vm.index(), next);
+      next += vm.vcpus();
+    }
+    return first;
+  }
+
+  /** The vCPUs of GPU {@code g}'s VMs by their number on the host, each to its VM (its vGPU). */
+  private Map<Integer, Integer> vgpuOfVcpu(int g) {
     Map<Integer, Integer> vgpus = new HashMap<>();
-    int first = 0;
-    for (Settings.Vm vm : scenario.vms()) {
-      for (int i = 0; i < vm.vcpus(); i++) vgpus.put(first + i, vm.index());
-      first += vm.vcpus();
+    Map<Integer, Integer> first = firstVcpus();
+    for (Settings.Vm vm : vmsHere) {
+      if (vm.gpu() != g) continue;
+      for (int i = 0; i < vm.vcpus(); i++) vgpus.put(first.get(vm.index()) + i, vm.index());
     }
     return Map.copyOf(vgpus);
   }
@@ -148,32 +184,52 @@ public final class Host extends AbstractBehavior<Host.Command> {
   }
 
   private Behavior<Command> onGpuReady(GpuReady msg) {
-    gpu = msg.ready();
-    boolean space = scenario.spaceShared();
-    if (space) spaceSharing.tell(new SpaceScheduler.Groups(gpu.gpu(), gpu.smGroups().get(0), gpu.smGroups().get(1)));
-    Vm.Wiring wiring = new Vm.Wiring(cores, scheduler, parts.cpuTime() ? timeSharing.narrow() : null,
-        parts.gpuCoscheduled() ? timeSharing.narrow() : null, gpu.smGroups().get(0), gpu.memory(), metrics, reports,
-        slicer, space, history, scenario.faults());
+    gpus[physical.indexOf(msg.ready().gpu())] = msg.ready();
+    if (++gpusReady < gpus.length) return this;
+    for (int g = 0; g < gpus.length; g++) {
+      PhysicalGpu.Ready gpu = gpus[g];
+      ActorRef<SpaceScheduler.Command> space = units.get(g).spaceSharing();
+      if (space != null) space.tell(new SpaceScheduler.Groups(gpu.gpu(), gpu.smGroups().get(0), gpu.smGroups().get(1)));
+    }
+    if (vmsHere.isEmpty()) {
+      reply();
+      return this;
+    }
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
-    int firstVcpu = 0;
-    for (Settings.Vm vm : scenario.vms()) {
-      getContext().spawn(Vm.create(vm, scenario.workload(vm.workload()), firstVcpu, scenario.seed(),
-          scenario.durationNanos(), run, wiring,
-          vmReady), "vm-" + vm.index());
-      if (parts.busAndMemory()) {
-        timeSharing.tell(new VmcgMeter.MemoryShare(vm.index(),
-            Math.min(1.0, (double) vm.memoryCapBytes() / scenario.gpu().memoryBytes())));
+    Map<Integer, Integer> first = firstVcpus();
+    for (Settings.Vm vm : vmsHere) {
+      getContext().spawn(Vm.create(vm, scenario.workload(vm.workload()), first.get(vm.index()), scenario.seed(),
+          scenario.durationNanos(), run, wiring(vm.gpu()), vmReady), "vm-" + vm.seedIndex());
+      Unit unit = units.get(vm.gpu());
+      if (unit.parts().busAndMemory()) {
+        unit.timeSharing().tell(new VmcgMeter.MemoryShare(vm.index(),
+            Math.min(1.0, (double) vm.memoryCapBytes() / host.gpu().memoryBytes())));
       }
-      firstVcpu += vm.vcpus();
     }
     return this;
   }
 
+  /** What a VM on GPU {@code g} is wired to. */
+  private Vm.Wiring wiring(int g) {
+    Unit u = units.get(g);
+    PhysicalGpu.Ready gpu = gpus[g];
+    boolean space = scenario.spaceShared();
+    return new Vm.Wiring(cores, u.scheduler(), u.parts().cpuTime() ? u.timeSharing().narrow() : null,
+        u.parts().gpuCoscheduled() ? u.timeSharing().narrow() : null, gpu.smGroups().get(0), gpu.memory(), metrics,
+        u.reports(), u.slicer(), space, history, scenario.faults());
+  }
+
   private Behavior<Command> onVmReady(VmReady msg) {
     vms.put(msg.ready().vm(), msg.ready());
-    if (vms.size() == scenario.vms().size()) {
-      replyTo.tell(new Refs(List.copyOf(cores), scheduler, gpu.smGroups(), gpu.memory(), List.copyOf(vms.values())));
-    }
+    if (vms.size() == vmsHere.size()) reply();
     return this;
+  }
+
+  private void reply() {
+    List<GpuRefs> refs = new ArrayList<>();
+    for (int g = 0; g < gpus.length; g++) {
+      refs.add(new GpuRefs(units.get(g).scheduler(), gpus[g].smGroups(), gpus[g].memory()));
+    }
+    replyTo.tell(new Refs(index, List.copyOf(cores), List.copyOf(refs), List.copyOf(vms.values())));
   }
 }

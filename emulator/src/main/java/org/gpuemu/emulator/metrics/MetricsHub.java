@@ -91,8 +91,16 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     void row(String json);
   }
 
-  /** What the hub must know of a VM. */
-  public record VmInfo(int index, String name, double slaFps, int weight) {}
+  /**
+   * What the hub must know of a VM; {@code gpu} numbers the GPU it runs on (host and GPU), whose VMs its timeline's
+   * GPU share and λ are over.
+   */
+  public record VmInfo(int index, String name, double slaFps, int weight, int gpu) {
+    /** A VM of a run of one GPU. */
+    public VmInfo(int index, String name, double slaFps, int weight) {
+      this(index, name, slaFps, weight, 0);
+    }
+  }
 
   /**
    * Last period's per-VM FPS and GPU share, for the progress line, and the run's live fidelity: the real-time

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.gpuemu.policies.vmcg.Fairness;
 
 /** The timeline's rows of one metrics period (README "Output (contract)": timeline.jsonl), from the hub's store. */
 final class TimelineRows {
@@ -17,11 +16,14 @@ final class TimelineRows {
   static List<Map<String, Object>> period(MetricsStore h, List<MetricsHub.VmInfo> vms, long end) {
     List<Map<String, Object>> rows = new ArrayList<>();
     double seconds = (end - h.periodStart) / 1e9;
-    long total = 0;
-    for (long b : h.periodBusy) total += b;
-    Double lambda = periodLambda(h, vms);
+    // over the VMs of each GPU, which share it (many hosts): its busy time and λ
+    int[] gpuOf = vms.stream().mapToInt(MetricsHub.VmInfo::gpu).toArray();
+    Map<Integer, Long> totals = PerGpu.busy(gpuOf, h.periodBusy);
+    Map<Integer, Double> lambdas = PerGpu.lambdas(gpuOf, h.weights, h.frames, h.periodFrames, h.periodKernels);
     List<String> marks = h.faults == null ? null : h.faults.period(end, measure(h, vms.size(), seconds));
     for (int v = 0; v < vms.size(); v++) {
+      long total = totals.get(gpuOf[v]);
+      Double lambda = lambdas.get(gpuOf[v]);
       h.liveFps[v] = seconds > 0 ? h.periodFrames[v] / seconds : 0;
       h.liveShare[v] = total > 0 ? (double) h.periodBusy[v] / total : 0;
       Map<String, Object> row = new LinkedHashMap<>();
@@ -58,22 +60,6 @@ final class TimelineRows {
       m[v] = h.frames[v] > 0 ? (seconds > 0 ? h.periodFrames[v] / seconds : 0) : h.periodBusy[v] / 1e6;
     }
     return m;
-  }
-
-  /**
-   * VMCG's λ = Σ|w_i − w'_i| over the period (vmcg.txt §6.3): w the VMs' weight shares, w' their throughput
-   * shares, throughput being frames for a VM that has presented frames in the run and completed requests for one
-   * that has not. Null when nothing was done in the period.
-   */
-  private static Double periodLambda(MetricsStore h, List<MetricsHub.VmInfo> vms) {
-    Map<Integer, Integer> weights = new java.util.HashMap<>();
-    Map<Integer, Long> throughputs = new java.util.HashMap<>();
-    for (int v = 0; v < vms.size(); v++) {
-      weights.put(v, h.weights[v]);
-      throughputs.put(v, h.frames[v] > 0 ? h.periodFrames[v] : h.periodKernels[v]);
-    }
-    java.util.OptionalDouble l = Fairness.lambda(weights, throughputs);
-    return l.isPresent() ? l.getAsDouble() : null;
   }
 
   static double round(double v, int digits) {

@@ -90,22 +90,64 @@ public final class Summary {
     VmTally.Totals totals = VmTally.Totals.of(r);
     List<VmTally> tallies = new ArrayList<>();
     for (Settings.Vm vm : r.scenario().vms()) tallies.add(VmTally.of(r, vm, totals));
-    Map<String, Object> figures = new LinkedHashMap<>(r.scheduler().figures());
+    boolean many = r.scenario().manyGpus();
+    // a run of one GPU has its policies' figures at the top, as before many hosts; several GPUs have them per GPU
+    Map<String, Object> figures = many ? new LinkedHashMap<>() : new LinkedHashMap<>(r.scheduler().figures());
     Space space = Space.take(figures, r.scenario());
     Map<String, SummaryDoc.Vm> vms = new LinkedHashMap<>();
     for (VmTally t : tallies) {
-      vms.put(t.vm().name(), t.entry(r.scheduler().shares().get(t.vm().index()),
-          r.memory().slots().get(t.vm().index()), t.vm().name().equals(space.gameVm()) ? space.game() : null));
+      RunResult.GpuResult g = r.gpuOf(t.vm());
+      vms.put(t.vm().name(), t.entry(g.scheduler().shares().get(t.vm().index()),
+          g.memory().slots().get(t.vm().index()), t.vm().name().equals(space.gameVm()) ? space.game() : null));
       checkLiveness(t);
     }
-    GpuTally gpu = GpuTally.of(r);
+    GpuTally gpu = GpuTally.of(r.allGpus(), r.emulatedNanos());
     Checker.Outcome checked = Checker.check(r.history(), r.faults(), r.drained());
     List<SummaryDoc.Fault> faults = FaultTally.entries(r.faults(), checked, r.metrics().recoveries());
     SummaryDoc.Invariants invariants = invariants(tallies, gpu, checked);
-    return new SummaryDoc(header(), vms, switches(), space.top(), policyFigures(figures), gpu.figures(), cpu(),
-        fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,
+    return new SummaryDoc(header(), vms, many ? List.of() : switches(r.scheduler()), space.top(),
+        many ? figures : policyFigures(figures, r.allGpus().get(0)), gpu.figures(), cpu(), hosts(many),
+        placement(many), fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,
         new SummaryDoc.Verdict(checked.verdict().result(), checked.verdict().reasons()), faults,
-        ControlTally.entries(r.controls()), benchmarks());
+        ControlTally.entries(r.controls()), benchmarks(), null);
+  }
+
+  /** Each host: its cores, its VMs and each of its GPUs ({@code many}: with its policies' figures). */
+  private Map<String, SummaryDoc.HostEntry> hosts(boolean many) {
+    Map<String, SummaryDoc.HostEntry> hosts = new LinkedHashMap<>();
+    double seconds = r.emulatedNanos() / 1e9;
+    for (int h = 0; h < r.hosts().size(); h++) {
+      RunResult.HostResult host = r.hosts().get(h);
+      int index = h;
+      List<String> names = r.scenario().vms().stream().filter(vm -> vm.host() == index).map(Settings.Vm::name).toList();
+      List<SummaryDoc.GpuEntry> gpus = new ArrayList<>();
+      for (int g = 0; g < host.gpus().size(); g++) {
+        int gi = g;
+        RunResult.GpuResult gr = host.gpus().get(g);
+        GpuTally t = GpuTally.of(List.of(gr), r.emulatedNanos());
+        List<String> onGpu = r.scenario().vms().stream().filter(vm -> vm.host() == index && vm.gpu() == gi)
+            .map(Settings.Vm::name).toList();
+        Map<String, Object> figures = new LinkedHashMap<>(gr.scheduler().figures());
+        gpus.add(new SummaryDoc.GpuEntry(onGpu, t.figures().utilization(), t.figures().busyMs(),
+            t.figures().contextSwitches(), many ? policyFigures(figures, gr) : Map.of(),
+            many ? switches(gr.scheduler()) : List.of()));
+      }
+      long busy = 0;
+      for (CpuScheduler.CoreReport c : host.cores()) busy += c.busyNanos();
+      hosts.put(host.name(), new SummaryDoc.HostEntry(host.cores().size(),
+          round(seconds > 0 ? busy / 1e9 / seconds / host.cores().size() : 0, 4), names, gpus));
+    }
+    return hosts;
+  }
+
+  /** The placement policy and the VMs it rejected, for a scenario of several hosts or GPUs. */
+  private SummaryDoc.Placement placement(boolean many) {
+    if (!many) return null;
+    List<SummaryDoc.Rejected> rejected = new ArrayList<>();
+    for (Settings.Rejection x : r.scenario().rejected()) {
+      rejected.add(new SummaryDoc.Rejected(x.vm(), round(x.atNanos() / 1e9, 3), x.reason()));
+    }
+    return new SummaryDoc.Placement(r.scenario().placement().name(), rejected);
   }
 
   /** Every named benchmark the VMs' programs ran, in the order first met (VM by VM), with its performance. */
@@ -146,9 +188,9 @@ public final class Summary {
     }
   }
 
-  private List<SummaryDoc.PolicySwitch> switches() {
+  private static List<SummaryDoc.PolicySwitch> switches(org.gpuemu.emulator.gpu.Scheduling.SchedulerReport scheduler) {
     List<SummaryDoc.PolicySwitch> switches = new ArrayList<>();
-    for (AlgorithmSwitch sw : r.scheduler().switches()) {
+    for (AlgorithmSwitch sw : scheduler.switches()) {
       switches.add(new SummaryDoc.PolicySwitch(round(sw.nanos() / 1e9, 3), sw.from().label(), sw.to().label()));
     }
     return switches;
@@ -180,25 +222,28 @@ public final class Summary {
   }
 
   /** Each policy's own figures under its name: the GPU policy's (less the space-sharing ones), the memory's. */
-  private Map<String, Object> policyFigures(Map<String, Object> gpuFigures) {
+  private Map<String, Object> policyFigures(Map<String, Object> gpuFigures, RunResult.GpuResult gpu) {
     Map<String, Object> byPolicy = new LinkedHashMap<>();
     if (!gpuFigures.isEmpty()) byPolicy.put(r.scenario().gpuPolicy().name(), gpuFigures);
-    if (!r.memory().figures().isEmpty()) byPolicy.put(r.scenario().memoryPolicy().name(), r.memory().figures());
+    if (!gpu.memory().figures().isEmpty()) byPolicy.put(r.scenario().memoryPolicy().name(), gpu.memory().figures());
     return byPolicy;
   }
 
-  /** The SM groups summed. */
+  /** SM groups summed: one GPU's, or every GPU's ({@code gpus} of them, all of one SM count). */
   private record GpuTally(long spanNanos, long kernelBusyNanos, double smBusyNanos, int totalSms, long switchNanos,
       long contextSwitches, long medianKernelNanos) {
-    static GpuTally of(RunResult r) {
-      long kernelBusy = 0, switchTime = 0, switches = 0, median = Long.MAX_VALUE, span = r.emulatedNanos();
+    static GpuTally of(List<RunResult.GpuResult> gpus, long emulatedNanos) {
+      long kernelBusy = 0, switchTime = 0, switches = 0, median = Long.MAX_VALUE, span = emulatedNanos;
       double smBusy = 0;
-      int totalSms = 1;
-      for (SmGroup.GroupReport g : r.smGroups()) {
+      int totalSms = gpus.isEmpty() ? 1 : 0;
+      for (RunResult.GpuResult gpu : gpus) {
+        // every group of a GPU spans the GPU's SMs (space-shared groups own changing shares of them)
+        totalSms += gpu.smGroups().isEmpty() ? 1 : gpu.smGroups().get(0).totalSms();
+      }
+      for (SmGroup.GroupReport g : gpus.stream().flatMap(x -> x.smGroups().stream()).toList()) {
         span = Math.max(span, g.lastEventNanos());
         kernelBusy += g.kernelBusyNanos();
         smBusy += g.smBusyNanos() + (double) g.sms() * g.switchNanos();
-        totalSms = g.totalSms();
         switchTime += g.switchNanos();
         switches += g.contextSwitches();
         if (g.medianKernelNanos() > 0) median = Math.min(median, g.medianKernelNanos());
@@ -219,11 +264,12 @@ public final class Summary {
     double seconds = r.emulatedNanos() / 1e9;
     long busy = 0;
     long switches = 0;
-    for (CpuScheduler.CoreReport c : r.cores()) {
+    List<CpuScheduler.CoreReport> cores = r.allCores();
+    for (CpuScheduler.CoreReport c : cores) {
       busy += c.busyNanos();
       switches += c.switches();
     }
-    return new SummaryDoc.Cpu(r.cores().size(), round(seconds > 0 ? busy / 1e9 / seconds / r.cores().size() : 0, 4),
+    return new SummaryDoc.Cpu(cores.size(), round(seconds > 0 ? busy / 1e9 / seconds / cores.size() : 0, 4),
         switches);
   }
 
@@ -339,10 +385,18 @@ public final class Summary {
   }
 
   private void checkPolicies() {
-    for (String v : r.scheduler().violations()) broken.add("gpu policy: " + v);
-    for (String v : r.memory().violations()) broken.add("memory policy: " + v);
-    for (CpuScheduler.CoreReport c : r.cores()) {
-      for (String v : c.violations()) broken.add("cpu policy (core " + c.core() + "): " + v);
+    boolean many = r.scenario().manyGpus();
+    for (RunResult.HostResult h : r.hosts()) {
+      for (int g = 0; g < h.gpus().size(); g++) {
+        String at = many ? " (host " + h.name() + ", GPU " + g + ")" : "";
+        for (String v : h.gpus().get(g).scheduler().violations()) broken.add("gpu policy" + at + ": " + v);
+        for (String v : h.gpus().get(g).memory().violations()) broken.add("memory policy" + at + ": " + v);
+      }
+      for (CpuScheduler.CoreReport c : h.cores()) {
+        for (String v : c.violations()) {
+          broken.add("cpu policy (" + (many ? "host " + h.name() + ", " : "") + "core " + c.core() + "): " + v);
+        }
+      }
     }
     if (r.metrics().timelineDropped() > 0 || r.metrics().sinkFailure() != null) {
       broken.add("timeline: " + r.metrics().timelineDropped() + " rows dropped"

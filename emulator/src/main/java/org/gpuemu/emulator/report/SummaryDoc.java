@@ -17,14 +17,24 @@ import org.gpuemu.emulator.clock.TimerLateness;
  * each policy's name between the policy switches and {@code gpu}) keep the document flat where the contract is.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-@JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu", "fairness",
-    "fidelity", "invariants", "verdict", "faults", "controls", "benchmarks"})
+@JsonPropertyOrder({"header", "vms", "policy_switches", "space_sharing", "policy_figures", "policyFigures", "gpu", "cpu",
+    "hosts", "placement", "fairness", "fidelity", "invariants", "verdict", "faults", "controls", "benchmarks", "cluster"})
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
+    Map<String, HostEntry> hosts, @JsonInclude(JsonInclude.Include.NON_NULL) Placement placement,
     Fairness fairness, Fidelity fidelity, Invariants invariants, Verdict verdict,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Control> controls,
-    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Benchmark> benchmarks) {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Benchmark> benchmarks,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Object cluster) {
+
+  /** Of one host, without faults, controls or benchmarks (the keys are left out then). */
+  public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
+      Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
+      Invariants invariants, Verdict verdict) {
+    this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, Map.of(), null, fairness, fidelity,
+        invariants, verdict, List.of(), List.of(), Map.of(), null);
+  }
 
   /**
    * The checker's verdict on the run's request history (issue 18): {@code valid}, {@code invalid} (a request lost,
@@ -32,6 +42,35 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
    * drain, or no history), with the reasons.
    */
   public record Verdict(String result, List<String> reasons) {}
+
+  /** This document with a {@code cluster} block (a run of several nodes). */
+  public SummaryDoc withCluster(Object block) {
+    return new SummaryDoc(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, hosts, placement,
+        fairness, fidelity, invariants, verdict, faults, controls, benchmarks, block);
+  }
+
+  /**
+   * One host (issue 23): its cores and their utilization, its VMs, and each of its GPUs.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record HostEntry(int cores, double cpuUtilization, List<String> vms, List<GpuEntry> gpus) {}
+
+  /**
+   * One GPU of a host: its VMs, its utilization and busy time over the run and drain, context switches, and (when
+   * the run has several GPUs) its GPU and memory policies' own figures, which a run of one GPU has at the top.
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record GpuEntry(List<String> vms, double utilization, double busyMs, long contextSwitches,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Object> policyFigures,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<PolicySwitch> policySwitches) {}
+
+  /** Placement in a scenario of many hosts: the policy and the VMs it found no room for. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Placement(String policy, List<Rejected> rejected) {}
+
+  /** A VM that did not run: no GPU had room for it when it arrived. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Rejected(String vm, @JsonProperty("at_s") double atS, String reason) {}
 
   /**
    * A change made to the run from outside (README "Live dashboard"), or a pause: {@code what} (fault, weight, share,

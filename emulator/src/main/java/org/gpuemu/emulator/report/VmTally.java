@@ -16,8 +16,8 @@ import org.gpuemu.emulator.vm.VGpu;
  * finished while the VM's program ran, not the drain after it.
  *
  * @param ranSeconds how long its program ran (at least 1 ns)
- * @param share its share of all vGPU busy time
- * @param fairShare its weight over the total weight
+ * @param share its share of the busy time of the vGPUs on its GPU
+ * @param fairShare its weight over the total weight of the VMs on its GPU
  * @param measured kernels per second of its program's run
  * @param bySolo whether every VM's workload has a solo throughput (FairGV's basis), else GPU time is the basis
  * @param solo its workload's solo throughput (0 unless by solo)
@@ -27,13 +27,20 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
     double ranSeconds, double share, double fairShare, double measured, boolean bySolo, double solo,
     double normalized) {
 
-  /** The run's totals every VM is measured against. */
-  record Totals(long gpuBusyInRunNanos, int weight, boolean bySolo) {
+  /**
+   * The totals every VM is measured against: the GPU time of the VMs on its GPU, their weight, and whether every
+   * VM's workload has a solo throughput. With one GPU these are the run's totals.
+   */
+  record Totals(java.util.Map<Integer, Long> gpuBusyInRunNanos, java.util.Map<Integer, Integer> weight,
+      boolean bySolo) {
     static Totals of(RunResult r) {
-      long busy = 0;
-      for (VGpu.VgpuReport v : r.vgpus()) busy += v.gpuBusyInRunNanos();
-      int weight = 0;
-      for (Settings.Vm vm : r.scenario().vms()) weight += vm.weight();
+      java.util.Map<Integer, Long> busy = new java.util.HashMap<>();
+      java.util.Map<Integer, Integer> weight = new java.util.HashMap<>();
+      for (Settings.Vm vm : r.scenario().vms()) {
+        int gpu = r.scenario().gpuNumber(vm);
+        busy.merge(gpu, r.vgpus().get(vm.index()).gpuBusyInRunNanos(), Long::sum);
+        weight.merge(gpu, vm.weight(), Integer::sum);
+      }
       // FairGV §5.4: x_i = T_i / O_i, O_i = the VM's weight share of its solo throughput; possible when every
       // workload has a fixed solo rate, otherwise x_i is the VM's GPU-time share over its weight share
       boolean bySolo = r.scenario().vms().stream()
@@ -84,8 +91,10 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
     int i = vm.index();
     VGpu.VgpuReport g = r.vgpus().get(i);
     double ranSeconds = Math.max(1e-9, Summary.ranNanos(vm, r.emulatedNanos()) / 1e9);
-    double share = totals.gpuBusyInRunNanos() > 0 ? (double) g.gpuBusyInRunNanos() / totals.gpuBusyInRunNanos() : 0;
-    double fairShare = (double) vm.weight() / totals.weight();
+    int gpu = r.scenario().gpuNumber(vm);
+    long busy = totals.gpuBusyInRunNanos().get(gpu);
+    double share = busy > 0 ? (double) g.gpuBusyInRunNanos() / busy : 0;
+    double fairShare = (double) vm.weight() / totals.weight().get(gpu);
     double measured = g.kernelsInRun() / ranSeconds;
     double solo = totals.bySolo() ? r.scenario().workload(vm.workload()).soloRequestsPerSecond().getAsDouble() : 0;
     double normalized = totals.bySolo() ? measured / (fairShare * solo) : share / fairShare;

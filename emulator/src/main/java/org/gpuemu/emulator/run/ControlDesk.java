@@ -66,11 +66,11 @@ final class ControlDesk {
 
   /**
    * Control {@code index} takes effect at model time {@code at}: a fault strikes through the injector as a planned
-   * one would; a weight or a share goes to the GPU scheduler, whose policy applies or refuses it ({@link #answered}).
+   * one would; a weight or a share goes to the VM's GPU scheduler, whose policy applies or refuses it ({@link #answered}).
    * The vCPUs keep their configured weight on the CPU scheduler: the weight a control changes is the GPU policy's
    * (and, once applied, λ's).
    */
-  void apply(int index, long at, ActorRef<Scheduling.Command> scheduler) {
+  void apply(int index, long at, java.util.function.IntFunction<ActorRef<Scheduling.Command>> schedulerOf) {
     Control c = controls.get(index);
     times.set(index, at);
     int vm = vmIndex(c.target());
@@ -80,9 +80,9 @@ final class ControlDesk {
       faults.tell(new FaultInjector.Inject(f.kind(), f.target(), f.healAfterNanos()));
       record(index, new Control.Record(c, at, true, null, 0));
     } else if (c instanceof Control.Weight w) {
-      scheduler.tell(new Scheduling.Change(vm, w.weight(), Double.NaN, index, answers));
+      schedulerOf.apply(vm).tell(new Scheduling.Change(vm, w.weight(), Double.NaN, index, answers));
     } else {
-      scheduler.tell(new Scheduling.Change(vm, 0, ((Control.Share) c).share(), index, answers));
+      schedulerOf.apply(vm).tell(new Scheduling.Change(vm, 0, ((Control.Share) c).share(), index, answers));
     }
   }
 

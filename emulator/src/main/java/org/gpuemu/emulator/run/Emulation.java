@@ -1,7 +1,6 @@
 package org.gpuemu.emulator.run;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.gpuemu.emulator.clock.RunContext;
@@ -42,16 +41,14 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private record StopVm(int vm, long due) implements Command, Timed {}
 
-  /** A vCPU of a VM that left before the end (stop-after) has stopped. */
-  private record LeftVcpuStopped(int vm) implements Command {}
+  /** A vCPU has stopped (of a VM that leaves before the end, or at the end). */
+  private record AnyVcpuStopped(VCpu.Stopped stopped) implements Command {}
 
-  private record LeftVgpuDrained(VGpu.Drained drained) implements Command {}
+  /** A vGPU has drained (of a VM that left before the end, or at the end). */
+  private record AnyVgpuDrained(VGpu.Drained drained) implements Command {}
 
   private record EndRun(long due) implements Command, Timed {}
 
-  private record VcpuStopped(VCpu.Stopped stopped) implements Command {}
-
-  private record VgpuDrained(VGpu.Drained drained) implements Command {}
 
   private record DrainTimedOut(long due) implements Command, Timed {}
 
@@ -83,8 +80,16 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** The vGPUs of the run, for sampling their counters mid-run (a soak); empty before the host is up. */
   public record Vgpus(ActorRef<List<ActorRef<VGpu.Command>>> replyTo) implements Command {}
 
+  /** Every host's references, and every VM's by its index. */
+  public record Refs(List<Host.Refs> hosts, List<Vm.Ready> vms) {
+    /** The GPU VM {@code vm} runs on. */
+    Host.GpuRefs gpuOf(Settings.Vm vm) {
+      return hosts.get(vm.host()).gpus().get(vm.gpu());
+    }
+  }
+
   /** What the runner gets when the run has ended. */
-  public record Ended(Host.Refs refs, ActorRef<MetricsHub.Command> metrics,
+  public record Ended(Refs refs, ActorRef<MetricsHub.Command> metrics,
       ActorRef<FaultInjector.Command> faults, long endedNanos, boolean drained, long runningWallNanos,
       RequestHistory history) {}
 
@@ -100,27 +105,21 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final ActorRef<FaultInjector.Command> faults;
   /** Every guest request of the run, by id: the checker's record (issue 18). */
   private final RequestHistory history;
-  private Host.Refs refs;
+  private Refs refs;
+  private final java.util.TreeMap<Integer, Host.Refs> hostsReady = new java.util.TreeMap<>();
   private final java.util.Map<Integer, Integer> leaving = new java.util.HashMap<>();
+  private final java.util.Set<Integer> drainingToLeave = new java.util.HashSet<>();
+  private final java.util.Set<Integer> endAwaitsLeave = new java.util.HashSet<>();
+  private final ActorRef<VCpu.Stopped> stoppedAdapter;
+  private final ActorRef<VGpu.Drained> drainedAdapter;
   private int awaiting;
-  private long endedAt;
+  private long endedAt = -1;
   private final ControlDesk desk;
 
-  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
-      Runnable timeZero, CompletableFuture<Ended> ended) {
-    return create(scenario, run, timeline, timeZero, ended, MetricsHub.TimelineTap.NONE);
-  }
-
-  /** As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture)}; {@code tap} sees the rows. */
-  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
-      Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap) {
-    return create(scenario, run, timeline, timeZero, ended, tap, List.of(), r -> { });
-  }
-
   /**
-   * As {@link #create(Settings.Scenario, RunContext, Path, Runnable, CompletableFuture, MetricsHub.TimelineTap)};
-   * {@code planned} controls are applied at their model times (a replay), and {@code onControlled} hears each
-   * control's record once it has taken effect (on the dispatcher's thread: it must not block).
+   * The run's guardian: {@code tap} sees the timeline's rows; {@code planned} controls are applied at their model
+   * times (a replay), and {@code onControlled} hears each control's record once it has taken effect (on the
+   * dispatcher's thread: it must not block).
    */
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap, List<Control.Planned> planned,
@@ -138,8 +137,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     this.timeZero = timeZero;
     this.ended = ended;
     this.timers = timers;
-    List<MetricsHub.VmInfo> infos = new ArrayList<>();
-    for (Settings.Vm vm : scenario.vms()) infos.add(new MetricsHub.VmInfo(vm.index(), vm.name(), vm.slaFps(), vm.weight()));
+    stoppedAdapter = ctx.messageAdapter(VCpu.Stopped.class, AnyVcpuStopped::new);
+    drainedAdapter = ctx.messageAdapter(VGpu.Drained.class, AnyVgpuDrained::new);
+    List<MetricsHub.VmInfo> infos = scenario.vms().stream().map(vm -> new MetricsHub.VmInfo(vm.index(), vm.name(),
+        vm.slaFps(), vm.weight(), scenario.gpuNumber(vm))).toList();
     metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap,
         !scenario.faults().isEmpty()), "metrics");
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
@@ -148,8 +149,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
     desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
         ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
-    ctx.spawn(Host.create(scenario, run, metrics, history, ctx.messageAdapter(Host.Refs.class, HostReady::new)),
-        "host");
+    ActorRef<Host.Refs> hostReady = ctx.messageAdapter(Host.Refs.class, HostReady::new);
+    for (int h = 0; h < scenario.hosts().size(); h++) {
+      ctx.spawn(Host.create(scenario, h, run, metrics, history, hostReady), scenario.hosts().get(h).actorName());
+    }
   }
 
   @Override public Receive<Command> createReceive() {
@@ -158,11 +161,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Began.class, this::onBegan)
         .onMessage(StartVm.class, this::onStartVm)
         .onMessage(StopVm.class, this::onStopVm)
-        .onMessage(LeftVcpuStopped.class, this::onLeftVcpuStopped)
-        .onMessage(LeftVgpuDrained.class, this::onLeftVgpuDrained)
+        .onMessage(AnyVcpuStopped.class, this::onAnyVcpuStopped)
+        .onMessage(AnyVgpuDrained.class, this::onAnyVgpuDrained)
         .onMessage(EndRun.class, this::onEndRun)
-        .onMessage(VcpuStopped.class, this::onVcpuStopped)
-        .onMessage(VgpuDrained.class, this::onVgpuDrained)
         .onMessage(DrainTimedOut.class, this::onDrainTimedOut)
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
@@ -180,7 +181,11 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   private Behavior<Command> onHostReady(HostReady msg) {
-    refs = msg.refs();
+    hostsReady.put(msg.refs().host(), msg.refs());
+    if (hostsReady.size() < scenario.hosts().size()) return this;
+    java.util.TreeMap<Integer, Vm.Ready> vms = new java.util.TreeMap<>();
+    for (Host.Refs h : hostsReady.values()) for (Vm.Ready vm : h.vms()) vms.put(vm.vm(), vm);
+    refs = new Refs(List.copyOf(hostsReady.values()), List.copyOf(vms.values()));
     timeZero.run();
     run.arm(timers, "began", new Began(0), 0);
     return this;
@@ -194,8 +199,12 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     run.fired(msg.due());
     metrics.tell(MetricsHub.Begin.INSTANCE);
     if (!scenario.faults().isEmpty()) faults.tell(FaultInjector.Begin.INSTANCE);
-    refs.scheduler().tell(Scheduling.Begin.INSTANCE);
-    refs.memory().tell(new GpuMemory.Begin(scenario.host().cores(), metrics));
+    for (Host.Refs h : refs.hosts()) {
+      for (Host.GpuRefs g : h.gpus()) {
+        g.scheduler().tell(Scheduling.Begin.INSTANCE);
+        g.memory().tell(new GpuMemory.Begin(scenario.hosts().get(h.host()).cores(), metrics));
+      }
+    }
     for (Settings.Vm vm : scenario.vms()) {
       if (vm.startDelayNanos() == 0) {
         startVm(vm.index());
@@ -228,54 +237,62 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     run.fired(msg.due());
     List<ActorRef<VCpu.Command>> vcpus = refs.vms().get(msg.vm()).vcpus();
     leaving.put(msg.vm(), vcpus.size());
-    ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class,
-        st -> new LeftVcpuStopped(msg.vm()));
-    for (ActorRef<VCpu.Command> vcpu : vcpus) vcpu.tell(new VCpu.Stop(stopped));
+    for (ActorRef<VCpu.Command> vcpu : vcpus) vcpu.tell(new VCpu.Stop(stoppedAdapter));
     return this;
   }
 
-  private Behavior<Command> onLeftVcpuStopped(LeftVcpuStopped msg) {
-    int left = leaving.merge(msg.vm(), -1, Integer::sum);
-    if (left == 0) {
-      refs.vms().get(msg.vm()).vgpu().tell(new VGpu.Drain(
-          getContext().messageAdapter(VGpu.Drained.class, LeftVgpuDrained::new)));
+  /**
+   * A vCPU stopped: of a VM that leaves before the end (its stop precedes the end in model time), or at the end.
+   * One adapter for both: a message adapter per class replaces the previous one, so two VMs leaving at once, or a
+   * VM leaving while the run ends, would otherwise have their answers taken for another's.
+   */
+  private Behavior<Command> onAnyVcpuStopped(AnyVcpuStopped msg) {
+    int vm = msg.stopped().vm();
+    if (endedAt < 0 && leaving.containsKey(vm)) {
+      int left = leaving.merge(vm, -1, Integer::sum);
+      if (left == 0) {
+        leaving.remove(vm);
+        drainingToLeave.add(vm);
+        refs.vms().get(vm).vgpu().tell(new VGpu.Drain(drainedAdapter));
+      }
+      return this;
+    }
+    if (--awaiting > 0) return this;
+    for (Vm.Ready v : refs.vms()) {
+      awaiting++;
+      // a vGPU still draining what its leaving VM queued answers that drain, which the end waits for as well
+      if (drainingToLeave.contains(v.vm())) {
+        endAwaitsLeave.add(v.vm());
+      } else {
+        v.vgpu().tell(new VGpu.Drain(drainedAdapter));
+      }
     }
     return this;
   }
 
-  private Behavior<Command> onLeftVgpuDrained(LeftVgpuDrained msg) {
-    refs.scheduler().tell(new Scheduling.Leave(msg.drained().vgpu()));
+  /** A vGPU drained: of a VM that left (it leaves the scheduler), or at the end (and then maybe of both). */
+  private Behavior<Command> onAnyVgpuDrained(AnyVgpuDrained msg) {
+    int vm = msg.drained().vgpu();
+    if (drainingToLeave.remove(vm)) {
+      refs.gpuOf(scenario.vms().get(vm)).scheduler().tell(new Scheduling.Leave(vm));
+      if (!endAwaitsLeave.remove(vm)) return this;
+    }
+    if (endedAt >= 0 && --awaiting == 0) finish(true);
     return this;
   }
 
   private Behavior<Command> onEndRun(EndRun msg) {
     endedAt = run.fired(msg.due());
     run.disarmAll(timers);
-    refs.scheduler().tell(new Scheduling.End(endedAt));
-    ActorRef<VCpu.Stopped> stopped = getContext().messageAdapter(VCpu.Stopped.class, VcpuStopped::new);
+    for (Host.Refs h : refs.hosts()) for (Host.GpuRefs g : h.gpus()) g.scheduler().tell(new Scheduling.End(endedAt));
     for (Vm.Ready vm : refs.vms()) {
       for (ActorRef<VCpu.Command> vcpu : vm.vcpus()) {
         awaiting++;
-        vcpu.tell(new VCpu.Stop(stopped));
+        vcpu.tell(new VCpu.Stop(stoppedAdapter));
       }
     }
     long limit = endedAt + DRAIN_LIMIT_NANOS;
     run.arm(timers, "drain", new DrainTimedOut(limit), limit);
-    return this;
-  }
-
-  private Behavior<Command> onVcpuStopped(VcpuStopped msg) {
-    if (--awaiting > 0) return this;
-    ActorRef<VGpu.Drained> drained = getContext().messageAdapter(VGpu.Drained.class, VgpuDrained::new);
-    for (Vm.Ready vm : refs.vms()) {
-      awaiting++;
-      vm.vgpu().tell(new VGpu.Drain(drained));
-    }
-    return this;
-  }
-
-  private Behavior<Command> onVgpuDrained(VgpuDrained msg) {
-    if (--awaiting == 0) finish(true);
     return this;
   }
 
@@ -293,12 +310,12 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   private Behavior<Command> onRequest(Request msg) {
-    msg.replyTo().tell(refs == null || endedAt > 0 ? -1L : desk.request(msg.control()));
+    msg.replyTo().tell(refs == null || endedAt >= 0 ? -1L : desk.request(msg.control()));
     return this;
   }
 
   private Behavior<Command> onApply(Apply msg) {
-    desk.apply(msg.index(), run.fired(msg.due()), refs.scheduler());
+    desk.apply(msg.index(), run.fired(msg.due()), vm -> refs.gpuOf(scenario.vms().get(vm)).scheduler());
     return this;
   }
 

@@ -24,13 +24,18 @@ import org.gpuemu.emulator.vm.Vm;
 final class FaultRouting {
   private FaultRouting() {}
 
-  static void strike(FaultInjector.Strike s, Settings.Scenario scenario, Host.Refs refs,
+  static void strike(FaultInjector.Strike s, Settings.Scenario scenario, Emulation.Refs all,
       ActorRef<MetricsHub.Command> metrics) {
     FaultPlan.Fault f = s.fault();
+    if (f.kind() == FaultPlan.Kind.NODE_CRASH) return; // never in a node's model: the cluster's coordinator's
     int vm = 0;
-    int firstVcpu = 0;
-    while (!scenario.vms().get(vm).name().equals(f.target())) firstVcpu += scenario.vms().get(vm++).vcpus();
-    Vm.Ready units = refs.vms().get(vm);
+    while (!scenario.vms().get(vm).name().equals(f.target())) vm++;
+    Settings.Vm target = scenario.vms().get(vm);
+    int firstVcpu = 0; // its vCPUs' numbers on its host: after those of the host's VMs before it
+    for (Settings.Vm other : scenario.vms().subList(0, vm)) if (other.host() == target.host()) firstVcpu += other.vcpus();
+    Host.Refs host = all.hosts().get(target.host());
+    Host.GpuRefs refs = all.gpuOf(target); // the target's GPU: its scheduler, SM groups and memory
+    Vm.Ready units = all.vms().get(vm);
     ActorRef<VGpu.Command> vgpu = units.vgpu();
     long at = s.atNanos();
     ActorRef<FaultInjector.Outcome> outcomes = s.outcomes();
@@ -46,7 +51,7 @@ final class FaultRouting {
         return; // it watches for its own recovery
       }
       case VCPU_STALL -> {
-        refs.cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), at, outcomes));
+        host.cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), at, outcomes));
         vgpu.tell(new VGpu.Watch(f.id(), at + f.healAfterNanos(), outcomes));
         return;
       }
@@ -77,7 +82,7 @@ final class FaultRouting {
           vgpu.tell(new VGpu.Watch(f.id(), at, outcomes));
           return;
         }
-        refs.cores().get(core).tell(new CpuScheduler.Offline(f.id(), at, until, refs.cores().get(fallback)));
+        host.cores().get(core).tell(new CpuScheduler.Offline(f.id(), at, until, host.cores().get(fallback)));
         outcomes.tell(new FaultInjector.Healed(f.id(), until));
         vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
         return;
@@ -86,13 +91,13 @@ final class FaultRouting {
       case VM_CRASH -> units.self().tell(new Vm.Crash(f.id(), at, outcomes));
       case AGENT_CRASH -> units.agent().tell(new GuestAgent.Crash(f.id(), at, outcomes));
       case GPU_SCHEDULER_CRASH -> refs.scheduler().tell(new Scheduling.Crash(f.id(), at, outcomes));
-      case CPU_SCHEDULER_CRASH -> refs.cores().get(core).tell(new CpuScheduler.Crash(f.id(), at, outcomes));
+      case CPU_SCHEDULER_CRASH -> host.cores().get(core).tell(new CpuScheduler.Crash(f.id(), at, outcomes));
       case SMGROUP_CRASH -> refs.smGroups().get(groupOf(scenario, vm, refs)).tell(new SmGroup.Crash(f.id(), at,
           outcomes));
       case MEMORY_CRASH -> refs.memory().tell(new GpuMemory.Crash(f.id(), at, outcomes));
       case METRICS_CRASH -> metrics.tell(new MetricsHub.Crash(f.id(), at, outcomes));
-      case EMULATOR_STALL -> {
-        return; // carried out by the injector itself
+      case EMULATOR_STALL, NODE_CRASH -> {
+        return; // carried out by the injector itself; a node crash by the cluster's coordinator
       }
     }
     vgpu.tell(new VGpu.Watch(f.id(), at, outcomes)); // restarted at once: recovered at its next completion
@@ -108,14 +113,21 @@ final class FaultRouting {
     for (FaultPlan.Fault g : scenario.faults().faults()) {
       if (g.kind() != FaultPlan.Kind.CORE_OFFLINE || g.id() == f.id() || g.atNanos() > f.atNanos()
           || f.atNanos() >= g.atNanos() + g.healAfterNanos()) continue;
-      for (Settings.Vm vm : scenario.vms()) if (vm.name().equals(g.target())) down.add(vm.cores().get(0));
+      for (Settings.Vm vm : scenario.vms()) {
+        if (vm.name().equals(g.target()) && vm.host() == hostOf(scenario, f)) down.add(vm.cores().get(0));
+      }
     }
-    for (int c = 0; c < scenario.host().cores(); c++) if (!down.contains(c)) return c;
+    Settings.Vm target = scenario.vms().stream().filter(v -> v.name().equals(f.target())).findFirst().orElseThrow();
+    for (int c = 0; c < scenario.hosts().get(target.host()).cores(); c++) if (!down.contains(c)) return c;
     return -1;
   }
 
+  private static int hostOf(Settings.Scenario scenario, FaultPlan.Fault f) {
+    return scenario.vms().stream().filter(v -> v.name().equals(f.target())).findFirst().orElseThrow().host();
+  }
+
   /** The SM group a VM's kernels run on: time-shared, the one group; space-shared, the game's render group, else BE. */
-  private static int groupOf(Settings.Scenario scenario, int vm, Host.Refs refs) {
+  private static int groupOf(Settings.Scenario scenario, int vm, Host.GpuRefs refs) {
     if (refs.smGroups().size() == 1) return 0;
     return scenario.vms().get(vm).index() == Host.gameVm(scenario).index() ? 0 : 1;
   }

@@ -1,5 +1,6 @@
 package org.gpuemu.emulator.run;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Causality;
@@ -22,12 +23,12 @@ import org.gpuemu.emulator.vm.VGpu;
  * {@code runningWallSeconds}: from time zero to the end of the drain, what the emulated time took (a pause not
  * included); {@code controls}: the changes made to it from outside and its pauses ({@link Control}), in model time;
  * {@code progress}: its real-time factor and timer lateness over wall time; {@code latenessHistogram},
- * {@code lagHistogram}: the timer lateness and the causal order's lag in buckets; {@code history}: every guest
- * request's outcome, by id (the checker's record; empty for hand-made results).
+   * {@code lagHistogram}: the timer lateness and the causal order's lag in buckets; {@code history}: every guest
+   * request's outcome, by id (the checker's record; empty for hand-made results). {@code hosts}: each host's cores and
+   * GPUs in the scenario's host order; the VMs' lists are by VM index.
  */
 public record RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-    List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
-    List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+    List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<HostResult> hosts,
     MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness,
     TimerLateness.Snapshot skew, Causality.Snapshot order, List<FaultInjector.Record> faults,
     double runningWallSeconds, List<Control.Record> controls, List<Progress> progress,
@@ -40,7 +41,31 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
    */
   public record Progress(double wallS, double emulatedS, double realTimeFactor, long latenessP99Us, boolean paused) {}
 
-  /** A run without a request history (hand-made results). */
+  /** A run without controls, progress samples, histograms or request history (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<HostResult> hosts,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, hosts, metrics, lateness, skew, order, faults,
+        runningWallSeconds, List.of(), List.of(), TimerLateness.Buckets.EMPTY, TimerLateness.Buckets.EMPTY,
+        RequestHistory.Snapshot.EMPTY);
+  }
+
+  /** A run of one host with one GPU (hand-made results). */
+  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
+      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
+      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
+      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
+      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds,
+      List<Control.Record> controls, List<Progress> progress, TimerLateness.Buckets latenessHistogram,
+      TimerLateness.Buckets lagHistogram, RequestHistory.Snapshot history) {
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
+        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
+        metrics, lateness, skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram,
+        lagHistogram, history);
+  }
+
+  /** A run of one host with one GPU, without a request history (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
@@ -53,28 +78,36 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
         RequestHistory.Snapshot.EMPTY);
   }
 
-  /** A run without controls, progress samples, histograms or request history (hand-made results). */
+  /** A run of one host with one GPU, without controls, progress samples, histograms or history (hand-made). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
-        lateness, skew, order, faults, runningWallSeconds, List.of(), List.of(), TimerLateness.Buckets.EMPTY,
-        TimerLateness.Buckets.EMPTY, RequestHistory.Snapshot.EMPTY);
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
+        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
+        metrics, lateness, skew, order, faults, runningWallSeconds);
   }
 
-  /** A run whose running time is not known apart from its whole wall time (hand-made results). */
+  /** One host: its cores' reports and its GPUs'. */
+  public record HostResult(String name, List<CpuScheduler.CoreReport> cores, List<GpuResult> gpus) {}
+
+  /** One GPU: its SM groups', scheduler's and memory's reports. */
+  public record GpuResult(List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler,
+      GpuMemory.MemoryReport memory) {}
+
+  /** A run of one host with one GPU, its running time not known apart from its whole wall time (hand-made results). */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
       MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
       Causality.Snapshot order, List<FaultInjector.Record> faults) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
-        lateness, skew, order, faults, wallSeconds);
+    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
+        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
+        metrics, lateness, skew, order, faults, wallSeconds);
   }
 
-  /** A run without faults. */
+  /** A run of one host with one GPU, without faults. */
   public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
       List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
       List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
@@ -82,5 +115,46 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
       Causality.Snapshot order) {
     this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
         lateness, skew, order, List.of());
+  }
+
+  /** The GPU VM {@code vm} ran on. */
+  public GpuResult gpuOf(Settings.Vm vm) {
+    return hosts.get(vm.host()).gpus().get(vm.gpu());
+  }
+
+  /** Every GPU's result, in host then GPU order. */
+  public List<GpuResult> allGpus() {
+    List<GpuResult> all = new ArrayList<>();
+    for (HostResult h : hosts) all.addAll(h.gpus());
+    return all;
+  }
+
+  /** Every core's report, in host then core order. */
+  public List<CpuScheduler.CoreReport> allCores() {
+    List<CpuScheduler.CoreReport> all = new ArrayList<>();
+    for (HostResult h : hosts) all.addAll(h.cores());
+    return all;
+  }
+
+  /** Every SM group's report, in host then GPU order. */
+  public List<SmGroup.GroupReport> smGroups() {
+    List<SmGroup.GroupReport> all = new ArrayList<>();
+    for (GpuResult g : allGpus()) all.addAll(g.smGroups());
+    return all;
+  }
+
+  /** The first GPU's scheduler report: the one GPU of a scenario of one host. */
+  public Scheduling.SchedulerReport scheduler() {
+    return hosts.get(0).gpus().get(0).scheduler();
+  }
+
+  /** The first GPU's memory report: the one GPU of a scenario of one host. */
+  public GpuMemory.MemoryReport memory() {
+    return hosts.get(0).gpus().get(0).memory();
+  }
+
+  /** Every core of the first host (the one host of a scenario with {@code scenario.host}). */
+  public List<CpuScheduler.CoreReport> cores() {
+    return hosts.get(0).cores();
   }
 }

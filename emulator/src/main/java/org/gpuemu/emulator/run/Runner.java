@@ -356,8 +356,50 @@ public final class Runner {
   private record Started(ActorSystem<Emulation.Command> system, RunContext context,
       CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun) {}
 
+  /**
+   * Runs {@code scenario} with emulated time zero at the wall instant {@code zeroEpochMillis} (or at once, if that
+   * has passed): the nodes of a cluster run start their clocks together. No progress line.
+   */
+  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis) throws Exception {
+    return runFrom(scenario, outDir, zeroEpochMillis, 500, MetricsHub.TimelineTap.NONE, Sampler.NONE);
+  }
+
+  /**
+   * As {@link #runFrom(Settings.Scenario, Path, long)}; {@code tap} sees every timeline row as it is written and
+   * {@code sampler} may take a sample every {@code everyMillis} of wall time (a cluster node's progress reports).
+   */
+  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
+      MetricsHub.TimelineTap tap, Sampler sampler) throws Exception {
+    Started run = start(scenario, outDir, c -> { }, tap, Attach.NONE, zeroEpochMillis);
+    try {
+      StallWatch stall = new StallWatch(run.context().causality(), run.session());
+      while (!run.ended().isDone()) {
+        try {
+          run.ended().get(everyMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+          stall.check();
+          if (sampler != Sampler.NONE) {
+            sample(run, ask(run.system(), Emulation.Live::new).toCompletableFuture(), sampler);
+          }
+        }
+      }
+      Emulation.Ended end = run.ended().get();
+      run.context().causality().awaitSettled(ASK.toMillis());
+      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9,
+          List.of(), List.of());
+    } finally {
+      stop(run.system());
+    }
+  }
+
   private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
       MetricsHub.TimelineTap tap, Attach attach) throws java.io.IOException {
+    return start(scenario, outDir, started, tap, attach, 0);
+  }
+
+  /** As above; time zero waits for the wall instant {@code zeroEpochMillis} (a cluster's common one; 0: at once). */
+  private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
+      MetricsHub.TimelineTap tap, Attach attach, long zeroEpochMillis) throws java.io.IOException {
     Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     Settings.Fidelity f = scenario.fidelity();
@@ -368,6 +410,9 @@ public final class Runner {
     CompletableFuture<Void> begun = new CompletableFuture<>();
     long wallStart = System.nanoTime();
     Runnable timeZero = () -> {
+      // a cluster node waits for the run's common time zero (a wall instant all nodes were given)
+      long wait = zeroEpochMillis - System.currentTimeMillis();
+      if (zeroEpochMillis > 0 && wait > 0) java.util.concurrent.locks.LockSupport.parkNanos(wait * 1_000_000L);
       clock.start();
       begun.complete(null);
     };
@@ -395,21 +440,29 @@ public final class Runner {
       for (ActorRef<VCpu.Command> v : vm.vcpus()) list.add(await(ask(system, v, VCpu.Report::new)));
       vcpus.add(list);
     }
-    List<CpuScheduler.CoreReport> cores = new ArrayList<>();
-    for (ActorRef<CpuScheduler.Command> c : end.refs().cores()) cores.add(await(ask(system, c, CpuScheduler.Report::new)));
-    List<SmGroup.GroupReport> groups = new ArrayList<>();
-    for (ActorRef<SmGroup.Command> g : end.refs().smGroups()) groups.add(await(ask(system, g, SmGroup.Report::new)));
-    Scheduling.SchedulerReport scheduler = await(ask(system, end.refs().scheduler(), Scheduling.Report::new));
-    GpuMemory.MemoryReport memory = await(ask(system, end.refs().memory(), GpuMemory.Report::new));
+    List<RunResult.HostResult> hosts = new ArrayList<>();
+    for (org.gpuemu.emulator.host.Host.Refs h : end.refs().hosts()) {
+      List<CpuScheduler.CoreReport> cores = new ArrayList<>();
+      for (ActorRef<CpuScheduler.Command> c : h.cores()) cores.add(await(ask(system, c, CpuScheduler.Report::new)));
+      List<RunResult.GpuResult> gpus = new ArrayList<>();
+      for (org.gpuemu.emulator.host.Host.GpuRefs g : h.gpus()) {
+        List<SmGroup.GroupReport> groups = new ArrayList<>();
+        for (ActorRef<SmGroup.Command> sm : g.smGroups()) groups.add(await(ask(system, sm, SmGroup.Report::new)));
+        Scheduling.SchedulerReport scheduler = await(ask(system, g.scheduler(), Scheduling.Report::new));
+        GpuMemory.MemoryReport memory = await(ask(system, g.memory(), GpuMemory.Report::new));
+        gpus.add(new RunResult.GpuResult(groups, scheduler, memory));
+      }
+      hosts.add(new RunResult.HostResult(scenario.hosts().get(h.host()).name(), cores, gpus));
+    }
     MetricsHub.FinalMetrics metrics = await(ask(system, end.metrics(), MetricsHub.Finish::new));
     List<FaultInjector.Record> faults = await(ask(system, end.faults(), FaultInjector.Report::new));
     List<Control.Record> controls = new ArrayList<>(await(ask(system, Emulation.Controls::new)));
     controls.addAll(pauses);
     controls.sort(Comparator.comparingLong(Control.Record::atNanos)); // stable: a pause after a change at its time
-    return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, cores, groups,
-        scheduler, memory, metrics, context.lateness().snapshot(), context.skew().snapshot(),
-        context.causality().snapshot(), faults, end.runningWallNanos() / 1e9, controls, progress,
-        context.lateness().histogram(), context.causality().lag().histogram(), end.history().snapshot());
+    return new RunResult(scenario, end.endedNanos(), wallSeconds, end.drained(), vgpus, vcpus, hosts, metrics,
+        context.lateness().snapshot(), context.skew().snapshot(), context.causality().snapshot(), faults,
+        end.runningWallNanos() / 1e9, controls, progress, context.lateness().histogram(),
+        context.causality().lag().histogram(), end.history().snapshot());
   }
 
   private static <T, R> CompletionStage<R> ask(ActorSystem<?> system, RecipientRef<T> to,

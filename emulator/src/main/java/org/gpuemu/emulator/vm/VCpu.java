@@ -101,7 +101,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   enum Continue implements Command { INSTANCE }
 
-  public record Stopped(int vcpu) {}
+  public record Stopped(int vcpu, int vm) {}
 
   private final RunContext run;
   private final TimerScheduler<Command> timers;

@@ -49,6 +49,11 @@ final class VcpuCalls {
   private boolean coreHeld;
   private long runsAtEnd;
 
+  /** The VM's index. */
+  int vm() {
+    return vm;
+  }
+
   VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
       ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
       ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,

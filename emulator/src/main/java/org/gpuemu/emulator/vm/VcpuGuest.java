@@ -98,7 +98,7 @@ final class VcpuGuest {
   private void stopNow() {
     st.running = false;
     if (!calls.channelIdle()) return; // what it sent must reach the vGPU or fail first: channel() stops it
-    if (st.stopRequested != null) st.stopRequested.tell(new VCpu.Stopped(st.vcpu));
+    if (st.stopRequested != null) st.stopRequested.tell(new VCpu.Stopped(st.vcpu, calls.vm()));
     st.stopRequested = null;
   }
 

@@ -95,7 +95,7 @@ public final class Vm {
     w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
     List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
     for (int i = 0; i < vm.vcpus(); i++) {
-      long programSeed = programSeed(seed, vm.index()) + 104_729L * i;
+      long programSeed = programSeed(seed, vm.seedIndex()) + 104_729L * i; // as in the whole run on a cluster node
       Supplier<Program> programs = i < workload.threads() ? () -> workload.start(programSeed) : () -> null;
       vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, programs, run, w.cores().get(vm.cores().get(i)), vgpu,
           agent, w.memory(), w.metrics(), w.reports(), w.coscheduler(), w.history(),

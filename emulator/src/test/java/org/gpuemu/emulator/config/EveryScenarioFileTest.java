@@ -33,8 +33,11 @@ class EveryScenarioFileTest {
     assertFalse(s.vms().isEmpty(), file + " has no VM");
     String head = Files.readString(file).lines().findFirst().orElse("");
     // custom/ holds scenarios of no paper (issue 22's workloads without Java): they say so instead
-    boolean custom = file.getParent().getFileName().toString().equals("custom");
+    // cluster/ holds issue 23's scenarios of many hosts, of no paper either
+    String folder = file.getParent().getFileName().toString();
+    boolean custom = folder.equals("custom");
     assertTrue(custom ? head.startsWith("# Custom workloads (issue 22)")
+            : folder.equals("cluster") ? head.startsWith("# Many hosts (issue 23)")
             : head.matches("# .*\\b(vgris|fairgv|vmcg|combo|gballoon)\\.txt\\b.*"),
         file + " should open with a comment naming the paper and figure it reproduces: " + head);
   }

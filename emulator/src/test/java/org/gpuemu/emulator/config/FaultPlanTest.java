@@ -91,7 +91,8 @@ class FaultPlanTest {
     assertEquals(4, p.size(), p.toString());
     assertTrue(p.get(0).startsWith(file + ": scenario.faults[0].kind: unknown fault kind 'gpu-melt'; expected one of "
         + "[agent-crash, core-offline, cpu-scheduler-crash, emulator-stall, gpu-hang, gpu-scheduler-crash, "
-        + "memory-crash, message-delay, message-duplicate, message-loss, metrics-crash, smgroup-crash, vcpu-crash, "
+        + "memory-crash, message-delay, message-duplicate, message-loss, metrics-crash, node-crash, smgroup-crash, "
+        + "vcpu-crash, "
         + "vcpu-stall, vgpu-crash, vm-crash, vm-reboot]"), p.get(0));
     assertTrue(p.get(1).startsWith(file + ": scenario.faults[0].target: unknown VM 'vm9'; expected one of [vm1, vm2]"),
         p.get(1));
@@ -139,6 +140,7 @@ class FaultPlanTest {
     for (Fault f : drawn) if (!kinds.contains(f.kind())) kinds.add(f.kind());
     assertEquals(Kind.drawn().size(), kinds.size(), "every kind of the model is drawn");
     assertTrue(!kinds.contains(Kind.EMULATOR_STALL), "a stall of the emulator is not the model's fault");
+    assertTrue(!kinds.contains(Kind.NODE_CRASH), "a node's crash is not the model's fault");
   }
 
   @Test

@@ -6,6 +6,7 @@ import org.gpuemu.policies.combo.SpacePolicy;
 import org.gpuemu.policies.cpu.CpuPolicy;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.memory.MemoryPolicy;
+import org.gpuemu.policies.placement.PlacementPolicy;
 
 /**
  * What a policy decides, and so which interface it implements and which scenario key selects it.
@@ -29,8 +30,12 @@ public final class PolicyKind<P> {
   public static final PolicyKind<MemoryPolicy> MEMORY =
       new PolicyKind<>("memory", "memory policy", MemoryPolicy.class, "memory");
 
+  /** Which host and GPU a VM goes to when it arrives, in a scenario of many hosts ({@code scenario.placement}). */
+  public static final PolicyKind<PlacementPolicy> PLACEMENT =
+      new PolicyKind<>("placement", "placement policy", PlacementPolicy.class, "placement");
+
   /** Every kind, in the order {@code list} shows them. */
-  public static final List<PolicyKind<?>> ALL = List.of(GPU, SPACE, CPU, MEMORY);
+  public static final List<PolicyKind<?>> ALL = List.of(GPU, SPACE, CPU, MEMORY, PLACEMENT);
 
   private final String key;
   private final String label;

@@ -12,6 +12,7 @@ import org.gpuemu.policies.combo.SpacePolicy;
 import org.gpuemu.policies.cpu.CpuPolicy;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.memory.MemoryPolicy;
+import org.gpuemu.policies.placement.PlacementPolicy;
 
 /**
  * One policy a {@link PolicyProvider} offers: its kind, stable name, one-line description, parameters with their
@@ -74,6 +75,12 @@ public record PolicySpec<P>(PolicyKind<P> kind, String name, String description,
   public static PolicySpec<MemoryPolicy> memory(String name, String description,
       Function<PolicyParams, ? extends MemoryPolicy> factory) {
     return new PolicySpec<>(PolicyKind.MEMORY, name, description, List.of(), Set.of(), factory);
+  }
+
+  /** A placement policy (which host and GPU a VM goes to). */
+  public static PolicySpec<PlacementPolicy> placement(String name, String description,
+      Function<PolicyParams, ? extends PlacementPolicy> factory) {
+    return new PolicySpec<>(PolicyKind.PLACEMENT, name, description, List.of(), Set.of(), factory);
   }
 
   /** This spec with more parameters. */
@@ -140,6 +147,7 @@ public record PolicySpec<P>(PolicyKind<P> kind, String name, String description,
     if (policy instanceof SpacePolicy s) return s.name();
     if (policy instanceof CpuPolicy c) return c.name();
     if (policy instanceof MemoryPolicy m) return m.name();
+    if (policy instanceof PlacementPolicy p) return p.name();
     return null;
   }
 }

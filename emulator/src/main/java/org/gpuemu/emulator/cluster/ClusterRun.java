@@ -1,0 +1,325 @@
+package org.gpuemu.emulator.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.FaultPlan;
+import org.gpuemu.emulator.config.ScenarioLoader;
+import org.gpuemu.emulator.config.Settings;
+
+/**
+ * The coordinator of a cluster run ({@code run SCENARIO --cluster N}): starts its own node as the seed, has the other
+ * N - 1 nodes started ({@link Launcher}: JVMs on loopback, or actor systems in this JVM for tests), waits for every
+ * node's agent, provisions every VM as a sharded entity (its host's shard lands on a node by
+ * {@link HostAllocation}), hands each node its hosts with a common time zero, collects every node's part and
+ * merges them into one summary and timeline ({@link ClusterSummary}), then stops the nodes.
+ */
+public final class ClusterRun {
+  private static final Duration ASK = Duration.ofSeconds(30);
+
+  private ClusterRun() {}
+
+  /** Starts the other nodes of a run and ends them. */
+  public interface Launcher extends AutoCloseable {
+    /** Starts {@code count} nodes that join the seed at {@code seed} ({@code host:port}), with the run's downing. */
+    void launch(int count, String seed, ClusterNode.Downing downing) throws Exception;
+  }
+
+  /** The scenario as the command line gave it: each node loads it again with the same overrides. */
+  public record Source(Path file, ScenarioLoader.Overrides overrides) {}
+
+  /** The merged summary document, its timeline rows, where each host ran (last), the node losses, and what broke. */
+  public record Outcome(Map<String, Object> summary, List<String> timeline, Map<String, String> hostNodes,
+      List<Loss> losses, List<String> broken, boolean faithful) {}
+
+  /**
+   * A part lost with its node: its hosts, its last progress report (null: none came) and the rows it had reported;
+   * the node unreachable (wall ms since time zero; -1 unseen) and removed; the part restarted at the run's model time
+   * {@code restartAtNanos} on {@code restartedOn} (null: the run had ended by then).
+   */
+  public record Loss(String node, List<Integer> hosts, NodeAgent.Progress last, List<String> rows,
+      long unreachableAfterMillis, long removedAfterMillis, long restartAtNanos, String restartedOn) {}
+
+  /** Runs {@code scenario} (loaded from {@code source}) on {@code nodes} nodes and writes the merged files to {@code out}. */
+  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher)
+      throws Exception {
+    return run(source, scenario, nodes, out, launcher, ClusterNode.Downing.DEFAULT);
+  }
+
+  /** As {@link #run(Source, Settings.Scenario, int, Path, Launcher)}, finding lost nodes as {@code downing} says. */
+  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
+      ClusterNode.Downing downing) throws Exception {
+    long wallStart = System.nanoTime();
+    int port = freePort();
+    String seed = "127.0.0.1:" + port;
+    try (ClusterNode coordinator = ClusterNode.start("127.0.0.1", port, seed, nodes, downing, null); launcher) {
+      ActorSystem<Void> system = coordinator.system();
+      launcher.launch(nodes - 1, seed, downing);
+      Map<String, ActorRef<NodeAgent.Command>> agents = awaitAgents(system, nodes, coordinator.address());
+      awaitRegions(system, nodes);
+      RunWatcher.Ledger ledger = new RunWatcher.Ledger();
+      BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+      ActorRef<NodeAgent.Progress> watcher = system.systemActorOf(RunWatcher.create(ledger, events), "run-watcher",
+          org.apache.pekko.actor.typed.Props.empty());
+      Map<Integer, String> hostNode = provision(system, scenario, allHosts(scenario));
+      List<Crash> crashes = crashes(scenario, hostNode, coordinator.address());
+      Map<String, List<Integer>> parts = new TreeMap<>();
+      hostNode.forEach((h, node) -> parts.computeIfAbsent(node, n -> new ArrayList<>()).add(h));
+      // every node's time zero: time for the parts to reach them and for each node to warm up
+      long zero = System.currentTimeMillis() + 2_000 + 2 * NodeAgent.WARM_UP_MILLIS;
+      long endWall = zero + Math.round(scenario.durationNanos() / scenario.timeScale() / 1e6);
+      Map<String, Running> running = new LinkedHashMap<>();
+      for (Map.Entry<String, List<Integer>> p : parts.entrySet()) {
+        start(source, system, agents, p.getKey(), p.getValue(), zero, 0, endWall, watcher, running, events);
+      }
+      for (Crash c : crashes) {
+        ActorRef<NodeAgent.Command> agent = agents.get(c.node());
+        long delay = Math.max(0, zero + Math.round(c.atNanos() / scenario.timeScale() / 1e6)
+            - System.currentTimeMillis());
+        system.scheduler().scheduleOnce(Duration.ofMillis(delay), () -> agent.tell(new NodeAgent.Crash()),
+            system.executionContext());
+      }
+      List<NodeAgent.PartDone> results = new ArrayList<>();
+      List<Loss> losses = new ArrayList<>();
+      java.util.Set<String> lost = new java.util.HashSet<>();
+      long deadline = endWall + 180_000;
+      while (!running.isEmpty()) {
+        Object e = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+        if (e == null) throw new IllegalStateException("parts still running 180 s after the run's end: " + running.keySet());
+        if (e instanceof Done d) {
+          if (running.remove(d.key()) != null) results.add(withReportedRows(d, ledger));
+        } else if (e instanceof RunWatcher.Removed r) {
+          lost.add(r.node());
+          for (Running p : List.copyOf(running.values())) {
+            if (!p.node().equals(r.node())) continue;
+            running.remove(p.key());
+            long nowModel = Math.round((System.currentTimeMillis() - zero + RESTART_MARGIN_MILLIS)
+                * scenario.timeScale() * 1e6);
+            long period = scenario.metricsPeriodNanos();
+            long restartAt = Math.max(p.restartAtNanos(), (nowModel + period - 1) / period * period);
+            String to = null;
+            if (restartAt < scenario.durationNanos()) {
+              Map<Integer, String> again = provisionAgain(system, scenario, p.hosts());
+              to = again.get(p.hosts().get(0));
+              if (lost.contains(to)) throw new IllegalStateException("hosts " + p.hosts() + " re-placed on lost " + to);
+              start(source, system, agents, to, p.hosts(), zero, restartAt, endWall, watcher, running, events);
+            }
+            losses.add(new Loss(r.node(), p.hosts(), ledger.last(p.key()), ledger.rows(p.key()),
+                r.unreachableAtMillis() == 0 ? -1 : r.unreachableAtMillis() - zero, r.removedAtMillis() - zero,
+                restartAt, to));
+          }
+        }
+      }
+      for (Map.Entry<String, ActorRef<NodeAgent.Command>> a : agents.entrySet()) {
+        if (!a.getKey().equals(coordinator.address()) && !lost.contains(a.getKey())) a.getValue().tell(new NodeAgent.Stop());
+      }
+      ClusterSummary merged = ClusterSummary.merge(scenario, results, losses, (System.nanoTime() - wallStart) / 1e9);
+      Files.createDirectories(out);
+      merged.write(out);
+      Map<String, String> where = new LinkedHashMap<>();
+      hostNode.forEach((h, n) -> where.put(scenario.hosts().get(h).name(), n));
+      for (Loss l : losses) {
+        for (int h : l.hosts()) where.put(scenario.hosts().get(h).name(), l.restartedOn());
+      }
+      return new Outcome(merged.document(), merged.timeline(), where, losses, merged.broken(), merged.faithful());
+    }
+  }
+
+  /** Wall time from a node's loss being acted on to its hosts' restart: the part reaches a survivor and is built. */
+  static final long RESTART_MARGIN_MILLIS = 1_500;
+
+  private record Running(String key, String node, List<Integer> hosts, long restartAtNanos) {}
+
+  private record Done(String key, NodeAgent.PartDone done) {}
+
+  private record Crash(String node, long atNanos) {}
+
+  /**
+   * A finished part with the rows its progress reports carried: the reports go to the watcher and the answer to the
+   * ask, two recipients with no order between them, so this waits (at most 30 s) for the last reports to be in.
+   */
+  private static NodeAgent.PartDone withReportedRows(Done d, RunWatcher.Ledger ledger) throws InterruptedException {
+    NodeAgent.PartDone p = d.done();
+    if (p.error() != null) return p;
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (ledger.rows(d.key()).size() < p.reportedRows()) {
+      if (System.nanoTime() > deadline) {
+        return NodeAgent.PartDone.failed(p.node(), p.hosts(), p.restartAtNanos(), "its last progress reports did not "
+            + "arrive: " + ledger.rows(d.key()).size() + " of " + p.reportedRows() + " rows");
+      }
+      Thread.sleep(20);
+    }
+    return p.withRows(ledger.rows(d.key()));
+  }
+
+  private static void start(Source source, ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
+      String node, List<Integer> hosts, long zero, long restartAt, long endWall, ActorRef<NodeAgent.Progress> watcher,
+      Map<String, Running> running, BlockingQueue<Object> events) {
+    ActorRef<NodeAgent.Command> agent = agents.get(node);
+    if (agent == null) throw new IllegalStateException("no agent at " + node + " among " + agents.keySet());
+    String key = RunWatcher.Ledger.key(node, hosts, restartAt);
+    running.put(key, new Running(key, node, List.copyOf(hosts), restartAt));
+    ScenarioLoader.Overrides o = source.overrides();
+    long wait = Math.max(1, endWall - System.currentTimeMillis()) + 140_000;
+    AskPattern.<NodeAgent.Command, NodeAgent.PartDone>ask(agent, r -> new NodeAgent.RunPart(
+        source.file().toAbsolutePath().toString(), o.timeScale(), o.durationNanos(), o.seed(), o.sets(),
+        o.faults().faults(), o.faults().mode(), o.faults().rate(), List.copyOf(hosts), zero, restartAt, watcher, r),
+        Duration.ofMillis(wait), system.scheduler())
+        .whenComplete((done, failure) -> events.add(new Done(key, done != null ? done
+            : NodeAgent.PartDone.failed(node, hosts, restartAt, String.valueOf(failure)))));
+  }
+
+  private static List<Integer> allHosts(Settings.Scenario scenario) {
+    List<Integer> all = new ArrayList<>();
+    for (int h = 0; h < scenario.hosts().size(); h++) all.add(h);
+    return all;
+  }
+
+  /**
+   * The scenario's node-crash faults as the node to crash (the one running the target VM's host) and when; one on
+   * the coordinator's own node is bad input: the run cannot outlive it (keep-oldest keeps the oldest node, which is
+   * the coordinator).
+   */
+  private static List<Crash> crashes(Settings.Scenario scenario, Map<Integer, String> hostNode, String coordinator)
+      throws ConfigProblems {
+    List<Crash> out = new ArrayList<>();
+    for (FaultPlan.Fault f : scenario.faults().faults()) {
+      if (f.kind() != FaultPlan.Kind.NODE_CRASH) continue;
+      Settings.Vm vm = scenario.vms().stream().filter(v -> v.name().equals(f.target())).findFirst().orElseThrow();
+      String node = hostNode.get(vm.host());
+      if (node.equals(coordinator)) {
+        throw ConfigProblems.of("fault node-crash on " + f.target() + ": its host "
+            + scenario.hosts().get(vm.host()).name() + " runs on the coordinator's node, which a run cannot lose; "
+            + "target a VM of a host on another node (host i runs on node i mod N)");
+      }
+      out.add(new Crash(node, f.atNanos()));
+    }
+    return out;
+  }
+
+  /** The agents of {@code nodes} nodes, by node address (the coordinator's under its own address). */
+  static Map<String, ActorRef<NodeAgent.Command>> awaitAgents(ActorSystem<Void> system, int nodes,
+      String selfAddress) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (true) {
+      Receptionist.Listing listing = AskPattern.<Receptionist.Command, Receptionist.Listing>ask(system.receptionist(),
+          r -> Receptionist.find(NodeAgent.KEY, r), ASK, system.scheduler()).toCompletableFuture()
+          .get(ASK.toSeconds(), TimeUnit.SECONDS);
+      Set<ActorRef<NodeAgent.Command>> found = listing.getServiceInstances(NodeAgent.KEY);
+      if (found.size() >= nodes) {
+        Map<String, ActorRef<NodeAgent.Command>> byNode = new TreeMap<>();
+        for (ActorRef<NodeAgent.Command> a : found) {
+          byNode.put(a.path().address().host().isDefined() ? a.path().address().toString() : selfAddress, a);
+        }
+        return byNode;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("only " + found.size() + " of " + nodes + " nodes joined within 90 s");
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /**
+   * Waits until the shard coordinator knows every node's shard region, so that no host is allocated (and refused)
+   * before all nodes can take one.
+   */
+  static void awaitRegions(ActorSystem<Void> system, int nodes) throws Exception {
+    org.apache.pekko.actor.ActorRef region = org.apache.pekko.cluster.sharding.ClusterSharding
+        .get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system)).shardRegion(VmEntity.KEY.name());
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (true) {
+      int known = 0;
+      try { // a region that does not know its coordinator yet does not answer
+        Object answer = org.apache.pekko.pattern.Patterns.ask(region,
+            org.apache.pekko.cluster.sharding.ShardRegion.getCurrentRegionsInstance(), Duration.ofSeconds(2))
+            .toCompletableFuture().get(3, TimeUnit.SECONDS);
+        known = ((org.apache.pekko.cluster.sharding.ShardRegion.CurrentRegions) answer).getRegions().size();
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        known = -1;
+      }
+      if (known >= nodes) return;
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("only " + Math.max(known, 0) + " of " + nodes
+            + " shard regions registered within 60 s");
+      }
+      Thread.sleep(100);
+    }
+  }
+
+  /**
+   * Provisions every host (an entity with no VM, so that a host without VMs runs too) and every VM through Cluster
+   * Sharding, and returns each host's node as its entities reported it. Every VM of a host must be on its host's
+   * node (one shard), which this checks.
+   */
+  private static Map<Integer, String> provision(ActorSystem<Void> system, Settings.Scenario scenario,
+      List<Integer> hosts) throws Exception {
+    return provision(system, scenario, hosts, Duration.ofSeconds(60)); // until every node's region registered
+  }
+
+  private static Map<Integer, String> provision(ActorSystem<Void> system, Settings.Scenario scenario,
+      List<Integer> hosts, Duration patient) throws Exception {
+    ClusterSharding sharding = ClusterSharding.get(system);
+    List<CompletableFuture<VmEntity.Provisioned>> asks = new ArrayList<>();
+    for (int host : hosts) {
+      asks.add(sharding.entityRefFor(VmEntity.KEY, VmEntity.id(host, "")).<VmEntity.Provisioned>ask(
+          r -> new VmEntity.Provision(host, -1, r), patient).toCompletableFuture());
+    }
+    for (Settings.Vm vm : scenario.vms()) {
+      if (!hosts.contains(vm.host())) continue;
+      asks.add(sharding.entityRefFor(VmEntity.KEY, VmEntity.id(vm.host(), vm.name())).<VmEntity.Provisioned>ask(
+          r -> new VmEntity.Provision(vm.host(), vm.index(), r), patient).toCompletableFuture());
+    }
+    Map<Integer, String> hostNode = new TreeMap<>();
+    for (CompletableFuture<VmEntity.Provisioned> a : asks) {
+      VmEntity.Provisioned p = a.get(patient.toSeconds() + 5, TimeUnit.SECONDS);
+      String before = hostNode.putIfAbsent(p.host(), p.node());
+      if (before != null && !before.equals(p.node())) {
+        throw new IllegalStateException("host " + p.host() + "'s entities are on two nodes: " + before + ", "
+            + p.node());
+      }
+    }
+    return hostNode;
+  }
+
+  /**
+   * Provisions a lost node's hosts again, asking until they answer: the first messages may still go to the lost
+   * node's region and be dropped, until this node's region has seen it terminated and asks the shard coordinator,
+   * which allocates the shards on a survivor once the removal margin has passed.
+   */
+  private static Map<Integer, String> provisionAgain(ActorSystem<Void> system, Settings.Scenario scenario,
+      List<Integer> hosts) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+    while (true) {
+      try {
+        return provision(system, scenario, hosts, Duration.ofSeconds(5));
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        if (System.nanoTime() > deadline) throw e;
+      }
+    }
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

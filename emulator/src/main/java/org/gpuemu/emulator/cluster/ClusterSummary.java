@@ -1,0 +1,476 @@
+package org.gpuemu.emulator.cluster;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.policies.vmcg.Fairness;
+
+/**
+ * One summary.json and one timeline.jsonl from every node's part of a cluster run. Each node computed its VMs' and
+ * hosts' entries exactly as a run of one JVM does (per-VM figures depend only on the VM's own GPU), so those are
+ * taken as they are; the totals are added up again from them:
+ *
+ * <ul>
+ *   <li>{@code gpu}: busy time, context switches and their time summed; utilization the mean of the GPUs' (each over
+ *       its own node's run and drain); the median kernel the smallest node median (as one JVM takes the smallest
+ *       group median);
+ *   <li>{@code benchmarks}: instances and ended summed, performance the mean over all instances;
+ *   <li>{@code cpu}: cores summed, utilization weighted by cores, context switches summed;
+ *   <li>{@code fairness}: MMR over every VM's {@code normalized_throughput}, the aggregated overhead and the λs from
+ *       each VM's rates, as one JVM computes them (from the entries' rounded values);
+ *   <li>{@code fidelity}: the least faithful node's block (the first unfaithful one, else the one furthest behind at
+ *       p99); each node's verdict is under {@code cluster.nodes};
+ *   <li>{@code verdict}: the checker's, the worst node's (invalid, then unknown), with every node's reasons;
+ *   <li>{@code invariants}: counts summed, a conservation failure or a broken invariant of any node kept (prefixed
+ *       with its node);
+ *   <li>{@code timeline.jsonl}: every node's rows, ordered by time and then by the VM's order in the scenario, as one
+ *       JVM writes them.
+ * </ul>
+ */
+final class ClusterSummary {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Map<String, Object> document;
+  private final List<String> timeline;
+  private final List<String> broken;
+  private final boolean faithful;
+
+  private ClusterSummary(Map<String, Object> document, List<String> timeline, List<String> broken, boolean faithful) {
+    this.document = document;
+    this.timeline = timeline;
+    this.broken = broken;
+    this.faithful = faithful;
+  }
+
+  Map<String, Object> document() {
+    return document;
+  }
+
+  List<String> timeline() {
+    return timeline;
+  }
+
+  List<String> broken() {
+    return broken;
+  }
+
+  boolean faithful() {
+    return faithful;
+  }
+
+  void write(Path dir) throws IOException {
+    JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), document);
+    Files.write(dir.resolve("timeline.jsonl"), timeline);
+  }
+
+  @SuppressWarnings("unchecked")
+  static ClusterSummary merge(Settings.Scenario s, List<NodeAgent.PartDone> parts, List<ClusterRun.Loss> losses,
+      double wallSeconds) throws IOException {
+    List<String> broken = new ArrayList<>();
+    List<Map<String, Object>> docs = new ArrayList<>();
+    List<NodeAgent.PartDone> ran = new ArrayList<>();
+    for (NodeAgent.PartDone p : parts) {
+      if (p.error() != null) {
+        broken.add("node " + p.node() + " (hosts " + p.hosts() + "): its part failed: " + p.error());
+        continue;
+      }
+      docs.add(JSON.readValue(p.summaryJson(), new TypeReference<LinkedHashMap<String, Object>>() { }));
+      ran.add(p);
+    }
+    if (docs.isEmpty()) throw new IOException("no node finished its part: " + broken);
+    Map<String, Object> out = new LinkedHashMap<>();
+    Map<String, Object> first = docs.get(0);
+    for (String key : List.of("scenario", "file", "policy", "cpu_policy", "memory_policy", "time_scale")) {
+      out.put(key, first.get(key));
+    }
+    double emulated = 0;
+    for (int n = 0; n < docs.size(); n++) {
+      emulated = Math.max(emulated, num(docs.get(n), "emulated_seconds") + ran.get(n).restartAtNanos() / 1e9);
+    }
+    out.put("emulated_seconds", round(emulated, 3));
+    out.put("wall_seconds", round(wallSeconds, 3));
+    out.put("seed", first.get("seed"));
+    Map<String, Object> vms = new LinkedHashMap<>();
+    Map<String, Object> hosts = new LinkedHashMap<>();
+    for (Settings.Vm vm : s.vms()) {
+      for (Map<String, Object> d : docs) {
+        Object e = ((Map<String, Object>) d.get("vms")).get(vm.name());
+        if (e != null) vms.put(vm.name(), e);
+      }
+    }
+    for (Settings.Host h : s.hosts()) {
+      for (Map<String, Object> d : docs) {
+        Object e = ((Map<String, Object>) d.get("hosts")).get(h.name());
+        if (e != null) hosts.put(h.name(), e);
+      }
+    }
+    Lost lost = Lost.of(s, losses, vms, hosts);
+    out.put("vms", vms);
+    List<Object> switches = new ArrayList<>();
+    for (Map<String, Object> d : docs) switches.addAll((List<Object>) d.get("policy_switches"));
+    out.put("policy_switches", switches);
+    out.put("gpu", gpu(docs, hosts));
+    Map<String, Object> cpu = cpu(hosts);
+    long coreSwitches = 0; // each node's cores' context switches (its cpu block)
+    for (Map<String, Object> d : docs) {
+      Object n = ((Map<String, Object>) d.get("cpu")).get("context_switches");
+      if (n != null) coreSwitches += ((Number) n).longValue();
+    }
+    cpu.put("context_switches", coreSwitches);
+    out.put("cpu", cpu);
+    out.put("hosts", hosts);
+    if (first.containsKey("placement")) out.put("placement", first.get("placement"));
+    out.put("fairness", fairness(vms, (String) ((Map<String, Object>) first.get("fairness")).get("normalized_by")));
+    Map<String, Object> fidelity = leastFaithful(docs);
+    out.put("fidelity", fidelity);
+    out.put("invariants", invariants(docs, ran, lost, broken));
+    Map<String, Object> verdict = verdict(docs, ran);
+    if (verdict != null) out.put("verdict", verdict);
+    List<Object> faults = new ArrayList<>();
+    for (Map<String, Object> d : docs) if (d.containsKey("faults")) faults.addAll((List<Object>) d.get("faults"));
+    faults.sort(Comparator.comparingDouble(f -> { // in the order they struck, as one JVM lists them
+      Object at = ((Map<String, Object>) f).get("at_s");
+      return at == null ? Double.MAX_VALUE : ((Number) at).doubleValue();
+    }));
+    if (!faults.isEmpty()) out.put("faults", faults);
+    Map<String, Object> benchmarks = benchmarks(docs);
+    if (!benchmarks.isEmpty()) out.put("benchmarks", benchmarks);
+    out.put("cluster", cluster(ran, docs, s, lost));
+    boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
+        .get("faithful")));
+    return new ClusterSummary(out, timeline(s, ran, losses), broken, faithful);
+  }
+
+  /**
+   * The checker's verdict over every node's (issue 18): invalid if any node's is, else unknown if any is, else valid;
+   * each reason prefixed with its node.
+   */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> verdict(List<Map<String, Object>> docs, List<NodeAgent.PartDone> ran) {
+    String result = null;
+    List<String> reasons = new ArrayList<>();
+    List<String> rank = List.of("valid", "unknown", "invalid");
+    for (int n = 0; n < docs.size(); n++) {
+      Map<String, Object> v = (Map<String, Object>) docs.get(n).get("verdict");
+      if (v == null) continue;
+      String r = String.valueOf(v.get("result"));
+      if (result == null || rank.indexOf(r) > rank.indexOf(result)) result = r;
+      for (Object reason : (List<Object>) v.getOrDefault("reasons", List.of())) {
+        reasons.add("node " + ran.get(n).node() + ": " + reason);
+      }
+    }
+    if (result == null) return null;
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("result", result);
+    out.put("reasons", reasons);
+    return out;
+  }
+
+  /** Each named benchmark over every node's instances: its performance the mean over all of them, as one JVM's. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> benchmarks(List<Map<String, Object>> docs) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map<String, Object> d : docs) {
+      Map<String, Object> b = (Map<String, Object>) d.get("benchmarks");
+      if (b == null) continue;
+      b.forEach((name, o) -> {
+        Map<String, Object> e = (Map<String, Object>) o;
+        Map<String, Object> sum = (Map<String, Object>) out.get(name);
+        if (sum == null) {
+          out.put(name, new LinkedHashMap<>(e));
+          return;
+        }
+        int n = ((Number) sum.get("instances")).intValue(), m = ((Number) e.get("instances")).intValue();
+        sum.put("performance", round((num(sum, "performance") * n + num(e, "performance") * m) / (n + m), 4));
+        sum.put("instances", n + m);
+        sum.put("ended", ((Number) sum.get("ended")).intValue() + ((Number) e.get("ended")).intValue());
+      });
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> gpu(List<Map<String, Object>> docs, Map<String, Object> hosts) {
+    double busy = 0, switchMs = 0, util = 0, median = Double.MAX_VALUE;
+    long switches = 0;
+    int gpus = 0;
+    for (Map<String, Object> d : docs) {
+      Map<String, Object> g = (Map<String, Object>) d.get("gpu");
+      busy += num(g, "busy_ms");
+      switches += ((Number) g.get("context_switches")).longValue();
+      switchMs += num(g, "context_switch_ms");
+      if (num(g, "median_kernel_ms") > 0) median = Math.min(median, num(g, "median_kernel_ms"));
+    }
+    for (Object h : hosts.values()) {
+      for (Map<String, Object> g : (List<Map<String, Object>>) ((Map<String, Object>) h).get("gpus")) {
+        util += num(g, "utilization");
+        gpus++;
+      }
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("utilization", round(gpus > 0 ? util / gpus : 0, 4));
+    out.put("busy_ms", round(busy, 3));
+    out.put("context_switches", switches);
+    out.put("context_switch_ms", round(switchMs, 3));
+    out.put("median_kernel_ms", median == Double.MAX_VALUE ? 0.0 : median);
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cpu(Map<String, Object> hosts) {
+    int cores = 0;
+    double busy = 0;
+    for (Object h : hosts.values()) {
+      Map<String, Object> host = (Map<String, Object>) h;
+      int c = ((Number) host.get("cores")).intValue();
+      cores += c;
+      busy += c * num(host, "cpu_utilization");
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("cores", cores);
+    out.put("utilization", round(cores > 0 ? busy / cores : 0, 4));
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> fairness(Map<String, Object> vms, String normalizedBy) {
+    double min = Double.MAX_VALUE, max = 0, ideal = 0, measured = 0;
+    Map<Integer, Integer> weights = new HashMap<>();
+    Map<Integer, Double> throughputs = new HashMap<>();
+    Map<Integer, Double> crbs = new HashMap<>();
+    Map<Integer, Double> runs = new HashMap<>();
+    int i = 0;
+    for (Object o : vms.values()) {
+      Map<String, Object> vm = (Map<String, Object>) o;
+      if (!vm.containsKey("normalized_throughput")) continue; // lost with its node, not restarted: no figures
+      double norm = num(vm, "normalized_throughput");
+      double rate = num(vm, "throughput_per_s");
+      min = Math.min(min, norm);
+      max = Math.max(max, norm);
+      if (norm > 0) ideal += rate / norm;
+      measured += rate;
+      weights.put(i, ((Number) vm.get("weight")).intValue());
+      throughputs.put(i, ((Number) vm.get("frames")).longValue() > 0 ? num(vm, "fps") : rate);
+      crbs.put(i, rate);
+      if (vm.get("run_time_s") != null) runs.put(i, 1 / num(vm, "run_time_s"));
+      i++;
+    }
+    boolean bySolo = "solo throughput".equals(normalizedBy);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("mmr", round(max > 0 ? min / max : 0, 4));
+    out.put("normalized_by", normalizedBy);
+    out.put("aggregated_overhead", bySolo && measured > 0 ? round(ideal / measured, 4) : null);
+    out.put("lambda", lambda(Fairness.lambda(weights, throughputs)));
+    out.put("lambda_crbs", lambda(Fairness.lambda(weights, crbs)));
+    out.put("lambda_run_time", runs.size() == weights.size() ? lambda(Fairness.lambda(weights, runs)) : null);
+    return out;
+  }
+
+  private static Double lambda(OptionalDouble l) {
+    return l.isPresent() ? round(l.getAsDouble(), 4) : null;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> leastFaithful(List<Map<String, Object>> docs) {
+    Map<String, Object> worst = null;
+    for (Map<String, Object> d : docs) {
+      Map<String, Object> f = (Map<String, Object>) d.get("fidelity");
+      if (!Boolean.TRUE.equals(f.get("faithful"))) return f;
+      if (worst == null || lagP99(f) > lagP99(worst)) worst = f;
+    }
+    return worst;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static double lagP99(Map<String, Object> fidelity) {
+    return num((Map<String, Object>) fidelity.get("causality"), "lag_wall_ms_p99");
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> invariants(List<Map<String, Object>> docs, List<NodeAgent.PartDone> ran,
+      Lost gone, List<String> broken) {
+    long submitted = 0, completed = 0, failed = 0, lost = 0, open = 0;
+    boolean conserved = true;
+    List<Object> reasons = new ArrayList<>();
+    for (int n = 0; n < docs.size(); n++) {
+      Map<String, Object> inv = (Map<String, Object>) docs.get(n).get("invariants");
+      submitted += ((Number) inv.get("requests_submitted")).longValue();
+      completed += ((Number) inv.get("requests_completed")).longValue();
+      failed += ((Number) inv.get("requests_failed")).longValue();
+      lost += ((Number) inv.get("requests_lost")).longValue();
+      open += ((Number) inv.get("requests_open_at_end")).longValue();
+      conserved &= Boolean.TRUE.equals(inv.get("gpu_time_conserved"));
+      reasons.addAll((List<Object>) inv.get("failure_reasons"));
+      for (Object b : (List<Object>) inv.get("broken")) broken.add("node " + ran.get(n).node() + ": " + b);
+    }
+    submitted += gone.submitted;
+    completed += gone.completed;
+    failed += gone.failed + gone.inFlight;
+    reasons.addAll(gone.reasons);
+    broken.addAll(gone.broken);
+    if (submitted != completed + failed + lost + open) {
+      broken.add("request accounting: " + submitted + " submitted != " + completed + " completed + " + failed
+          + " failed + " + lost + " lost + " + open + " open at the end");
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("requests_submitted", submitted);
+    out.put("requests_completed", completed);
+    out.put("requests_failed", failed);
+    out.put("requests_lost", lost);
+    out.put("requests_open_at_end", open);
+    out.put("requests_node_lost", gone.inFlight);
+    out.put("gpu_time_conserved", conserved);
+    out.put("failure_reasons", reasons.size() > 10 ? reasons.subList(0, 10) : reasons);
+    out.put("broken", List.copyOf(broken));
+    out.put("ok", broken.isEmpty());
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> cluster(List<NodeAgent.PartDone> ran, List<Map<String, Object>> docs,
+      Settings.Scenario s, Lost gone) {
+    List<Object> nodes = new ArrayList<>();
+    for (int n = 0; n < ran.size(); n++) {
+      Map<String, Object> f = (Map<String, Object>) docs.get(n).get("fidelity");
+      Map<String, Object> c = (Map<String, Object>) f.get("causality");
+      Map<String, Object> node = new LinkedHashMap<>();
+      node.put("node", ran.get(n).node());
+      node.put("hosts", ran.get(n).hosts().stream().map(h -> s.hosts().get(h).name()).toList());
+      node.put("restarted_at_s", ran.get(n).restartAtNanos() > 0 ? ran.get(n).restartAtNanos() / 1e9 : null);
+      node.put("vms", ((Map<String, Object>) docs.get(n).get("vms")).size());
+      node.put("wall_seconds", docs.get(n).get("wall_seconds"));
+      node.put("faithful", f.get("faithful"));
+      node.put("reason", f.get("reason"));
+      node.put("real_time_factor", f.get("real_time_factor"));
+      node.put("events_ordered", c.get("events_ordered"));
+      node.put("lag_wall_ms_p99", c.get("lag_wall_ms_p99"));
+      nodes.add(node);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("nodes", nodes);
+    out.put("node_losses", gone.entries);
+    out.put("sharding", "VMs are entities <host>/<vm> of shard <host>; host i runs on node i mod n (node 0 the "
+        + "coordinator, the others in address order); a lost node's hosts restart on the survivor with the fewest");
+    out.put("serialization", "jackson-cbor");
+    return out;
+  }
+
+  /** Every node's rows by time, then by the VM's order in the scenario (as one JVM writes them). */
+  private static List<String> timeline(Settings.Scenario s, List<NodeAgent.PartDone> ran, List<ClusterRun.Loss> losses)
+      throws IOException {
+    Map<String, Integer> order = new HashMap<>();
+    for (Settings.Vm vm : s.vms()) order.put(vm.name(), vm.index());
+    record Row(double t, int vm, String line) {}
+    List<Row> rows = new ArrayList<>();
+    for (NodeAgent.PartDone p : ran) {
+      for (String line : p.timeline()) {
+        Map<String, Object> r = JSON.readValue(line, new TypeReference<Map<String, Object>>() { });
+        rows.add(new Row(((Number) r.get("t_s")).doubleValue(), order.getOrDefault((String) r.get("vm"), -1), line));
+      }
+    }
+    for (ClusterRun.Loss l : losses) {
+      for (String line : l.rows()) {
+        Map<String, Object> r = JSON.readValue(line, new TypeReference<Map<String, Object>>() { });
+        rows.add(new Row(((Number) r.get("t_s")).doubleValue(), order.getOrDefault((String) r.get("vm"), -1), line));
+      }
+    }
+    rows.sort(Comparator.comparingDouble(Row::t).thenComparingInt(Row::vm));
+    return rows.stream().map(Row::line).toList();
+  }
+
+  private static double num(Map<String, Object> m, String key) {
+    Object v = m.get(key);
+    return v == null ? 0 : ((Number) v).doubleValue();
+  }
+
+  private static double round(double v, int digits) {
+    double f = Math.pow(10, digits);
+    return Math.round(v * f) / f;
+  }
+
+  /**
+   * What lost nodes leave in the record: each lost part's VMs as of its last progress report (their requests then in
+   * flight fail with {@code node-lost}), a {@code restarts} entry on each VM (and a stand-in entry for a VM or host
+   * that was not restarted), and a {@code cluster.node_losses} entry per part.
+   */
+  private static final class Lost {
+    long submitted;
+    long completed;
+    long failed;
+    long inFlight;
+    final List<Object> reasons = new ArrayList<>();
+    final List<String> broken = new ArrayList<>();
+    final List<Object> entries = new ArrayList<>();
+
+    @SuppressWarnings("unchecked")
+    static Lost of(Settings.Scenario s, List<ClusterRun.Loss> losses, Map<String, Object> vms,
+        Map<String, Object> hosts) {
+      Lost out = new Lost();
+      for (ClusterRun.Loss l : losses) {
+        List<String> hostNames = l.hosts().stream().map(h -> s.hosts().get(h).name()).toList();
+        long lostRequests = 0;
+        Map<String, NodeAgent.VmCount> counts = new HashMap<>();
+        if (l.last() != null) for (NodeAgent.VmCount c : l.last().vms()) counts.put(c.vm(), c);
+        for (Settings.Vm vm : s.vms()) {
+          if (!l.hosts().contains(vm.host())) continue;
+          NodeAgent.VmCount c = counts.getOrDefault(vm.name(), new NodeAgent.VmCount(vm.name(), 0, 0, 0));
+          long open = c.submitted() - c.completed() - c.failed();
+          if (open < 0) out.broken.add(vm.name() + " on lost node " + l.node() + ": more requests done than submitted");
+          out.submitted += c.submitted();
+          out.completed += c.completed();
+          out.failed += c.failed();
+          out.inFlight += Math.max(open, 0);
+          lostRequests += Math.max(open, 0);
+          if (open > 0) out.reasons.add(vm.name() + ": " + open + " GPU requests failed: node-lost");
+          Map<String, Object> restart = new LinkedHashMap<>();
+          restart.put("lost_node", l.node());
+          restart.put("reported_at_s", l.last() == null ? null : round(l.last().atNanos() / 1e9, 3));
+          restart.put("requests_submitted", c.submitted());
+          restart.put("requests_completed", c.completed());
+          restart.put("requests_failed", c.failed());
+          restart.put("requests_failed_node_lost", Math.max(open, 0));
+          restart.put("restarted_on", vms.containsKey(vm.name()) ? l.restartedOn() : null);
+          restart.put("restarted_at_s", vms.containsKey(vm.name()) ? l.restartAtNanos() / 1e9 : null);
+          Map<String, Object> entry = (Map<String, Object>) vms.computeIfAbsent(vm.name(), n -> {
+            Map<String, Object> standIn = new LinkedHashMap<>();
+            standIn.put("workload", vm.workload());
+            standIn.put("weight", vm.weight());
+            standIn.put("lost_with_node", l.node());
+            return standIn;
+          });
+          ((List<Object>) entry.computeIfAbsent("restarts", k -> new ArrayList<>())).add(restart);
+        }
+        for (String h : hostNames) {
+          hosts.computeIfAbsent(h, n -> {
+            Map<String, Object> standIn = new LinkedHashMap<>();
+            standIn.put("lost_with_node", l.node());
+            standIn.put("cores", 0);
+            standIn.put("gpus", List.of());
+            return standIn;
+          });
+        }
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("node", l.node());
+        e.put("hosts", hostNames);
+        e.put("last_report_s", l.last() == null ? null : round(l.last().atNanos() / 1e9, 3));
+        e.put("unreachable_after_wall_s", l.unreachableAfterMillis() < 0 ? null : l.unreachableAfterMillis() / 1e3);
+        e.put("removed_after_wall_s", l.removedAfterMillis() / 1e3);
+        e.put("restarted_on", l.restartedOn());
+        e.put("restarted_at_s", l.restartedOn() == null ? null : l.restartAtNanos() / 1e9);
+        e.put("requests_failed_node_lost", lostRequests);
+        out.entries.add(e);
+      }
+      return out;
+    }
+  }
+}

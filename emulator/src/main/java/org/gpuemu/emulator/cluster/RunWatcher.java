@@ -1,0 +1,89 @@
+package org.gpuemu.emulator.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
+
+/**
+ * The coordinator's eyes on a cluster run: keeps every part's progress as its node reports it ({@link Ledger}), and
+ * tells the run's thread when the cluster removed a node (the split-brain resolver downed it, or it left), with when
+ * the failure detector first found it unreachable.
+ */
+final class RunWatcher {
+  private RunWatcher() {}
+
+  /** A node the cluster removed: at the wall instant {@code removedAtMillis}, unreachable since {@code unreachableAtMillis} (0: never seen so). */
+  record Removed(String node, long unreachableAtMillis, long removedAtMillis) {}
+
+  /** What is known of each running part: its last report and every timeline row it reported. Thread-safe. */
+  static final class Ledger {
+    private final Map<String, NodeAgent.Progress> last = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> rows = new ConcurrentHashMap<>();
+
+    static String key(String node, List<Integer> hosts, long restartAtNanos) {
+      return node + " " + hosts + " " + restartAtNanos;
+    }
+
+    void report(NodeAgent.Progress p) {
+      String k = key(p.node(), p.hosts(), p.restartAtNanos());
+      rows.computeIfAbsent(k, x -> java.util.Collections.synchronizedList(new ArrayList<>())).addAll(p.rows());
+      last.merge(k, p, (a, b) -> b.atNanos() >= a.atNanos() ? b : a);
+    }
+
+    /** The part's last report, null if it sent none. */
+    NodeAgent.Progress last(String key) {
+      return last.get(key);
+    }
+
+    /** Every row the part reported, in order. */
+    List<String> rows(String key) {
+      List<String> r = rows.get(key);
+      if (r == null) return List.of();
+      synchronized (r) {
+        return List.copyOf(r);
+      }
+    }
+  }
+
+  private record Membership(ClusterEvent.MemberEvent e) {}
+
+  private record Reachability(ClusterEvent.ReachabilityEvent e) {}
+
+  /** Progress reports are sent to this actor (adapted from {@link NodeAgent.Progress}). */
+  static Behavior<NodeAgent.Progress> create(Ledger ledger, BlockingQueue<Object> removals) {
+    return Behaviors.<Object>setup(ctx -> {
+      Cluster cluster = Cluster.get(ctx.getSystem());
+      cluster.subscriptions().tell(Subscribe.create(ctx.messageAdapter(ClusterEvent.MemberEvent.class, Membership::new)
+          .narrow(), ClusterEvent.MemberEvent.class));
+      cluster.subscriptions().tell(Subscribe.create(ctx.messageAdapter(ClusterEvent.ReachabilityEvent.class,
+          Reachability::new).narrow(), ClusterEvent.ReachabilityEvent.class));
+      Map<String, Long> unreachableSince = new ConcurrentHashMap<>();
+      return Behaviors.receive(Object.class)
+          .onMessage(NodeAgent.Progress.class, p -> {
+            ledger.report(p);
+            return Behaviors.same();
+          })
+          .onMessage(Reachability.class, r -> {
+            if (r.e() instanceof ClusterEvent.UnreachableMember u) {
+              unreachableSince.putIfAbsent(u.member().address().toString(), System.currentTimeMillis());
+            }
+            return Behaviors.same();
+          })
+          .onMessage(Membership.class, m -> {
+            if (m.e() instanceof ClusterEvent.MemberRemoved r) {
+              String node = r.member().address().toString();
+              removals.add(new Removed(node, unreachableSince.getOrDefault(node, 0L), System.currentTimeMillis()));
+            }
+            return Behaviors.same();
+          })
+          .build();
+    }).narrow();
+  }
+}
