@@ -265,6 +265,7 @@ public final class Reproduction {
     }
     if (groups.isEmpty() && runs.containsKey("")) groups.add("");
     boolean ok = true;
+    boolean zeroBase = false;
     List<List<Double>> perGroup = new ArrayList<>();
     List<List<Double>> baselines = new ArrayList<>();
     Map<String, Double> groupMedians = new LinkedHashMap<>();
@@ -283,6 +284,7 @@ public final class Reproduction {
         for (int i = 0; i < values.size(); i++) {
           Double a = values.get(i);
           Double b = i < over.size() ? over.get(i) : null;
+          zeroBase |= a != null && b != null && b == 0;
           ratios.add(a == null || b == null || b == 0 ? null : a / b);
         }
         values = ratios;
@@ -310,6 +312,12 @@ public final class Reproduction {
     }
     Judge.Judged j = row.input() ? Judge.input(row.target(), values, ok)
         : Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok);
+    if (zeroBase && j.verdict() == Verdict.NOT_RUN) {
+      // the base run measured the metric as 0 (e.g. gVirt's λ when every VM is perfectly fair): the paper's ratio
+      // presumes a base to improve on, and the run has none — a result, not a missing one
+      j = new Judge.Judged(null, null, null, Verdict.CONTRADICTS, row.over() + "'s " + row.metric()
+          + " is 0 in a run: no base for the paper's ratio");
+    }
     Double tolerance = row.target() instanceof Expectations.Value v ? v.tolerance() : null;
     if (row.aggregate() != Expectations.Aggregate.NONE) {
       label += ", " + row.aggregate().label() + " of " + groups.size() + " group" + (groups.size() == 1 ? "" : "s");

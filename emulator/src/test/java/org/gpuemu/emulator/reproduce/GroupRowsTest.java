@@ -72,6 +72,20 @@ class GroupRowsTest {
   }
 
   @Test
+  void aBaseOfZero_contradictsTheRatio_andSaysSo_butAMissingValueIsNotRun() {
+    // the base policy measured 0 (as gVirt's λ with every VM perfectly fair): no base for the paper's ratio
+    double[][] combo = {{120}, {150}, {105}};
+    double[][] zero = {{0}, {0}, {0}};
+    Report.Row r = judge(ratio(Aggregate.MEAN, Map.of()), runs(combo, zero, true));
+    assertEquals(Verdict.CONTRADICTS, r.judged().verdict());
+    assertEquals("pilotfish's be_throughput.total is 0 in a run: no base for the paper's ratio", r.judged().note());
+    // a value the runs do not have at all stays "not run"
+    Row missing = new Row("Figure 13", "be_throughput.none", "combo", "pilotfish", GAIN, null, "s", Aggregate.MEAN,
+        Map.of(), false, false);
+    assertEquals(Verdict.NOT_RUN, judge(missing, runs(combo, zero, true)).judged().verdict());
+  }
+
+  @Test
   void maxMinAndWhere_pickTheirGroups() {
     double[][] combo = {{120}, {150}, {105}};
     double[][] pilotfish = {{100}, {100}, {100}};
