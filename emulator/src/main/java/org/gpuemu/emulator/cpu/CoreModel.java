@@ -244,17 +244,24 @@ final class CoreModel<R> {
     }
     Request<R> r = requests.get(vcpu);
     if (r == null) return;
-    if (current == r) {
-      now = Math.max(now, sliceStart);
-      token++;
-      effects.disarmSlice();
-      account(r, now - sliceStart, now);
-      current = null;
-      stoppedAt = now;
-    }
+    if (current == r) now = stopCurrent(now);
     complete(r, now);
     if (!stalled.contains(vcpu)) policy.blocked(vcpu, now);
     dispatch(now);
+  }
+
+  /**
+   * Stops the running request at {@code now} (not before its slice began): its slice timer disarmed, the CPU time it
+   * ran accounted, the core idle from then; the time it stopped.
+   */
+  private long stopCurrent(long now) {
+    now = Math.max(now, sliceStart);
+    token++;
+    effects.disarmSlice();
+    account(current, now - sliceStart, now);
+    current = null;
+    stoppedAt = now;
+    return now;
   }
 
   /**
@@ -266,12 +273,7 @@ final class CoreModel<R> {
     held = -1;
     if (current != null) {
       Request<R> r = current;
-      now = Math.max(now, sliceStart);
-      token++;
-      effects.disarmSlice();
-      account(r, now - sliceStart, now);
-      current = null;
-      stoppedAt = now;
+      now = stopCurrent(now);
       complete(r, now);
     }
     while (!hostWork.isEmpty()) complete(hostWork.poll(), now);
