@@ -80,6 +80,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /** The vGPUs of the run, for sampling their counters mid-run (a soak); empty before the host is up. */
   public record Vgpus(ActorRef<List<ActorRef<VGpu.Command>>> replyTo) implements Command {}
 
+  /** From outside the run (a soak's sample): the run's request history, whose counts are read under its lock. */
+  public record History(ActorRef<RequestHistory> replyTo) implements Command {}
+
   /** Every host's references, and every VM's by its index. */
   public record Refs(List<Host.Refs> hosts, List<Vm.Ready> vms) {
     /** The GPU VM {@code vm} runs on. */
@@ -167,6 +170,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(DrainTimedOut.class, this::onDrainTimedOut)
         .onMessage(Live.class, this::onLive)
         .onMessage(Vgpus.class, this::onVgpus)
+        .onMessage(History.class, m -> {
+          m.replyTo().tell(history);
+          return this;
+        })
         .onMessage(Struck.class, this::onStruck)
         .onMessage(Windowed.class, m -> {
           FaultInjector.Window w = m.window();

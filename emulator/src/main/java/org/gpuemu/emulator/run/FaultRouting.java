@@ -95,6 +95,12 @@ final class FaultRouting {
       case SMGROUP_CRASH -> refs.smGroups().get(groupOf(scenario, vm, refs)).tell(new SmGroup.Crash(f.id(), at,
           outcomes));
       case MEMORY_CRASH -> refs.memory().tell(new GpuMemory.Crash(f.id(), at, outcomes));
+      case MEMORY_PRESSURE -> {
+        long until = at + f.healAfterNanos();
+        refs.memory().tell(new GpuMemory.Pressure(f.id(), scenario.faults().pressureBytes(), at, until, outcomes));
+        vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
+        return;
+      }
       case METRICS_CRASH -> metrics.tell(new MetricsHub.Crash(f.id(), at, outcomes));
       case EMULATOR_STALL, NODE_CRASH -> {
         return; // carried out by the injector itself; a node crash by the cluster's coordinator

@@ -27,6 +27,7 @@ import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.clock.TimerProbe;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
@@ -139,6 +140,14 @@ public final class Runner {
 
     /** One sample: the live view (with its fidelity so far) and each vGPU's report so far. */
     void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus);
+
+    /**
+     * As {@link #sample(MetricsHub.LiveView, List)}, with the guests' request counts so far ({@code requests}: also
+     * what their channel failed before it reached a vGPU). By default the vGPUs' reports only.
+     */
+    default void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus, RequestHistory.Totals requests) {
+      sample(view, vgpus);
+    }
   }
 
   /**
@@ -322,7 +331,8 @@ public final class Runner {
     for (ActorRef<VGpu.Command> vgpu : await(ask(run.system(), Emulation.Vgpus::new))) {
       reports.add(await(ask(run.system(), vgpu, VGpu.Report::new)));
     }
-    sampler.sample(view, reports);
+    RequestHistory history = await(ask(run.system(), Emulation.History::new));
+    sampler.sample(view, reports, history.totals());
   }
 
   /**
