@@ -331,8 +331,7 @@ public final class Runner {
     for (ActorRef<VGpu.Command> vgpu : await(ask(run.system(), Emulation.Vgpus::new))) {
       reports.add(await(ask(run.system(), vgpu, VGpu.Report::new)));
     }
-    RequestHistory history = await(ask(run.system(), Emulation.History::new));
-    sampler.sample(view, reports, history.totals());
+    sampler.sample(view, reports, run.history().totals());
   }
 
   /**
@@ -364,7 +363,8 @@ public final class Runner {
   }
 
   private record Started(ActorSystem<Emulation.Command> system, RunContext context,
-      CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun) {}
+      CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun,
+      RequestHistory history) {}
 
   /**
    * Runs {@code scenario} with emulated time zero at the wall instant {@code zeroEpochMillis} (or at once, if that
@@ -426,12 +426,13 @@ public final class Runner {
       clock.start();
       begun.complete(null);
     };
+    RequestHistory history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
     ActorSystem<Emulation.Command> system = ActorSystem.create(
         Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
-            attach.planned(), attach.controlled()),
+            attach.planned(), attach.controlled(), history),
         "emulation", pekkoConfig(f.order()));
     return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
-        begun);
+        begun, history);
   }
 
   private static void stop(ActorSystem<?> system) throws Exception {
