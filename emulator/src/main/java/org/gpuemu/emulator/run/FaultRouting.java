@@ -42,7 +42,9 @@ final class FaultRouting {
     int core = scenario.vms().get(vm).cores().get(0);
     switch (f.kind()) {
       case GPU_HANG -> {
-        refs.smGroups().get(0).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), at, outcomes));
+        // the group the target's kernels run on (space sharing: the game's render group, else the BE group)
+        refs.smGroups().get(groupOf(scenario, vm, refs)).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), at,
+            outcomes));
         vgpu.tell(new VGpu.Watch(f.id(), -1, outcomes)); // from the reset, which its failures tell
         return;
       }
