@@ -183,10 +183,14 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Cpu(int cores, double utilization, long contextSwitches) {}
 
-  /** FairGV's min/max ratio and overhead, VMCG's lambdas; null where the basis is missing. */
+  /**
+   * FairGV's min/max ratio and overhead, VMCG's lambdas; null where the basis is missing. {@code lambdaByWorkload}:
+   * λ among the VMs of each workload two or more VMs run (left out when none does).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Fairness(double mmr, String normalizedBy, Double aggregatedOverhead, Double lambda,
-      Double lambdaCrbs, Double lambdaRunTime) {}
+      Double lambdaCrbs, Double lambdaRunTime,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Double> lambdaByWorkload) {}
 
   /** The fidelity verdict and what it was judged on. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
