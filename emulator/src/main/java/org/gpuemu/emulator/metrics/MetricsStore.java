@@ -28,6 +28,10 @@ final class MetricsStore {
   final Map<Integer, Integer> slots = new HashMap<>();
   MetricsHub.MemoryProfile profile;
   final double[] liveFps;
+  /** The timeline's period, and each VM's lowest and highest FPS over its whole periods (NaN before the first). */
+  final long periodNanos;
+  final double[] fpsMin;
+  final double[] fpsMax;
   final double[] liveShare;
   String mode = "";
   long periodStart;
@@ -51,6 +55,11 @@ final class MetricsStore {
     periodBusy = new long[vms];
     periodKernels = new long[vms];
     liveFps = new double[vms];
+    this.periodNanos = periodNanos;
+    fpsMin = new double[vms];
+    fpsMax = new double[vms];
+    java.util.Arrays.fill(fpsMin, Double.NaN);
+    java.util.Arrays.fill(fpsMax, Double.NaN);
     liveShare = new double[vms];
   }
 

@@ -118,10 +118,14 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmSetup(String workload, int weight, double slaFps, Double share) {}
 
-  /** What the guest presented: frame rate over its own run time, latency between Present returns. */
+  /**
+   * What the guest presented: frame rate over its own run time, latency between Present returns; {@code fpsMin} and
+   * {@code fpsMax} the lowest and highest FPS of the timeline's whole periods (left out when none passed).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla,
-      double framesOverSlaPct) {}
+      double framesOverSlaPct, @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsMin,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsMax) {}
 
   /**
    * Frame latency in ms; {@code cdf} the latency at 0, 1, ..., 100 % of the frames (101 values: the distribution,

@@ -145,7 +145,8 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
     SummaryDoc.Latency latency = new SummaryDoc.Latency(round(m.latencyP50Us() / 1e3, 3),
         round(m.latencyP99Us() / 1e3, 3), round(m.latencyMaxUs() / 1e3, 3), cdf);
     return new SummaryDoc.VmFrames(round(m.frames() / ranSeconds, 2), latency, m.frames(), m.framesOverSla(),
-        round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2));
+        round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2),
+        Double.isNaN(m.fpsMin()) ? null : round(m.fpsMin(), 2), Double.isNaN(m.fpsMax()) ? null : round(m.fpsMax(), 2));
   }
 
   private SummaryDoc.VmGpu gpuUse() {
