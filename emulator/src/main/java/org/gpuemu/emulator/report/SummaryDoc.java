@@ -120,12 +120,14 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
 
   /**
    * What the guest presented: frame rate over its own run time, latency between Present returns; {@code fpsMin} and
-   * {@code fpsMax} the lowest and highest FPS of the timeline's whole periods (left out when none passed).
+   * {@code fpsMax} the lowest and highest FPS of the timeline's whole periods, {@code fpsSwing} their difference over
+   * the run's FPS (how much the frame rate fluctuates from period to period; left out when none passed or no frame).
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla,
       double framesOverSlaPct, @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsMin,
-      @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsMax) {}
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsMax,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsSwing) {}
 
   /**
    * Frame latency in ms; {@code cdf} the latency at 0, 1, ..., 100 % of the frames (101 values: the distribution,

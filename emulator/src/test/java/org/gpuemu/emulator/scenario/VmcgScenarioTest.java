@@ -154,6 +154,8 @@ class VmcgScenarioTest {
         double fps = vm.get("fps").asDouble();
         assertTrue(vm.get("fps_min").asDouble() <= fps && fps <= vm.get("fps_max").asDouble(),
             policy + ": the run's FPS lies within its whole periods' range: " + vm);
+        double swing = (vm.get("fps_max").asDouble() - vm.get("fps_min").asDouble()) / fps;
+        assertTrue(Math.abs(vm.get("fps_swing").asDouble() - swing) < 1e-3, policy + ": fps_swing " + vm);
       });
     }
   }
