@@ -124,7 +124,8 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   /**
    * Final per-VM figures. Latencies in microseconds; {@code latencyCdfUs} the latency at 0, 1, ..., 100 % of the
-   * frames (101 values, the first the shortest and the last the longest; empty without frames).
+   * frames (101 values, the first the shortest and the last the longest; empty without frames); {@code fpsMin},
+   * {@code fpsMax} the lowest and highest FPS of the timeline's whole periods (NaN: none passed).
    */
   public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
       long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs, double fpsMin, double fpsMax) {
@@ -132,26 +133,11 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
       latencyCdfUs = List.copyOf(latencyCdfUs);
     }
 
-    /** Without the FPS range over the timeline's periods (NaN: none measured). */
-    public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-        long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs) {
-      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes,
-          latencyCdfUs, Double.NaN, Double.NaN);
-    }
-
-    /**
-     * The same with the lowest and highest FPS of the timeline's whole periods (vmcg.txt's "varies between 309 and
-     * 314 FPS"); NaN when no whole period passed.
-     */
-    public VmMetrics withFpsRange(double min, double max) {
-      return new VmMetrics(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos,
-          maxMemoryBytes, latencyCdfUs, min, max);
-    }
-
-    /** Without the distribution (hand-made figures). */
+    /** Without the distribution or the FPS range (hand-made figures). */
     public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
         long gpuBusyNanos, long maxMemoryBytes) {
-      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes, List.of());
+      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes, List.of(),
+          Double.NaN, Double.NaN);
     }
   }
 
@@ -334,10 +320,8 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private Behavior<Command> onSinkDone(SinkDone msg) {
     List<VmMetrics> out = new ArrayList<>();
-    for (int v = 0; v < vms.size(); v++) {
-      out.add(h.latency.of(v, h.frames[v], h.overSla[v], h.busy[v], h.maxMemory[v])
-          .withFpsRange(h.fpsMin[v], h.fpsMax[v]));
-    }
+    for (int v = 0; v < vms.size(); v++) out.add(h.latency.of(v, h.frames[v], h.overSla[v], h.busy[v], h.maxMemory[v],
+        h.fpsMin[v], h.fpsMax[v]));
     long median = h.latency.medianNanos();
     String failure = msg.failure() == null ? null : String.valueOf(msg.failure().getMessage());
     msg.replyTo().tell(new FinalMetrics(out, median, h.rows, h.dropped, failure,

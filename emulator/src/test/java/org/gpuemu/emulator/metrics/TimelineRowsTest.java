@@ -39,7 +39,7 @@ class TimelineRowsTest {
 
   @Test
   void fpsRange_reachesTheFinalMetrics() {
-    MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(10, 0, 1, 2, 3, 4, 5).withFpsRange(309, 314);
+    MetricsHub.VmMetrics m = new FrameLatencies(1).of(0, 10, 0, 4, 5, 309, 314);
     assertEquals(309, m.fpsMin(), 0);
     assertEquals(314, m.fpsMax(), 0);
     assertEquals(10, m.frames());
