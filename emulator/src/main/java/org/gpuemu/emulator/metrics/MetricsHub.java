@@ -118,26 +118,28 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   /**
    * Final per-VM figures. Latencies in microseconds; {@code latencyCdfUs} the latency at 0, 1, ..., 100 % of the
-   * frames (101 values, the first the shortest and the last the longest; empty without frames).
+   * frames (101 values, the first the shortest and the last the longest; empty without frames); {@code fpsMin},
+   * {@code fpsMax} the lowest and highest FPS of the timeline's whole periods (NaN: none passed).
    */
   public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-      long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs, PresentFigures present,
-      Double gpuUsageRangePct) {
+      long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs, double fpsMin, double fpsMax,
+      PresentFigures present, Double gpuUsageRangePct) {
     public VmMetrics {
       latencyCdfUs = List.copyOf(latencyCdfUs);
     }
 
     /** Without the Present figures and the usage range (hand-made figures). */
     public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-        long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs) {
+        long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs, double fpsMin, double fpsMax) {
       this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes,
-          latencyCdfUs, null, null);
+          latencyCdfUs, fpsMin, fpsMax, null, null);
     }
 
-    /** Without the distribution (hand-made figures). */
+    /** Without the distribution or the FPS range (hand-made figures). */
     public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
         long gpuBusyNanos, long maxMemoryBytes) {
-      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes, List.of());
+      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes, List.of(),
+          Double.NaN, Double.NaN);
     }
   }
 

@@ -41,6 +41,10 @@ final class MetricsStore {
   final Map<Integer, Integer> slots = new HashMap<>();
   MetricsHub.MemoryProfile profile;
   final double[] liveFps;
+  /** The timeline's period, and each VM's lowest and highest FPS over its whole periods (NaN before the first). */
+  final long periodNanos;
+  final double[] fpsMin;
+  final double[] fpsMax;
   final double[] liveShare;
   String mode = "";
   long periodStart;
@@ -66,6 +70,11 @@ final class MetricsStore {
     periodBusy = new long[vms];
     periodKernels = new long[vms];
     liveFps = new double[vms];
+    this.periodNanos = periodNanos;
+    fpsMin = new double[vms];
+    fpsMax = new double[vms];
+    java.util.Arrays.fill(fpsMin, Double.NaN);
+    java.util.Arrays.fill(fpsMax, Double.NaN);
     liveShare = new double[vms];
   }
 
@@ -84,7 +93,8 @@ final class MetricsStore {
 
   /** VM {@code vm}'s figures at the end of the run. */
   MetricsHub.VmMetrics vmMetrics(int vm) {
-    return latency.of(vm, frames[vm], overSla[vm], busy[vm], maxMemory[vm], presents.of(vm), usage.rangePct(vm));
+    return latency.of(vm, frames[vm], overSla[vm], busy[vm], maxMemory[vm], fpsMin[vm], fpsMax[vm], presents.of(vm),
+        usage.rangePct(vm));
   }
 
   /** A crash: the period's counts so far are lost. */

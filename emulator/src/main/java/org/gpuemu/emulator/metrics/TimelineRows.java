@@ -25,6 +25,11 @@ final class TimelineRows {
       long total = totals.get(gpuOf[v]);
       Double lambda = lambdas.get(gpuOf[v]);
       h.liveFps[v] = seconds > 0 ? h.periodFrames[v] / seconds : 0;
+      if (end - h.periodStart == h.periodNanos) {
+        // a whole period (not the run's last, cut short): its FPS widens the VM's range
+        h.fpsMin[v] = Double.isNaN(h.fpsMin[v]) ? h.liveFps[v] : Math.min(h.fpsMin[v], h.liveFps[v]);
+        h.fpsMax[v] = Double.isNaN(h.fpsMax[v]) ? h.liveFps[v] : Math.max(h.fpsMax[v], h.liveFps[v]);
+      }
       h.liveShare[v] = total > 0 ? (double) h.periodBusy[v] / total : 0;
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("t_s", round(end / 1e9, 3));

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.Checker;
@@ -303,7 +304,34 @@ public final class Summary {
         lambda(Fairness.lambda(weights, crbRates)),
         // The same from run times, once every VM's finite program has ended: throughput 1/run time, as vmcg.txt
         // Table 2 computes its lambda from the DomUs' times (Rodinia) -- null while any VM still runs
-        runRates.size() == weights.size() ? lambda(Fairness.lambda(weights, runRates)) : null);
+        runRates.size() == weights.size() ? lambda(Fairness.lambda(weights, runRates)) : null,
+        lambdaByWorkload(tallies, weights, throughputs));
+  }
+
+  /**
+   * λ on the `lambda` basis among the VMs that run the same workload, for every workload at least two VMs run (by
+   * name, sorted): vmcg.txt Figures 10-11's "DomUs running the same workloads" of a teapot and gears mix, which
+   * differ under gVirt and get almost the same frame rate under VMCG. Empty when no two VMs run the same workload.
+   */
+  private static Map<String, Double> lambdaByWorkload(List<VmTally> tallies, Map<Integer, Integer> weights,
+      Map<Integer, Double> throughputs) {
+    Map<String, List<Integer>> byWorkload = new TreeMap<>();
+    for (VmTally t : tallies) {
+      byWorkload.computeIfAbsent(t.vm().workload(), k -> new ArrayList<>()).add(t.vm().index());
+    }
+    Map<String, Double> out = new TreeMap<>();
+    for (Map.Entry<String, List<Integer>> e : byWorkload.entrySet()) {
+      if (e.getValue().size() < 2) continue;
+      Map<Integer, Integer> w = new LinkedHashMap<>();
+      Map<Integer, Double> g = new LinkedHashMap<>();
+      for (int i : e.getValue()) {
+        w.put(i, weights.get(i));
+        g.put(i, throughputs.get(i));
+      }
+      Double lambda = lambda(Fairness.lambda(w, g));
+      if (lambda != null) out.put(e.getKey(), lambda);
+    }
+    return out;
   }
 
   private static Double lambda(OptionalDouble lambda) {

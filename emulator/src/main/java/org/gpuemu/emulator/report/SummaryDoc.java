@@ -119,16 +119,17 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   public record VmSetup(String workload, int weight, double slaFps, Double share) {}
 
   /**
-   * What the guest presented: frame rate over its own run time, latency between Present returns; {@code present}
-   * what its Presents cost (left out when its agent returned none).
+   * What the guest presented: frame rate over its own run time, latency between Present returns; {@code fpsMin} and
+   * {@code fpsMax} the lowest and highest FPS of the timeline's whole periods, {@code fpsSwing} their difference over
+   * the run's FPS (how much the frame rate fluctuates from period to period; left out when none passed or no frame);
+   * {@code present} what its Presents cost (left out when its agent returned none).
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla,
-      double framesOverSlaPct, @JsonInclude(JsonInclude.Include.NON_NULL) Present present) {
-    public VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla, double framesOverSlaPct) {
-      this(fps, frameLatencyMs, frames, framesOverSla, framesOverSlaPct, null);
-    }
-  }
+      double framesOverSlaPct, @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsMin,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsMax,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Double fpsSwing,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Present present) {}
 
   /**
    * A VM's Presents as its guest agent saw them (VGRIS Figures 6 and 9): how many returned, what they cost from issue
@@ -212,10 +213,14 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Cpu(int cores, double utilization, long contextSwitches) {}
 
-  /** FairGV's min/max ratio and overhead, VMCG's lambdas; null where the basis is missing. */
+  /**
+   * FairGV's min/max ratio and overhead, VMCG's lambdas; null where the basis is missing. {@code lambdaByWorkload}:
+   * λ among the VMs of each workload two or more VMs run (left out when none does).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Fairness(double mmr, String normalizedBy, Double aggregatedOverhead, Double lambda,
-      Double lambdaCrbs, Double lambdaRunTime) {}
+      Double lambdaCrbs, Double lambdaRunTime,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Double> lambdaByWorkload) {}
 
   /** The fidelity verdict and what it was judged on. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

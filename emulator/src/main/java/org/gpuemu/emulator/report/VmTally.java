@@ -145,8 +145,13 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
     for (long us : m.latencyCdfUs()) cdf.add(round(us / 1e3, 3));
     SummaryDoc.Latency latency = new SummaryDoc.Latency(round(m.latencyP50Us() / 1e3, 3),
         round(m.latencyP99Us() / 1e3, 3), round(m.latencyMaxUs() / 1e3, 3), cdf);
-    return new SummaryDoc.VmFrames(round(m.frames() / ranSeconds, 2), latency, m.frames(), m.framesOverSla(),
-        round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2), present(m.present()));
+    double fps = m.frames() / ranSeconds;
+    boolean range = !Double.isNaN(m.fpsMin());
+    return new SummaryDoc.VmFrames(round(fps, 2), latency, m.frames(), m.framesOverSla(),
+        round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2),
+        range ? round(m.fpsMin(), 2) : null, range ? round(m.fpsMax(), 2) : null,
+        // vmcg.txt's "fluctuates" against "smoother": the period-to-period range relative to the run's frame rate
+        range && fps > 0 ? round((m.fpsMax() - m.fpsMin()) / fps, 4) : null, present(m.present()));
   }
 
   private static SummaryDoc.Present present(PresentFigures p) {

@@ -77,7 +77,8 @@ public class SummaryGoldenTest {
             500, 0, 0, -1, List.of(), 0), new VcpuReport(0, 1, 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, -1, List.of(), 0)),
         List.of(new VcpuReport(1, 0, 2 * S, 100 * MS, 5, 5, 0, List.of(), 6 * S, 300, 2, 7, 3_500 * MS, List.of(), 0)));
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
-        new MetricsHub.VmMetrics(600, 12, 16_500, 33_400, 51_234, 3_000 * MS, 300L << 20, cdf()),
+        new MetricsHub.VmMetrics(600, 12, 16_500, 33_400, 51_234, 3_000 * MS, 300L << 20, cdf(), 55,
+            65),
         new MetricsHub.VmMetrics(130, 130, 30_100, 45_000, 70_000, 2_000 * MS, 123_456_789)),
         20 * MS, 20, 2, "disk full");
     Map<String, Object> figures = new LinkedHashMap<>();

@@ -29,7 +29,9 @@ class PaperCoverageTest {
       // combo.txt: Figures 1-18 and Tables 1-7 (its captions)
       "combo, 18, 7",
       // gballoon.txt: Figures 1-10 and Tables 1-2
-      "gballoon, 10, 2"})
+      "gballoon, 10, 2",
+      // vmcg.txt: Figures 1-18 and Tables 1-2
+      "vmcg, 18, 2"})
   void everyFigureAndTableOfThePaper_hasARow(String paper, int figures, int tables)
       throws IOException, ConfigProblems {
     Set<String> expected = new TreeSet<>();

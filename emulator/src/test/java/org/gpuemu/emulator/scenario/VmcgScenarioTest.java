@@ -14,6 +14,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
+import org.gpuemu.policies.vmcg.Fairness;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,10 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  * FastForward}): with one-vCPU
  * guests that spin while Present waits, a VM sharing a core cannot refill gVirt's shared queue during its own 16 ms
  * slice while a VM with a core of its own can, so gVirt's frame rates spread; VMCG's four CRBs per VM per round do
- * not depend on it. Figure 17 (priorities 4:2:1, 2 runs): VMCG's sends per turn and slices follow the priorities, so
- * its CRB shares do. Table 2 (two Rodinia benchmarks of 0.2-0.3 s 4 runs): gVirt's 16 ms
- * turns are coarse against such runs, and after each read-back the order in which the VMs queue again decides who
- * gets the next ones, so three identical runs end tens of ms apart; VMCG's turns of four CRBs end them together.
+ * not depend on it. Figures 10-11 (a teapot and gears mix, 2 runs) check fairness.lambda_by_workload and the FPS
+ * range (fps_min, fps_max) the figures of stability are read through. Figure 17 (priorities 4:2:1, 2 runs): VMCG's
+ * sends per turn and slices follow the priorities, so its CRB shares do. Table 2 (two Rodinia benchmarks of
+ * 0.2-0.3 s 4 runs): gVirt's 16 ms turns are coarse against such runs, and after each read-back the order in which
+ * the VMs queue again decides who gets the next ones, so three identical runs end tens of ms apart; VMCG's turns of
+ * four CRBs end them together.
  */
 class VmcgScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "vmcg");
@@ -122,6 +125,38 @@ class VmcgScenarioTest {
       }
       assertTrue(lambda.get("vmcg") < lambda.get("gvirt"), bench.getKey() + ": lambda " + lambda);
       assertTrue(lambda.get("vmcg") < 0.07, bench.getKey() + ": VMCG's lambda (paper at most 0.063) " + lambda);
+    }
+  }
+  @Test
+  void teapotGearsMix_lambdaByWorkload_isLambdaAmongEachWorkloadsVms_andFpsLiesInItsRange(@TempDir Path out)
+      throws Exception {
+    // Figures 10-11 are read through fairness.lambda_by_workload: lambda among the VMs of one workload, from their
+    // frame rates; Figures 8, 9 and 15 through fps_min and fps_max, the range of the whole 1 s periods.
+    for (String policy : List.of("gvirt", "vmcg")) {
+      JsonNode summary = run("teapot-gears-5vms.conf", policy, out);
+      for (String workload : List.of("teapot", "gears")) {
+        Map<Integer, Integer> weights = new HashMap<>();
+        Map<Integer, Double> fps = new HashMap<>();
+        int i = 0;
+        for (JsonNode vm : summary.get("vms")) {
+          if (vm.get("workload").asText().equals(workload)) {
+            weights.put(i, 1);
+            fps.put(i, vm.get("fps").asDouble());
+          }
+          i++;
+        }
+        double expected = Fairness.lambda(weights, fps).orElseThrow();
+        double measured = summary.get("fairness").get("lambda_by_workload").get(workload).asDouble();
+        assertTrue(Math.abs(expected - measured) < 1e-3, policy + " " + workload + ": " + measured + " against "
+            + expected);
+      }
+      summary.get("vms").forEach(vm -> {
+        double fps = vm.get("fps").asDouble();
+        assertTrue(vm.get("fps_min").asDouble() <= fps && fps <= vm.get("fps_max").asDouble(),
+            policy + ": the run's FPS lies within its whole periods' range: " + vm);
+        double swing = (vm.get("fps_max").asDouble() - vm.get("fps_min").asDouble()) / fps;
+        assertTrue(Math.abs(vm.get("fps_swing").asDouble() - swing) < 1e-3, policy + ": fps_swing " + vm);
+      });
     }
   }
 }
