@@ -36,7 +36,7 @@ public final class NodeScenario {
     }
     return new Settings.Scenario(s.name(), s.description(), s.file(), s.timeScale(), s.durationNanos(), s.seed(),
         mine, s.gpu(), s.gpuPolicy(), s.cpuPolicy(), s.memoryPolicy(), s.fidelity(), s.metricsPeriodNanos(), vms,
-        s.workloads(), new FaultPlan(faults, s.faults().channel()), s.placement(), List.of());
+        s.workloads(), new FaultPlan(faults, s.faults().channel(), s.faults().pressureBytes()), s.placement(), List.of());
   }
 
   /**
@@ -65,7 +65,7 @@ public final class NodeScenario {
     Settings.Scenario s = part;
     return new Settings.Scenario(s.name(), s.description(), s.file(), s.timeScale(), s.durationNanos() - atNanos,
         s.seed(), s.hosts(), s.gpu(), s.gpuPolicy(), s.cpuPolicy(), s.memoryPolicy(), s.fidelity(),
-        s.metricsPeriodNanos(), vms, s.workloads(), new FaultPlan(faults, s.faults().channel()), s.placement(),
+        s.metricsPeriodNanos(), vms, s.workloads(), new FaultPlan(faults, s.faults().channel(), s.faults().pressureBytes()), s.placement(),
         s.rejected());
   }
 }

@@ -15,17 +15,26 @@ import java.util.function.BiConsumer;
  * run's seed ({@code --faults random --fault-rate 1/10s}). Pure: parsing, validation and the random draw, no actor;
  * the same seed draws the same faults, so a failing random run replays exactly.
  */
-public record FaultPlan(List<Fault> faults, Channel channel) {
+public record FaultPlan(List<Fault> faults, Channel channel, long pressureBytes) {
 
   public static final FaultPlan NONE = new FaultPlan(List.of());
 
+  /** reference.conf's {@code fault-defaults.memory-pressure-size}: Dom0's own high memory again (tests). */
+  public static final long PRESSURE_BYTES = 384L << 20;
+
   public FaultPlan {
     faults = List.copyOf(faults);
+    if (pressureBytes <= 0) throw new IllegalArgumentException("memory-pressure size must be > 0");
   }
 
-  /** A plan with reference.conf's channel settings ({@link Channel#DEFAULTS}). */
+  /** A plan with reference.conf's channel settings ({@link Channel#DEFAULTS}) and memory-pressure size. */
   public FaultPlan(List<Fault> faults) {
-    this(faults, Channel.DEFAULTS);
+    this(faults, Channel.DEFAULTS, PRESSURE_BYTES);
+  }
+
+  /** A plan with reference.conf's memory-pressure size. */
+  public FaultPlan(List<Fault> faults, Channel channel) {
+    this(faults, channel, PRESSURE_BYTES);
   }
 
   /**
@@ -102,6 +111,13 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
      * work, moves to the first other core, and the vCPUs move back when it is online again. Nothing fails.
      */
     CORE_OFFLINE("core-offline", null, Scope.HOST, Heal.DURATION, true),
+    /**
+     * For the heal delay, the host withdraws the top {@link FaultPlan#pressureBytes} of the guests' high global
+     * graphics memory (gpu/GpuMemory, GttMemoryPolicy.withdraw): what VMs held there is evicted, their allocations
+     * beyond what is left are refused with the reason, and the memory policy adapts (gBalloon expands within the rest).
+     * Only under a slot memory policy (static-384 ... static-2048, gballoon): the others have no shared capacity.
+     */
+    MEMORY_PRESSURE("memory-pressure", null, Scope.HOST, Heal.DURATION, true),
     /**
      * Cluster runs only ({@code run --cluster N}): the node that runs the target VM's host dies at once, as a
      * {@code kill -9} of its JVM would end it; the cluster detects it and restarts its hosts' VMs on the survivors,
@@ -189,13 +205,15 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
    * TdrDelay registry value's default, learn.microsoft.com "Timeout Detection and Recovery (TDR)"), {@code stallNanos}
    * for a vCPU stall, {@code rebootNanos} for a VM's reboot, 0 for a crash (supervision restarts at once),
    * {@code emulatorStallWallNanos} of wall time for a stall of the emulator, {@code messageFaultNanos} for a fault of
-   * the guest-to-vGPU channel, {@code coreOfflineNanos} for a core offline.
+   * the guest-to-vGPU channel, {@code coreOfflineNanos} for a core offline, {@code memoryPressureNanos} for a
+   * memory pressure.
    */
   public record Defaults(long tdrNanos, long stallNanos, long rebootNanos, long emulatorStallWallNanos,
-      long messageFaultNanos, long coreOfflineNanos) {
+      long messageFaultNanos, long coreOfflineNanos, long memoryPressureNanos) {
     /** The heal delay of a {@code kind} fault that names none. */
     public long of(Kind kind) {
       return switch (kind) {
+        case MEMORY_PRESSURE -> memoryPressureNanos;
         case CORE_OFFLINE -> coreOfflineNanos;
         case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> messageFaultNanos;
         case GPU_HANG -> tdrNanos;
@@ -226,7 +244,7 @@ public record FaultPlan(List<Fault> faults, Channel channel) {
     all.addAll(more);
     List<Fault> numbered = new ArrayList<>();
     for (Fault f : all) numbered.add(new Fault(numbered.size(), f.kind(), f.atNanos(), f.target(), f.healAfterNanos()));
-    return new FaultPlan(numbered, channel);
+    return new FaultPlan(numbered, channel, pressureBytes);
   }
 
   /**

@@ -21,13 +21,14 @@ final class ScenarioFaults {
   private ScenarioFaults() {}
 
   static FaultPlan read(Config merged, Config user, List<String> vms, long durationNanos, long seed, FaultPlan.Cli cli,
-      BiConsumer<String, String> problems) {
+      boolean slotMemory, BiConsumer<String, String> problems) {
     FaultPlan.Defaults defaults = new FaultPlan.Defaults(merged.getDuration("fault-defaults.tdr-delay").toNanos(),
         merged.getDuration("fault-defaults.vcpu-stall").toNanos(),
         merged.getDuration("fault-defaults.reboot-after").toNanos(),
         merged.getDuration("fault-defaults.emulator-stall").toNanos(),
         merged.getDuration("fault-defaults.message-fault").toNanos(),
-        merged.getDuration("fault-defaults.core-offline").toNanos());
+        merged.getDuration("fault-defaults.core-offline").toNanos(),
+        merged.getDuration("fault-defaults.memory-pressure").toNanos());
     FaultPlan.Channel channel = new FaultPlan.Channel(merged.getDuration("fault-defaults.guest-timeout").toNanos(),
         merged.getInt("fault-defaults.guest-attempts"), merged.getDuration("fault-defaults.message-delay").toNanos());
     if (channel.timeoutNanos() <= 0) problems.accept("scenario.fault-defaults.guest-timeout", "expected > 0, e.g. 200ms");
@@ -35,6 +36,14 @@ final class ScenarioFaults {
       problems.accept("scenario.fault-defaults.guest-attempts", "expected 1 to 16, got " + channel.attempts());
     }
     if (channel.delayNanos() <= 0) problems.accept("scenario.fault-defaults.message-delay", "expected > 0, e.g. 300ms");
+    if (defaults.memoryPressureNanos() <= 0) {
+      problems.accept("scenario.fault-defaults.memory-pressure", "expected a duration > 0, e.g. 10s");
+    }
+    long pressureBytes = merged.getBytes("fault-defaults.memory-pressure-size");
+    if (pressureBytes <= 0) {
+      problems.accept("scenario.fault-defaults.memory-pressure-size", "expected a size > 0, e.g. 384MiB");
+      pressureBytes = FaultPlan.PRESSURE_BYTES;
+    }
     List<FaultPlan.Fault> faults = new ArrayList<>();
     if (user.hasPath("faults")) faults.addAll(fromList(user.getValue("faults"), vms, durationNanos, defaults, problems));
     for (String spec : cli.faults()) {
@@ -47,17 +56,20 @@ final class ScenarioFaults {
         problems.accept("--faults random", "needs --fault-rate N/DURATION, e.g. 1/10s");
       } else {
         FaultPlan.interval(cli.rate()).ifPresentOrElse(
-            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults, drawable(merged))),
+            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults, drawable(merged, slotMemory))),
             () -> problems.accept("--fault-rate " + cli.rate(), "expected N/DURATION with N > 0, e.g. 1/10s"));
       }
     } else if (cli.rate() != null) {
       problems.accept("--fault-rate " + cli.rate(), "only with --faults random");
     }
-    return new FaultPlan(List.of(), channel).plus(faults);
+    return new FaultPlan(List.of(), channel, pressureBytes).plus(faults);
   }
 
-  /** The kinds a random plan draws on this host: the model's, but a core-offline only with a core to move to. */
-  private static List<FaultPlan.Kind> drawable(Config merged) {
+  /**
+   * The kinds a random plan draws on this host: the model's, but a core-offline only with a core to move to, and a
+   * memory pressure only under a slot memory policy ({@code slotMemory}).
+   */
+  private static List<FaultPlan.Kind> drawable(Config merged, boolean slotMemory) {
     boolean cores;
     try {
       cores = merged.getInt("host.cores") >= 2;
@@ -65,7 +77,8 @@ final class ScenarioFaults {
       cores = true; // not a number: the loader reports host.cores itself
     }
     boolean many = cores;
-    return FaultPlan.Kind.drawn().stream().filter(k -> many || k != FaultPlan.Kind.CORE_OFFLINE).toList();
+    return FaultPlan.Kind.drawn().stream().filter(k -> many || k != FaultPlan.Kind.CORE_OFFLINE)
+        .filter(k -> slotMemory || k != FaultPlan.Kind.MEMORY_PRESSURE).toList();
   }
 
   private static List<FaultPlan.Fault> fromList(ConfigValue value, List<String> vms, long durationNanos,

@@ -477,8 +477,17 @@ public final class ScenarioLoader {
     } else if (problems.isEmpty()) {
       vms = tryGpuPolicy(gpuPolicy, vms, user);
     }
+    boolean slotMemory = memPolicy != null && memPolicy.needs(PolicyInput.GTT_COPIES);
     FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
-        o.faults(), (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
+        o.faults(), slotMemory,
+        (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
+    for (FaultPlan.Fault f : faults.faults()) { // a memory pressure shrinks a slot policy's shared capacity
+      if (f.kind() != FaultPlan.Kind.MEMORY_PRESSURE || slotMemory) continue;
+      problems.add(at("scenario.memory.policy", "a memory-pressure fault needs a slot memory policy (static-384, "
+          + "static-512, static-1024, static-2048 or gballoon: the guests' shared global graphics memory), got "
+          + (memPolicy == null ? "none" : memPolicy.spec().name())));
+      break;
+    }
     for (FaultPlan.Fault f : faults.faults()) { // on the target's own host
       if (f.kind() != FaultPlan.Kind.CORE_OFFLINE) continue;
       Settings.Vm target = vms.stream().filter(v -> v.name().equals(f.target())).findFirst().orElse(null);

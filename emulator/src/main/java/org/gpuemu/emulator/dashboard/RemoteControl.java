@@ -16,6 +16,7 @@ import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.gpuemu.emulator.config.FaultPlan;
+import org.gpuemu.policies.spi.PolicyInput;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.Runner;
@@ -47,7 +48,8 @@ final class RemoteControl {
     Config d = ConfigFactory.defaultReference().getConfig("gpuemu.scenario-defaults.fault-defaults");
     this.defaults = new FaultPlan.Defaults(d.getDuration("tdr-delay").toNanos(), d.getDuration("vcpu-stall").toNanos(),
         d.getDuration("reboot-after").toNanos(), d.getDuration("emulator-stall").toNanos(),
-        d.getDuration("message-fault").toNanos(), d.getDuration("core-offline").toNanos());
+        d.getDuration("message-fault").toNanos(), d.getDuration("core-offline").toNanos(),
+        d.getDuration("memory-pressure").toNanos());
   }
 
   /** The heal delay a fault of {@code kind} gets when the request names none (the page shows it). */
@@ -145,6 +147,11 @@ final class RemoteControl {
         }
         if (kind == FaultPlan.Kind.CORE_OFFLINE && scenario.host().cores() < 2) {
           throw new IllegalArgumentException("kind: core-offline needs at least 2 cores");
+        }
+        if (kind == FaultPlan.Kind.MEMORY_PRESSURE && !scenario.memoryPolicy().needs(PolicyInput.GTT_COPIES)) {
+          throw new IllegalArgumentException("kind: memory-pressure needs a slot memory policy (static-384 ... "
+              + "static-2048, gballoon); memory.policy = " + scenario.memoryPolicy().spec().name()
+              + " has no shared capacity to shrink");
         }
         return new Control.Fault(kind, target, heal);
       }

@@ -3,6 +3,7 @@ package org.gpuemu.emulator.gpu;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -65,6 +66,20 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   /** VM {@code vm} rebooted at {@code atNanos} (vm-reboot): everything it held is freed; its guest allocates again. */
   public record Release(int vm, long atNanos) implements Command {}
 
+  /**
+   * Fault {@code fault} (memory-pressure) at {@code atNanos}: the host withdraws the top {@code bytes} of the guests'
+   * high memory (whole slots, rounded up) until {@code untilNanos}. Effect: what VMs held there is evicted and their
+   * guests are told what they hold now (an {@link Answer#notice}, as gBalloon's balloon driver learns its range);
+   * allocations beyond the rest are refused with the reason; the policy adapts as to any lack of memory (gVirt's
+   * static types refuse, gBalloon expands within the usable slots). Recovery: at {@code untilNanos} the slots are
+   * the guests' again, and a guest that lacks memory gets it at its next request. Under a policy without slots
+   * (refused by validation) nothing happens.
+   */
+  public record Pressure(int fault, long bytes, long atNanos, long untilNanos,
+      ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
+
+  private record PressureEnds(int fault, long due) implements Command, Timed {}
+
   /** Fault {@code fault} (memory-crash) at {@code atNanos}: see the class. */
   public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
 
@@ -72,7 +87,19 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   public record CopyCost(int vm, long cpuNanos) {}
 
   /** The decision for one allocation, with the VM's holding afterwards. */
-  public record Answer(long requestId, MemoryDecision decision, long heldBytes) {}
+  public record Answer(long requestId, MemoryDecision decision, long heldBytes) {
+    /** The request id of a notice: no allocation is answered. */
+    public static final long NOTICE = -1;
+
+    /** Not an answer: the host took memory from the VM (memory-pressure), which now holds {@code heldBytes}. */
+    public static Answer notice(long heldBytes) {
+      return new Answer(NOTICE, new MemoryDecision.Granted(0), heldBytes);
+    }
+
+    public boolean isNotice() {
+      return requestId == NOTICE;
+    }
+  }
 
   /**
    * Final figures; {@code slots} by VM is {final, max} high-memory slots and {@code figures} the slot policy's
@@ -89,6 +116,12 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     long grants;
     long rejections;
     long periodDue = -1;
+    /** Where each VM's allocations are answered (its vCPUs), to tell them of a memory pressure's evictions. */
+    final Map<Integer, java.util.Set<ActorRef<Answer>>> askers = new TreeMap<>();
+    /** The memory pressure in force: its fault and end (-1: none). */
+    int pressureFault = -1;
+    long pressureUntil = -1;
+    ActorRef<FaultInjector.Outcome> pressureOutcomes;
   }
 
   private final MemoryPolicy policy;
@@ -113,6 +146,9 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     this.run = run;
     this.timers = timers;
     if (held.periodDue >= 0) run.arm(timers, "period", new PeriodEnded(held.periodDue), held.periodDue);
+    if (held.pressureUntil >= 0) {
+      run.arm(timers, "pressure", new PressureEnds(held.pressureFault, held.pressureUntil), held.pressureUntil);
+    }
   }
 
   @Override public Receive<Command> createReceive() {
@@ -133,6 +169,8 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
         .onMessage(Begin.class, this::onBegin)
         .onMessage(PeriodEnded.class, this::onPeriodEnded)
         .onMessage(Crash.class, this::onCrash)
+        .onMessage(Pressure.class, this::onPressure)
+        .onMessage(PressureEnds.class, this::onPressureEnds)
         .onMessage(Release.class, this::onRelease)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
@@ -148,6 +186,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   }
 
   private Behavior<Command> onAllocate(Allocate msg) {
+    held.askers.computeIfAbsent(msg.vm(), k -> new java.util.LinkedHashSet<>()).add(msg.replyTo());
     MemoryDecision d = policy.allocate(msg.vm(), msg.bytes(), run.now());
     if (d instanceof MemoryDecision.Granted) held.grants++; else held.rejections++;
     msg.replyTo().tell(new Answer(msg.requestId(), d, policy.allocated(msg.vm())));
@@ -175,6 +214,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
       figures.put("reductions", c.reductions());
       figures.put("slots_reduced", c.slotsReduced());
       figures.put("evicted_mb", c.evictedBytes() / 1048576.0);
+      figures.put("pressure_evicted_mb", c.pressureEvictedBytes() / 1048576.0);
     }
     msg.replyTo().tell(new MemoryReport(policy.name(), held.grants, held.rejections, policy.checkInvariants(), slots,
         figures));
@@ -211,6 +251,41 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     getContext().getLog().warn("GPU memory crashes at {} s (fault {}); supervision restarts it", at / 1e9,
         msg.fault());
     throw new Crashed("GPU memory", msg.fault());
+  }
+
+  private Behavior<Command> onPressure(Pressure msg) {
+    long at = Math.max(run.now(), msg.atNanos());
+    if (gtt == null || held.pressureUntil >= 0) { // no slots to take (validation refuses it), or one in force
+      getContext().getLog().warn("memory pressure at {} s (fault {}) has no effect: {}", at / 1e9, msg.fault(),
+          gtt == null ? "the memory policy has no slots" : "another memory pressure is in force");
+      msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at));
+      return this;
+    }
+    int slots = (int) Math.min(gtt.memory().guestSlots(),
+        (msg.bytes() + gtt.memory().slotBytes() - 1) / gtt.memory().slotBytes());
+    SortedMap<Integer, Long> lost = gtt.withdraw(slots);
+    getContext().getLog().info("memory pressure at {} s (fault {}): the host withdraws {} of {} slots until {} s; "
+        + "evicted from vms {}", at / 1e9, msg.fault(), slots, gtt.memory().guestSlots(), msg.untilNanos() / 1e9,
+        lost.keySet());
+    lost.forEach((vm, now) -> held.askers.getOrDefault(vm, java.util.Set.of())
+        .forEach(asker -> asker.tell(Answer.notice(now))));
+    held.pressureFault = msg.fault();
+    held.pressureUntil = msg.untilNanos();
+    held.pressureOutcomes = msg.outcomes();
+    run.arm(timers, "pressure", new PressureEnds(msg.fault(), msg.untilNanos()), msg.untilNanos());
+    noteSlots();
+    return this;
+  }
+
+  private Behavior<Command> onPressureEnds(PressureEnds msg) {
+    long due = run.fired(msg.due());
+    gtt.restore();
+    getContext().getLog().info("memory pressure healed at {} s (fault {})", due / 1e9, msg.fault());
+    held.pressureOutcomes.tell(new FaultInjector.Healed(msg.fault(), due));
+    held.pressureFault = -1;
+    held.pressureUntil = -1;
+    held.pressureOutcomes = null;
+    return this;
   }
 
   /** gBalloon's profiling period (§3.2): W, Rcopy and f, and the reductions the policy made. */

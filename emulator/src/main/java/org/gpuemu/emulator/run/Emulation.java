@@ -119,18 +119,19 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   /**
    * The run's guardian: {@code tap} sees the timeline's rows; {@code planned} controls are applied at their model
    * times (a replay), and {@code onControlled} hears each control's record once it has taken effect (on the
-   * dispatcher's thread: it must not block).
+   * dispatcher's thread: it must not block); {@code history}, every guest request (a soak reads its counts live).
    */
   public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap, List<Control.Planned> planned,
-      java.util.function.Consumer<Control.Record> onControlled) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(
-        new Emulation(ctx, scenario, run, timeline, timeZero, ended, timers, tap, planned, onControlled))));
+      java.util.function.Consumer<Control.Record> onControlled, RequestHistory history) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new Emulation(ctx, scenario, run,
+        timeline, timeZero, ended, timers, tap, planned, onControlled, history))));
   }
 
   private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,
       Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers,
-      MetricsHub.TimelineTap tap, List<Control.Planned> planned, java.util.function.Consumer<Control.Record> onControlled) {
+      MetricsHub.TimelineTap tap, List<Control.Planned> planned, java.util.function.Consumer<Control.Record> onControlled,
+      RequestHistory history) {
     super(ctx);
     this.scenario = scenario;
     this.run = run;
@@ -146,7 +147,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
         ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
         ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
-    history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
+    this.history = history;
     desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
         ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
     ActorRef<Host.Refs> hostReady = ctx.messageAdapter(Host.Refs.class, HostReady::new);

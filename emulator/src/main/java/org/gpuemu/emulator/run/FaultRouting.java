@@ -42,7 +42,9 @@ final class FaultRouting {
     int core = scenario.vms().get(vm).cores().get(0);
     switch (f.kind()) {
       case GPU_HANG -> {
-        refs.smGroups().get(0).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), at, outcomes));
+        // the group the target's kernels run on (space sharing: the game's render group, else the BE group)
+        refs.smGroups().get(groupOf(scenario, vm, refs)).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), at,
+            outcomes));
         vgpu.tell(new VGpu.Watch(f.id(), -1, outcomes)); // from the reset, which its failures tell
         return;
       }
@@ -95,6 +97,12 @@ final class FaultRouting {
       case SMGROUP_CRASH -> refs.smGroups().get(groupOf(scenario, vm, refs)).tell(new SmGroup.Crash(f.id(), at,
           outcomes));
       case MEMORY_CRASH -> refs.memory().tell(new GpuMemory.Crash(f.id(), at, outcomes));
+      case MEMORY_PRESSURE -> {
+        long until = at + f.healAfterNanos();
+        refs.memory().tell(new GpuMemory.Pressure(f.id(), scenario.faults().pressureBytes(), at, until, outcomes));
+        vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
+        return;
+      }
       case METRICS_CRASH -> metrics.tell(new MetricsHub.Crash(f.id(), at, outcomes));
       case EMULATOR_STALL, NODE_CRASH -> {
         return; // carried out by the injector itself; a node crash by the cluster's coordinator

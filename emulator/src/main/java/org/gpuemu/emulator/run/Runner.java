@@ -27,6 +27,7 @@ import org.gpuemu.emulator.clock.ScaledClock;
 import org.gpuemu.emulator.clock.TimerLateness;
 import org.gpuemu.emulator.clock.TimerProbe;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
@@ -139,6 +140,14 @@ public final class Runner {
 
     /** One sample: the live view (with its fidelity so far) and each vGPU's report so far. */
     void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus);
+
+    /**
+     * As {@link #sample(MetricsHub.LiveView, List)}, with the guests' request counts so far ({@code requests}: also
+     * what their channel failed before it reached a vGPU). By default the vGPUs' reports only.
+     */
+    default void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus, RequestHistory.Totals requests) {
+      sample(view, vgpus);
+    }
   }
 
   /**
@@ -322,7 +331,7 @@ public final class Runner {
     for (ActorRef<VGpu.Command> vgpu : await(ask(run.system(), Emulation.Vgpus::new))) {
       reports.add(await(ask(run.system(), vgpu, VGpu.Report::new)));
     }
-    sampler.sample(view, reports);
+    sampler.sample(view, reports, run.history().totals());
   }
 
   /**
@@ -354,7 +363,8 @@ public final class Runner {
   }
 
   private record Started(ActorSystem<Emulation.Command> system, RunContext context,
-      CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun) {}
+      CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun,
+      RequestHistory history) {}
 
   /**
    * Runs {@code scenario} with emulated time zero at the wall instant {@code zeroEpochMillis} (or at once, if that
@@ -416,12 +426,13 @@ public final class Runner {
       clock.start();
       begun.complete(null);
     };
+    RequestHistory history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
     ActorSystem<Emulation.Command> system = ActorSystem.create(
         Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
-            attach.planned(), attach.controlled()),
+            attach.planned(), attach.controlled(), history),
         "emulation", pekkoConfig(f.order()));
     return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
-        begun);
+        begun, history);
   }
 
   private static void stop(ActorSystem<?> system) throws Exception {

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.report.SummaryDoc;
@@ -118,19 +119,50 @@ public final class Soak {
     }
 
     @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) {
+      sample(view, vgpus, null);
+    }
+
+    /** The guests' counts from the run's request history (channel failures included), else the vGPUs'. */
+    @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
+        RequestHistory.Totals requests) {
       while (next <= view.emulatedNanos()) next += every;
-      add(view.emulatedNanos(), vgpus, view.verdict() == null ? "unknown" : view.verdict(), context.causality()
-          .snapshot(), view.latenessP99Us());
+      add(view.emulatedNanos(), vgpus, requests, view.verdict() == null ? "unknown" : view.verdict(),
+          context.causality().snapshot(), view.latenessP99Us());
     }
 
     void finalSample(RunResult result, Summary summary) {
-      add(result.emulatedNanos(), result.vgpus(), summary.faithful() ? "faithful" : "UNFAITHFUL " + summary.reason(),
-          result.order(), -1);
+      add(result.emulatedNanos(), result.vgpus(), totals(result.history()),
+          summary.faithful() ? "faithful" : "UNFAITHFUL " + summary.reason(), result.order(), -1);
     }
 
-    private void add(long emulatedNanos, List<VGpu.VgpuReport> vgpus, String fidelity, Causality.Snapshot order,
-        long latenessP99Us) {
+    /** The final history's counts (null: the run kept none, a hand-made result). */
+    private static RequestHistory.Totals totals(RequestHistory.Snapshot history) {
+      if (history.vms().isEmpty()) return null;
+      long submitted = 0;
+      long completed = 0;
+      long failed = 0;
+      long open = 0;
+      Map<String, Long> byVm = new LinkedHashMap<>();
+      for (RequestHistory.VmHistory v : history.vms()) {
+        submitted += v.submitted();
+        completed += v.completed();
+        failed += v.failed();
+        open += v.lost();
+        byVm.put(v.vm(), v.completed());
+      }
+      return new RequestHistory.Totals(submitted, completed, failed, open, byVm);
+    }
+
+    private void add(long emulatedNanos, List<VGpu.VgpuReport> vgpus, RequestHistory.Totals requests,
+        String fidelity, Causality.Snapshot order, long latenessP99Us) {
       HeapAfterGc heap = HeapAfterGc.read();
+      if (requests != null) {
+        samples.add(new SoakSample(emulatedNanos / 1e9, (System.nanoTime() - wallStart) / 1e9, heap.bytes(),
+            heap.gcs(), ManagementFactory.getThreadMXBean().getThreadCount(), requests.submitted(),
+            requests.completed(), requests.failed(), requests.open(), requests.completedByVm(), order.ordered(),
+            order.beyondHorizon(), order.violations(), latenessP99Us, fidelity));
+        return;
+      }
       long submitted = 0;
       long completed = 0;
       long failed = 0;

@@ -270,6 +270,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   private Behavior<Command> onMemoryAnswered(MemoryAnswered msg) {
+    if (msg.answer().isNotice()) { // the host took memory (memory-pressure): no call of the guest's was answered
+      calls.memoryHeld(msg.answer().heldBytes());
+      if (st.program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
+      return this;
+    }
     calls.memoryAnswered(msg.answer());
     if (st.downUntil >= 0) return this;
     // a memory-aware guest (gBalloon's 3D apps) slows with what it lacks

@@ -188,7 +188,12 @@ final class VcpuCalls {
   /** The GPU memory answered an allocation: counted, and what the VM holds now goes to the metrics. */
   void memoryAnswered(GpuMemory.Answer answer) {
     memoryCalls.answered(answer.decision());
-    metrics.tell(new MetricsHub.MemoryHeld(vm, answer.heldBytes()));
+    memoryHeld(answer.heldBytes());
+  }
+
+  /** What the VM holds now (an answer, or the host's notice of a memory pressure), to the metrics. */
+  void memoryHeld(long heldBytes) {
+    metrics.tell(new MetricsHub.MemoryHeld(vm, heldBytes));
   }
 
   /**

@@ -142,10 +142,12 @@ class CausalInboxTest {
     ActorRef<Object> y = kit.spawn(source(run));
     long kx = CausalInbox.stableKey(x.path().toStringWithoutAddress());
     long ky = CausalInbox.stableKey(y.path().toStringWithoutAddress());
-    // both at 10 ms; the one whose key sorts first holds its thread 300 ms, so it arrives last in wall time
-    x.tell(new Arm(10 * MS, "x", recorder, kx < ky ? RELAY_MS : 0));
-    y.tell(new Arm(10 * MS, "y", recorder, ky < kx ? RELAY_MS : 0));
-    assertEquals(kx < ky ? List.of("10:x", "10:y") : List.of("10:y", "10:x"), receive(seen, 2));
+    // both at 500 ms; the one whose key sorts first holds its thread 300 ms, so it arrives last in wall time. The
+    // 500 ms are the set-up's slack: both sources must have armed their timers before the first is due (at 10 ms a
+    // loaded machine's slow spawn let y's timer fire before x had armed its own: nothing of x's was outstanding)
+    x.tell(new Arm(500 * MS, "x", recorder, kx < ky ? RELAY_MS : 0));
+    y.tell(new Arm(500 * MS, "y", recorder, ky < kx ? RELAY_MS : 0));
+    assertEquals(kx < ky ? List.of("500:x", "500:y") : List.of("500:y", "500:x"), receive(seen, 2));
     assertEquals(0, order.snapshot().tieInversions());
   }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FaultPlanTest {
   private static final long S = 1_000_000_000L;
   private static final long MS = 1_000_000L;
-  private static final FaultPlan.Defaults DEFAULTS = new FaultPlan.Defaults(2 * S, S, 2 * S, S / 5, S, S);
+  private static final FaultPlan.Defaults DEFAULTS = new FaultPlan.Defaults(2 * S, S, 2 * S, S / 5, S, S, 10 * S);
   private static final List<String> VMS = List.of("vm1", "vm2");
 
   @TempDir Path dir;
@@ -91,7 +91,7 @@ class FaultPlanTest {
     assertEquals(4, p.size(), p.toString());
     assertTrue(p.get(0).startsWith(file + ": scenario.faults[0].kind: unknown fault kind 'gpu-melt'; expected one of "
         + "[agent-crash, core-offline, cpu-scheduler-crash, emulator-stall, gpu-hang, gpu-scheduler-crash, "
-        + "memory-crash, message-delay, message-duplicate, message-loss, metrics-crash, node-crash, smgroup-crash, "
+        + "memory-crash, memory-pressure, message-delay, message-duplicate, message-loss, metrics-crash, node-crash, smgroup-crash, "
         + "vcpu-crash, "
         + "vcpu-stall, vgpu-crash, vm-crash, vm-reboot]"), p.get(0));
     assertTrue(p.get(1).startsWith(file + ": scenario.faults[0].target: unknown VM 'vm9'; expected one of [vm1, vm2]"),
@@ -149,6 +149,31 @@ class FaultPlanTest {
     assertEquals(List.of("--fault-rate 0/1s: expected N/DURATION with N > 0, e.g. 1/10s"),
         problems(file, random("0/1s", 1)));
     assertEquals(List.of("--faults random: needs --fault-rate N/DURATION, e.g. 1/10s"), problems(file, random(null, 1)));
+  }
+
+  @Test
+  void memoryPressure_needsASlotMemoryPolicy_oneLineNamingTheKey() throws Exception {
+    Path file = scenario("[ { at = 1s, kind = memory-pressure, target = vm1 } ]");
+    assertEquals(List.of(file + ": scenario.memory.policy: a memory-pressure fault needs a slot memory policy "
+        + "(static-384, static-512, static-1024, static-2048 or gballoon: the guests' shared global graphics memory), "
+        + "got static"), problems(file, Overrides.none()));
+    Path slots = Files.writeString(dir.resolve("g.conf"), "scenario { duration = 5s, memory.policy = gballoon, "
+        + "vms { vm1 {}, vm2 {} }\nfaults = [ { at = 1s, kind = memory-pressure, target = vm1 } ] }\n");
+    Settings.Scenario s = ScenarioLoader.load(slots, Overrides.none());
+    assertEquals(List.of(new Fault(0, Kind.MEMORY_PRESSURE, S, "vm1", 10 * S)), s.faults().faults(),
+        "heal-after: fault-defaults.memory-pressure");
+    assertEquals(384L << 20, s.faults().pressureBytes(), "fault-defaults.memory-pressure-size");
+  }
+
+  @Test
+  void random_drawsMemoryPressure_onlyUnderASlotMemoryPolicy() throws Exception {
+    Path file = scenario("[]");
+    assertTrue(ScenarioLoader.load(file, random("1/10ms", 7)).faults().faults().stream()
+        .noneMatch(f -> f.kind() == Kind.MEMORY_PRESSURE), "memory.policy = static has no shared capacity");
+    Path slots = Files.writeString(dir.resolve("g.conf"), "scenario { duration = 5s, memory.policy = static-384, "
+        + "vms { vm1 {}, vm2 {} } }\n");
+    assertTrue(ScenarioLoader.load(slots, random("1/10ms", 7)).faults().faults().stream()
+        .anyMatch(f -> f.kind() == Kind.MEMORY_PRESSURE), "500 faults drawn from 18 kinds");
   }
 
   @Test

@@ -22,8 +22,12 @@ public final class AdjustmentAlgorithm {
       return new Adjustment.Impossible("vGPU " + k + " has " + range.size() + " slots; " + q + " more exceed the "
           + map.slots() + " slots");
     }
-    int[] counts = expansionCounts(map, k, q);
     int first = firstLeft(map, range, q);
+    if (first > Math.min(q, range.start())) {
+      return new Adjustment.Impossible("vGPU " + k + " " + range + " cannot grow by " + q + " slots within the "
+          + map.usable() + " usable slots");
+    }
+    int[] counts = expansionCounts(map, k, q);
     int minimum = Integer.MAX_VALUE;
     int left = first;
     for (int i = first; i < first + counts.length; i++) {
@@ -83,9 +87,13 @@ public final class AdjustmentAlgorithm {
     return counts;
   }
 
-  /** The smallest L: what the end of the map leaves no room for at the right must go to the left. */
+  /**
+   * The smallest L: what the end of the map leaves no room for at the right must go to the left. The end is M, or
+   * while the host withdraws the top slots (a memory-pressure fault) the first withdrawn slot: a range grows into
+   * usable slots only, and one that reaches past it grows to the left.
+   */
   private static int firstLeft(SlotMap map, SlotRange range, int q) {
-    return q - Math.min(q, map.slots() - range.start() - range.size());
+    return q - Math.min(q, Math.max(0, map.usable() - range.start() - range.size()));
   }
 
   private static void requirePositive(int q) {

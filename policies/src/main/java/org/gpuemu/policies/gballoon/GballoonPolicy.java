@@ -111,9 +111,14 @@ public final class GballoonPolicy extends SlotPolicy {
           "expansion refused: f(W, R_copy) = %.3f is above threshold-high %s", f, thresholdHigh));
     }
     SlotRange before = map.range(vm);
-    int q = Math.min(Math.min(expansionSlots, memory.slotsFor(beyondBytes)), map.slots() - before.size());
+    // room to grow: every slot left of the range, and right of it up to the usable end (a memory-pressure fault
+    // withdraws the top slots: growing into them would give the guest nothing)
+    int room = before.start() + Math.max(0, map.usable() - before.end());
+    int q = Math.min(Math.min(expansionSlots, memory.slotsFor(beyondBytes)), room);
     if (q == 0) {
-      return new Expansion.Refused("expansion refused: the VM already spans all " + map.slots() + " slots");
+      return new Expansion.Refused(map.usable() == map.slots()
+          ? "expansion refused: the VM already spans all " + map.slots() + " slots"
+          : "expansion refused: no usable slot left to grow into");
     }
     if (!(AdjustmentAlgorithm.expansion(map, vm, q) instanceof Adjustment.Split split)) {
       throw new IllegalStateException(NAME + ": Algorithm 1 refused " + q + " slots within the map");

@@ -54,6 +54,15 @@ public interface GttMemoryPolicy extends MemoryPolicy {
    */
   Profile periodEnded(long now, int hostCpus);
 
+  /**
+   * A memory-pressure fault (issue 18): the host withdraws the top {@code slots} of the guests' slots until
+   * {@link #restore}; returns the holding, after eviction, of every VM that lost memory.
+   */
+  SortedMap<Integer, Long> withdraw(int slots);
+
+  /** The memory-pressure fault heals: every slot is the guests' again. */
+  void restore();
+
   /** Totals so far. */
   SlotCounters counters();
 

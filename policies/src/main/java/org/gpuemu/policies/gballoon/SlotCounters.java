@@ -12,6 +12,7 @@ package org.gpuemu.policies.gballoon;
  * @param reductions         reductions made
  * @param slotsReduced       slots taken by them
  * @param evictedBytes       bytes in use that reductions took
+ * @param pressureEvictedBytes bytes in use that memory-pressure faults took (the host withdrew their slots)
  */
 public record SlotCounters(long switches, long slotsCopied, long lowCopies, long copyCpuNanos, long expansions,
-    long expansionsRefused, long reductions, long slotsReduced, long evictedBytes) {}
+    long expansionsRefused, long reductions, long slotsReduced, long evictedBytes, long pressureEvictedBytes) {}

@@ -28,6 +28,8 @@ public final class SlotMap {
   public static final int NONE = -1;
 
   private final int slots;
+  /** Slots [usable, slots) are withdrawn by the host (a memory-pressure fault): no guest can use or grow into them. */
+  private int usable;
   private final SortedMap<Integer, SlotRange> ranges = new TreeMap<>();
   private final int[] owners;
   private int lowOwner = NONE;
@@ -41,6 +43,7 @@ public final class SlotMap {
       throw new IllegalArgumentException("a slot map needs at least one slot, got " + slots);
     }
     this.slots = slots;
+    this.usable = slots;
     this.owners = new int[slots];
     Arrays.fill(owners, NONE);
   }
@@ -48,6 +51,27 @@ public final class SlotMap {
   /** M: the number of slots. */
   public int slots() {
     return slots;
+  }
+
+  /**
+   * The slots guests can use now: all {@link #slots} but while the host has withdrawn the top ones (a memory-pressure
+   * fault, issue 18: slots [usable, M) are the host's until it heals).
+   */
+  public int usable() {
+    return usable;
+  }
+
+  /** The host withdraws every slot from {@code usable} on ({@code usable == slots()}: it gives them all back). */
+  public void withdrawFrom(int usable) {
+    if (usable < 0 || usable > slots) {
+      throw new IllegalArgumentException("usable slots must be in [0, " + slots + "], got " + usable);
+    }
+    this.usable = usable;
+  }
+
+  /** How many of {@code range}'s slots guests can use now (those below {@link #usable}). */
+  public int usableIn(SlotRange range) {
+    return Math.max(0, Math.min(range.end(), usable) - range.start());
   }
 
   /** Every vGPU's range, by vGPU. */

@@ -79,6 +79,7 @@ abstract class SlotPolicy implements GttMemoryPolicy {
   private long reductions;
   private long slotsReduced;
   private long evictedBytes;
+  private long pressureEvictedBytes;
 
   SlotPolicy(PolicyParams params, String policyName) {
     this.policyName = policyName;
@@ -146,7 +147,7 @@ abstract class SlotPolicy implements GttMemoryPolicy {
     }
     if (bytes > 0 && room <= 0) {
       return new MemoryDecision.Rejected("vm '" + v.name + "': lack of memory: holds " + size(v.held) + ", all of its "
-          + size(capacity(vm)) + " of high memory" + refusal);
+          + size(capacity(vm)) + " of high memory" + refusal + pressure());
     }
     long grant = Math.min(bytes, room);
     v.held += grant;
@@ -240,7 +241,45 @@ abstract class SlotPolicy implements GttMemoryPolicy {
   @Override
   public SlotCounters counters() {
     return new SlotCounters(switches, slotsCopied, lowCopies, copyCpuNanos, expansions, expansionsRefused, reductions,
-        slotsReduced, evictedBytes);
+        slotsReduced, evictedBytes, pressureEvictedBytes);
+  }
+
+  /**
+   * A memory-pressure fault (issue 18): the host withdraws the top {@code slots} of the guests' slots until
+   * {@link #restore}. Every VM's capacity is then the usable part of its range; what a VM held beyond it is evicted
+   * (its guest learns its holding from the answer, and may free what it believed it held, as after a reduction).
+   * The policy adapts as it adapts to any lack of memory: gVirt's static types refuse, gBalloon expands within the
+   * usable slots (Algorithm 1 with M the first withdrawn slot). Returns the holding of every VM that lost memory.
+   */
+  @Override
+  public SortedMap<Integer, Long> withdraw(int slots) {
+    if (slots < 0 || slots > map.slots()) {
+      throw new IllegalArgumentException(name() + ": cannot withdraw " + slots + " of " + map.slots() + " slots");
+    }
+    map.withdrawFrom(map.slots() - slots);
+    SortedMap<Integer, Long> lost = new TreeMap<>();
+    vms.forEach((vm, v) -> {
+      long evicted = Math.max(0, v.held - capacity(vm));
+      if (evicted == 0) return;
+      v.held -= evicted;
+      v.evicted += evicted;
+      pressureEvictedBytes += evicted;
+      lost.put(vm, v.held);
+    });
+    return lost;
+  }
+
+  /** The memory-pressure fault heals: every slot is the guests' again. */
+  @Override
+  public void restore() {
+    map.withdrawFrom(map.slots());
+  }
+
+  /** Why an allocation lacks memory while the host withdraws slots ("" otherwise). */
+  private String pressure() {
+    if (map.usable() == map.slots()) return "";
+    return "; memory pressure: the host holds slots " + map.usable() + "-" + (map.slots() - 1) + " of "
+        + map.slots();
   }
 
   @Override
@@ -268,7 +307,7 @@ abstract class SlotPolicy implements GttMemoryPolicy {
       throw new IllegalStateException(name() + ": cannot take " + q + " slots from vm '" + v.name + "' " + before);
     }
     SlotRange after = map.shrink(vm, split.left(), split.right());
-    long evicted = Math.max(0, v.held - memory.bytesOf(after.size()));
+    long evicted = Math.max(0, v.held - memory.bytesOf(map.usableIn(after)));
     v.held -= evicted;
     v.evicted += evicted;
     reductions++;
@@ -282,9 +321,9 @@ abstract class SlotPolicy implements GttMemoryPolicy {
     return vms;
   }
 
-  /** The bytes {@code vm}'s range holds. */
+  /** The bytes {@code vm}'s range holds: its usable slots (all of them but during a memory-pressure fault). */
   long capacity(int vm) {
-    return memory.bytesOf(map.range(vm).size());
+    return memory.bytesOf(map.usableIn(map.range(vm)));
   }
 
   /** Exact sizes for reasons. */

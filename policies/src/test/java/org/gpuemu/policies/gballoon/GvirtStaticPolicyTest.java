@@ -58,7 +58,7 @@ class GvirtStaticPolicyTest {
     GttCopy copy = policy.switchTo(9);
     assertEquals(new CopySet(9, List.of(0, 1, 2, 3, 4, 5), true), copy.set());
     assertEquals(7 * 3_200_000L, copy.cpuNanos());
-    assertEquals(new SlotCounters(2, 12, 2, 14 * 3_200_000L, 0, 0, 0, 0, 0), policy.counters());
+    assertEquals(new SlotCounters(2, 12, 2, 14 * 3_200_000L, 0, 0, 0, 0, 0, 0), policy.counters());
   }
 
   @Test
