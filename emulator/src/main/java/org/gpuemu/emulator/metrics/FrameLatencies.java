@@ -24,13 +24,15 @@ final class FrameLatencies {
   }
 
   /** VM {@code vm}'s figures, with the counters the hub keeps beside the latencies. */
-  MetricsHub.VmMetrics of(int vm, long frames, long overSla, long busyNanos, long maxMemoryBytes) {
+  MetricsHub.VmMetrics of(int vm, long frames, long overSla, long busyNanos, long maxMemoryBytes,
+      PresentFigures present, Double usageRangePct) {
     Histogram h = perVm[vm];
     boolean any = h.getTotalCount() > 0;
     List<Long> cdf = new ArrayList<>();
     for (int p = 0; any && p <= 100; p++) cdf.add(p == 0 ? h.getMinValue() : h.getValueAtPercentile(p));
     return new MetricsHub.VmMetrics(frames, overSla, any ? h.getValueAtPercentile(50) : 0,
-        any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0, busyNanos, maxMemoryBytes, cdf);
+        any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0, busyNanos, maxMemoryBytes, cdf, present,
+        usageRangePct);
   }
 
   /** The median frame over every VM, ns; 0 without frames. */

@@ -6,9 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import org.gpuemu.emulator.clock.Timed;
-import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
@@ -17,14 +15,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
-import org.apache.pekko.japi.Pair;
-import org.apache.pekko.stream.BoundedSourceQueue;
-import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.QueueOfferResult;
-import org.apache.pekko.stream.javadsl.FileIO;
-import org.apache.pekko.stream.javadsl.Keep;
-import org.apache.pekko.stream.javadsl.Source;
-import org.apache.pekko.util.ByteString;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
@@ -49,6 +40,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   public record Frame(int vm, long latencyNanos) implements Command {}
 
   public record GpuUsed(int vm, long gpuNanos) implements Command {}
+
+  /** A Present of VM {@code vm} returned {@code costNanos} after its issue, predicted: -1 none (VGRIS Fig. 6, 9). */
+  public record PresentCost(int vm, long costNanos, long predictionNanos) implements Command {}
 
   public record MemoryHeld(int vm, long bytes) implements Command {}
 
@@ -127,9 +121,17 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
    * frames (101 values, the first the shortest and the last the longest; empty without frames).
    */
   public record VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-      long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs) {
+      long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs, PresentFigures present,
+      Double gpuUsageRangePct) {
     public VmMetrics {
       latencyCdfUs = List.copyOf(latencyCdfUs);
+    }
+
+    /** Without the Present figures and the usage range (hand-made figures). */
+    public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
+        long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs) {
+      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes,
+          latencyCdfUs, null, null);
     }
 
     /** Without the distribution (hand-made figures). */
@@ -189,28 +191,18 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     this.run = run;
     this.timers = timers;
     this.h = held;
-    if (held.queue == null) open(ctx, held, timeline, tap);
+    if (held.queue == null) held.open(ctx.getSystem(), timeline, tap, QUEUE_SIZE);
     if (held.tickDue >= 0) run.arm(timers, TICK, new Tick(held.tickDue), held.tickDue);
   }
-
-  /** The first incarnation: the timeline's stream. */
-  private static void open(ActorContext<Command> ctx, MetricsStore h, Path timeline, TimelineTap tap) {
-    Source<String, BoundedSourceQueue<String>> rowSource = Source.queue(QUEUE_SIZE);
-    if (tap != TimelineTap.NONE) rowSource = rowSource.wireTap(tap::row);
-    Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = rowSource
-        .map(line -> ByteString.fromString(line + "\n"))
-        .toMat(FileIO.toPath(timeline), Keep.both())
-        .mapMaterializedValue(p -> Pair.create(p.first(), p.second().thenApply(io -> Done.getInstance())))
-        .run(Materializer.matFromSystem(ctx.getSystem()));
-    h.queue = mat.first();
-    h.written = mat.second();
-  }
-
 
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Frame.class, this::onFrame)
         .onMessage(GpuUsed.class, this::onGpuUsed)
+        .onMessage(PresentCost.class, m -> {
+          h.presents.record(m.vm(), m.costNanos(), m.predictionNanos());
+          return this;
+        })
         .onMessage(MemoryHeld.class, this::onMemoryHeld)
         .onMessage(Mode.class, m -> {
           h.mode = m.mode();
@@ -318,7 +310,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private Behavior<Command> onSinkDone(SinkDone msg) {
     List<VmMetrics> out = new ArrayList<>();
-    for (int v = 0; v < vms.size(); v++) out.add(h.latency.of(v, h.frames[v], h.overSla[v], h.busy[v], h.maxMemory[v]));
+    for (int v = 0; v < vms.size(); v++) out.add(h.vmMetrics(v));
     long median = h.latency.medianNanos();
     String failure = msg.failure() == null ? null : String.valueOf(msg.failure().getMessage());
     msg.replyTo().tell(new FinalMetrics(out, median, h.rows, h.dropped, failure,

@@ -2,8 +2,17 @@ package org.gpuemu.emulator.metrics;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.nio.file.Path;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.BoundedSourceQueue;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.FileIO;
+import org.apache.pekko.stream.javadsl.Keep;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.util.ByteString;
 
 /**
  * What the {@link MetricsHub} keeps outside its actor, so that it outlives a crash (issue 18's metrics-crash), as a
@@ -15,6 +24,10 @@ final class MetricsStore {
   BoundedSourceQueue<String> queue;
   CompletionStage<?> written;
   final FrameLatencies latency;
+  /** What each VM's Presents cost and how well its agent predicted them (VGRIS Figures 6 and 9). */
+  final PresentCosts presents;
+  /** How far each VM's GPU usage moves from period to period (VGRIS Figure 10). */
+  final UsageRange usage;
   /** The VMs' weights, changed by controls during the run (for λ's weight shares). */
   final int[] weights;
   final long[] frames;
@@ -41,6 +54,8 @@ final class MetricsStore {
   MetricsStore(int vms, long periodNanos, boolean marksFaults, int[] weights) {
     faults = marksFaults ? new FaultPeriods(vms, periodNanos) : null;
     latency = new FrameLatencies(vms);
+    presents = new PresentCosts(vms);
+    usage = new UsageRange(vms);
     this.weights = weights.clone();
     frames = new long[vms];
     overSla = new long[vms];
@@ -52,6 +67,24 @@ final class MetricsStore {
     periodKernels = new long[vms];
     liveFps = new double[vms];
     liveShare = new double[vms];
+  }
+
+  /** The timeline's stream, opened by the hub's first incarnation: rows queue up to {@code size}, {@code tap} sees each. */
+  void open(ActorSystem<?> system, Path timeline, MetricsHub.TimelineTap tap, int size) {
+    Source<String, BoundedSourceQueue<String>> rowSource = Source.queue(size);
+    if (tap != MetricsHub.TimelineTap.NONE) rowSource = rowSource.wireTap(tap::row);
+    Pair<BoundedSourceQueue<String>, CompletionStage<Done>> mat = rowSource
+        .map(line -> ByteString.fromString(line + "\n"))
+        .toMat(FileIO.toPath(timeline), Keep.both())
+        .mapMaterializedValue(p -> Pair.create(p.first(), p.second().thenApply(io -> Done.getInstance())))
+        .run(Materializer.matFromSystem(system));
+    queue = mat.first();
+    written = mat.second();
+  }
+
+  /** VM {@code vm}'s figures at the end of the run. */
+  MetricsHub.VmMetrics vmMetrics(int vm) {
+    return latency.of(vm, frames[vm], overSla[vm], busy[vm], maxMemory[vm], presents.of(vm), usage.rangePct(vm));
   }
 
   /** A crash: the period's counts so far are lost. */

@@ -33,7 +33,8 @@ final class TimelineRows {
       row.put("frames", h.periodFrames[v]);
       row.put("gpu_share", round(h.liveShare[v], 4));
       row.put("gpu_busy_ms", round(h.periodBusy[v] / 1e6, 3));
-      row.put("gpu_usage", round(seconds > 0 ? h.periodBusy[v] / 1e9 / seconds : 0, 4));
+      double usage = seconds > 0 ? h.periodBusy[v] / 1e9 / seconds : 0;
+      row.put("gpu_usage", round(usage, 4));
       row.put("mode", h.mode);
       row.put("memory_mb", round(h.memory[v] / 1048576.0, 1));
       row.put("lambda", lambda == null ? null : round(lambda, 4));
@@ -45,6 +46,7 @@ final class TimelineRows {
         row.put("f", round(h.profile.f(), 4));
       }
       rows.add(row);
+      h.usage.period(v, usage);
       h.periodFrames[v] = 0;
       h.periodBusy[v] = 0;
       h.periodKernels[v] = 0;

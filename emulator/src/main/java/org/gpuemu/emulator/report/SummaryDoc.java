@@ -118,10 +118,33 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmSetup(String workload, int weight, double slaFps, Double share) {}
 
-  /** What the guest presented: frame rate over its own run time, latency between Present returns. */
+  /**
+   * What the guest presented: frame rate over its own run time, latency between Present returns; {@code present}
+   * what its Presents cost (left out when its agent returned none).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla,
-      double framesOverSlaPct) {}
+      double framesOverSlaPct, @JsonInclude(JsonInclude.Include.NON_NULL) Present present) {
+    public VmFrames(double fps, Latency frameLatencyMs, long frames, long framesOverSla, double framesOverSlaPct) {
+      this(fps, frameLatencyMs, frames, framesOverSla, framesOverSlaPct, null);
+    }
+  }
+
+  /**
+   * A VM's Presents as its guest agent saw them (VGRIS Figures 6 and 9): how many returned, what they cost from issue
+   * to return (ms), the agent's prediction error on those it had a history for (predicted − actual, ms; negative: the
+   * Present took longer than predicted) and the share of them with an error beyond 2 ms (§4.1's prediction failures).
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Present(long calls, PresentCost costMs, PresentError predictionErrorMs,
+      double predictionFailuresPct) {}
+
+  /** Present cost in ms: mean and longest. */
+  public record PresentCost(double mean, double max) {}
+
+  /** Prediction error in ms: mean and largest absolute value, most negative and most positive. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record PresentError(double meanAbs, double maxAbs, double min, double max) {}
 
   /**
    * Frame latency in ms; {@code cdf} the latency at 0, 1, ..., 100 % of the frames (101 values: the distribution,
@@ -138,7 +161,13 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmGpu(double gpuBusyMs, double gpuShare, double gpuUsage, long kernelsCompleted,
       long requestsCompleted, long requestsFailed, double throughputPerS, double normalizedThroughput,
-      Double normalizedRunTime) {}
+      Double normalizedRunTime, @JsonInclude(JsonInclude.Include.NON_NULL) Double gpuUsageRangePct) {
+    public VmGpu(double gpuBusyMs, double gpuShare, double gpuUsage, long kernelsCompleted, long requestsCompleted,
+        long requestsFailed, double throughputPerS, double normalizedThroughput, Double normalizedRunTime) {
+      this(gpuBusyMs, gpuShare, gpuUsage, kernelsCompleted, requestsCompleted, requestsFailed, throughputPerS,
+          normalizedThroughput, normalizedRunTime, null);
+    }
+  }
 
   /** The VM's vCPUs: time run, stolen, and the longest stall. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.PresentFigures;
 import org.gpuemu.emulator.run.RunResult;
 import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VcpuReport;
@@ -145,7 +146,18 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
     SummaryDoc.Latency latency = new SummaryDoc.Latency(round(m.latencyP50Us() / 1e3, 3),
         round(m.latencyP99Us() / 1e3, 3), round(m.latencyMaxUs() / 1e3, 3), cdf);
     return new SummaryDoc.VmFrames(round(m.frames() / ranSeconds, 2), latency, m.frames(), m.framesOverSla(),
-        round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2));
+        round(m.frames() == 0 ? 0 : 100.0 * m.framesOverSla() / m.frames(), 2), present(m.present()));
+  }
+
+  private static SummaryDoc.Present present(PresentFigures p) {
+    if (p == null) return null;
+    SummaryDoc.PresentCost cost = new SummaryDoc.PresentCost(round(p.costMeanNanos() / 1e6, 3),
+        round(p.costMaxNanos() / 1e6, 3));
+    SummaryDoc.PresentError error = new SummaryDoc.PresentError(round(p.errorMeanAbsNanos() / 1e6, 3),
+        round(Math.max(-p.errorMinNanos(), p.errorMaxNanos()) / 1e6, 3), round(p.errorMinNanos() / 1e6, 3),
+        round(p.errorMaxNanos() / 1e6, 3));
+    return new SummaryDoc.Present(p.calls(), cost, error,
+        round(p.predicted() == 0 ? 0 : 100.0 * p.failures() / p.predicted(), 2));
   }
 
   private SummaryDoc.VmGpu gpuUse() {
@@ -154,7 +166,8 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
     Double runTime = bySolo && measured > 0 ? round(solo / measured, 4) : null;
     return new SummaryDoc.VmGpu(round(vgpu.gpuBusyInRunNanos() / 1e6, 3), round(share, 4),
         round(vgpu.gpuBusyInRunNanos() / 1e9 / ranSeconds, 4), vgpu.kernelsCompleted(), completed(), failed(),
-        round(measured, 2), round(normalized, 4), runTime);
+        round(measured, 2), round(normalized, 4), runTime,
+        metrics.gpuUsageRangePct() == null ? null : round(metrics.gpuUsageRangePct(), 2));
   }
 
   private SummaryDoc.VmCpu cpuUse() {

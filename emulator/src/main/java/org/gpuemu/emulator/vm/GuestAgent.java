@@ -15,6 +15,7 @@ import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.VgrisController;
+import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SlaPacer;
@@ -36,7 +37,9 @@ import org.gpuemu.workloads.KernelSpec;
  * </ul>
  * Under a policy that does not intercept Present the agent passes it through, after the VM's fixed
  * {@code present-sleep} if it has one (the sleep schedule of Figure 8). A frame's latency is measured by the vCPU
- * (between the returns of two Presents), not here.
+ * (between the returns of two Presents), not here. What each Present cost (issue to return) and what the agent had
+ * predicted for it go to the metrics hub in every mode (Figures 6 and 9: the prediction is the one SLA-aware
+ * scheduling sleeps by, made from the costs recorded so far).
  *
  * <p>{@code agent-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it. A Present it
  * held (sleeping before it, waiting for the controller's permission or for the flush) fails with reason
@@ -77,6 +80,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private final Settings.Vm vm;
   private final ActorRef<VGpu.Command> vgpu;
   private final ActorRef<Scheduling.Command> controller;
+  private final ActorRef<MetricsHub.Command> metrics;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final ActorRef<VCpu.Command> vgpuAnswers;
@@ -89,17 +93,22 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private long lastReturned = -1;
   private long firstReturned = -1;
   private int framesSinceReport;
+  /** The agent's prediction for the Present in flight when it was issued; -1: none. */
+  private long predictedAtIssue = -1;
 
   public static Behavior<Command> create(Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<Scheduling.Command> controller, RunContext run, RequestHistory history) {
+      ActorRef<Scheduling.Command> controller, ActorRef<MetricsHub.Command> metrics, RunContext run,
+      RequestHistory history) {
     AgentLedger ledger = new AgentLedger(vm.index(), history);
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(
-        c -> new GuestAgent(c, vm, vgpu, controller, run, timers, ledger))))));
+        c -> new GuestAgent(c, vm, vgpu, controller, metrics, run, timers, ledger))))));
   }
 
   private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<Scheduling.Command> controller, RunContext run, TimerScheduler<Command> timers, AgentLedger ledger) {
+      ActorRef<Scheduling.Command> controller, ActorRef<MetricsHub.Command> metrics, RunContext run,
+      TimerScheduler<Command> timers, AgentLedger ledger) {
     super(ctx);
+    this.metrics = metrics;
     this.ledger = ledger;
     this.vgpuIndex = vm.index();
     this.vm = vm;
@@ -157,7 +166,9 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     } else if (msg.answer() instanceof VCpu.PresentReturned returned) {
       long now = run.now();
       if (returned.failure() == null) {
-        pacer.presentReturned(now - ledger.presentIssued);
+        long cost = now - ledger.presentIssued;
+        metrics.tell(new MetricsHub.PresentCost(vgpuIndex, cost, predictedAtIssue));
+        pacer.presentReturned(cost);
         lastReturned = now;
         if (firstReturned < 0) firstReturned = now;
         framesSinceReport++;
@@ -228,6 +239,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   /** {@code atNanos}: the guest's model time when the Present went straight through, -1 when the agent held it. */
   private void issuePresent(long atNanos) {
+    predictedAtIssue = pacer.predictedPresentNanos();
     ledger.forwarded(run.now(), atNanos >= 0);
     vgpu.tell(new VGpu.Present(vgpuAnswers, ledger.tail, atNanos, ledger.tailCall, ledger.call));
     ledger.tailSent();

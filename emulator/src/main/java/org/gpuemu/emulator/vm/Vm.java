@@ -90,7 +90,7 @@ public final class Vm {
     ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
         vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames(), run, w.scheduler(), w.cpuTimes(), w.smGroup(),
         w.metrics(), w.history()), "vgpu");
-    ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), run, w.history()),
+    ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), w.metrics(), run, w.history()),
         "agent");
     w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
     List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();

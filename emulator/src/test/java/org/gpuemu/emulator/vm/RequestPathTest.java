@@ -86,7 +86,7 @@ class RequestPathTest {
           List.of(core), Map.of())).narrow();
       vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
           slicer, false, run, scheduler, null, group, metrics, history));
-      agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, run, history));
+      agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, metrics, run, history));
     }
 
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {

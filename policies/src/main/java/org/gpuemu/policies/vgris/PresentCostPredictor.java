@@ -40,6 +40,11 @@ public final class PresentCostPredictor {
     next = (next + 1) % costs.length;
   }
 
+  /** Whether a cost has been recorded: before any, the prediction is a default, not a prediction from history. */
+  public boolean hasHistory() {
+    return count > 0;
+  }
+
   /** The predicted cost of the next Present in nanoseconds: the mean of the window, 0 before any. */
   public long predictNanos() {
     return count == 0 ? 0 : sum / count;

@@ -49,6 +49,11 @@ public final class SlaPacer {
     return sleepNanos(targetLatencyNanos, measuredNanos, predictor.predictNanos());
   }
 
+  /** The predicted cost of the next Present (the mean of the recorded ones); -1 before any was recorded. */
+  public long predictedPresentNanos() {
+    return predictor.hasHistory() ? predictor.predictNanos() : -1;
+  }
+
   /** Records what the Present that just returned cost, for the next predictions. */
   public void presentReturned(long costNanos) {
     predictor.record(costNanos);
