@@ -14,8 +14,9 @@ import java.util.Optional;
  *   <li><b>heap floor</b>: after its first {@code heapSkipNanos} (10 minutes: the JVM's heap floor rises while it
  *       warms up, classes, JIT data, histograms and pools reaching their working size), the heap floor grows faster
  *       than {@code heapSlopeBytesPerHour} (1 MiB per hour). The floor is the lowest heap-after-GC of each window of
- *       {@code floorWindowNanos} (5 minutes: after a young collection the old generation's garbage is still counted
- *       until a mixed one; the window's lowest sample is the nearest to the live set), and its slope is the least-
+ *       {@code floorWindowNanos} (5 minutes: after a young collection the old generation's garbage is still counted,
+ *       so the soak requests a full collection before the first sample of each window; the window's lowest sample
+ *       is the nearest to the live set), and its slope is the least-
  *       squares line through those floors. Needs three windows (a soak of 25 minutes); shorter soaks get the
  *       second-half rule instead: the heap after GC grew from the second half's first sample to its last by more than
  *       {@code heapGrowthFraction} of the first <i>and</i> more than {@code heapGrowthBytes} (a small heap's noise is

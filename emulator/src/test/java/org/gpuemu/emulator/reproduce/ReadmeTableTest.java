@@ -6,26 +6,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The README's reproduction table is what the renderer makes of the committed reproduction.json, so it cannot drift
- * from the data (regenerate both with the command the README prints beside the table).
+ * The README's reproduction tables are what the renderer makes of the committed reproduction.json files, so they
+ * cannot drift from the data (regenerate each with the command the README prints beside it): the quick check
+ * ({@code reproduce all --quick}, run by CI) and the full reproduction ({@code reproduce all --scale 1000}, 3 seeds).
  */
 class ReadmeTableTest {
   private static final Path ROOT = Paths.get(System.getProperty("conf.dir", "../conf")).getParent();
-  static final String BEGIN = "<!-- reproduce:begin -->";
-  static final String END = "<!-- reproduce:end -->";
 
-  @Test
-  void readmeBlock_isTheRenderingOfTheCommittedJson() throws Exception {
+  @ParameterizedTest
+  @CsvSource({"reproduce, conf/reproduction/quick.json", "reproduce-full, conf/reproduction/full.json"})
+  void readmeBlock_isTheRenderingOfTheCommittedJson(String marker, String json) throws Exception {
+    String begin = "<!-- " + marker + ":begin -->";
+    String end = "<!-- " + marker + ":end -->";
     String readme = Files.readString(ROOT.resolve("README.md"));
-    int begin = readme.indexOf(BEGIN);
-    int end = readme.indexOf(END);
-    assertTrue(begin >= 0 && end > begin, "README.md lacks the " + BEGIN + " ... " + END + " block");
-    String block = readme.substring(begin + BEGIN.length(), end).strip();
-    String rendered = Report.markdown(Report.read(ROOT.resolve("conf/reproduction/quick.json"))).strip();
-    assertEquals(rendered, block, "README's reproduction table differs from conf/reproduction/quick.json: "
-        + "copy reproduction.md of that run between the markers");
+    int from = readme.indexOf(begin);
+    int to = readme.indexOf(end);
+    assertTrue(from >= 0 && to > from, "README.md lacks the " + begin + " ... " + end + " block");
+    String block = readme.substring(from + begin.length(), to).strip();
+    String rendered = Report.markdown(Report.read(ROOT.resolve(json))).strip();
+    assertEquals(rendered, block, "README's table between " + begin + " and " + end + " differs from " + json
+        + ": copy reproduction.md of that run between the markers");
   }
 }
