@@ -24,7 +24,6 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
@@ -72,10 +71,7 @@ class RequestPathTest {
 
     Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue, Slicer slicer) throws Exception {
       ScaledClock clock = new ScaledClock(1.0);
-      // the conservative causal order, as every run has it: model times are exact, so the path's timings do not
-      // stretch with a loaded machine (on the arrival order a vCPU's wake-up once waited 6 ms too long beside three
-      // builds)
-      run = new RunContext(clock, new TimerLateness(clock), Causality.conservative(clock));
+      run = new RunContext(clock, new TimerLateness(clock));
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
           driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
       core = kit.spawn(CpuScheduler.create(0, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
