@@ -24,6 +24,7 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
@@ -190,7 +191,8 @@ public final class NodeAgent {
           return true;
         }
 
-        @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) {
+        @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
+            RequestHistory.Totals requests) {
           List<VmCount> counts = new ArrayList<>();
           for (VGpu.VgpuReport r : vgpus) {
             counts.add(new VmCount(ran.vms().get(r.vgpu()).name(), r.submitted(), r.completed(), r.failed()));

@@ -53,6 +53,15 @@ public final class RequestHistory {
       return vms.stream().mapToLong(VmHistory::lost).sum();
     }
 
+    /** The counts over every VM; {@code open}: still open now (at the end of a run, lost). */
+    public Totals totals() {
+      Map<String, Long> byVm = new java.util.LinkedHashMap<>();
+      vms.forEach(v -> byVm.put(v.vm(), v.completed()));
+      return new Totals(vms.stream().mapToLong(VmHistory::submitted).sum(),
+          vms.stream().mapToLong(VmHistory::completed).sum(), vms.stream().mapToLong(VmHistory::failed).sum(), lost(),
+          byVm);
+    }
+
     public boolean isEmpty() {
       return vms.isEmpty();
     }
@@ -140,28 +149,8 @@ public final class RequestHistory {
     if (v.anomalies.size() < ANOMALIES) v.anomalies.add(what);
   }
 
-  /**
-   * Every VM's counts now, without the anomalies and failures {@link #snapshot} copies (a soak's sample): what the
-   * guests submitted, including what their channel failed before it reached the vGPU.
-   */
+  /** Every VM's counts (a soak's sample): what the guests submitted, with what their channel failed. */
   public record Totals(long submitted, long completed, long failed, long open, Map<String, Long> completedByVm) {}
-
-  /** The counts now, cheaply: a soak samples them every minute for hours. */
-  public synchronized Totals totals() {
-    long submitted = 0;
-    long completed = 0;
-    long failed = 0;
-    long open = 0;
-    java.util.LinkedHashMap<String, Long> byVm = new java.util.LinkedHashMap<>();
-    for (Vm v : vms) {
-      submitted += v.next;
-      completed += v.completed;
-      failed += v.failed;
-      open += v.open.size();
-      byVm.put(v.name, v.completed);
-    }
-    return new Totals(submitted, completed, failed, open, byVm);
-  }
 
   /** The history now; at the end of a run, what is still open is lost. */
   public synchronized Snapshot snapshot() {

@@ -261,8 +261,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
       msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at));
       return this;
     }
-    int slots = (int) Math.min(gtt.memory().guestSlots(),
-        (msg.bytes() + gtt.memory().slotBytes() - 1) / gtt.memory().slotBytes());
+    int slots = Math.min(gtt.memory().guestSlots(), gtt.memory().slotsFor(msg.bytes()));
     SortedMap<Integer, Long> lost = gtt.withdraw(slots);
     getContext().getLog().info("memory pressure at {} s (fault {}): the host withdraws {} of {} slots until {} s; "
         + "evicted from vms {}", at / 1e9, msg.fault(), slots, gtt.memory().guestSlots(), msg.untilNanos() / 1e9,

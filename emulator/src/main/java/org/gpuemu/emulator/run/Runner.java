@@ -124,7 +124,8 @@ public final class Runner {
 
   /**
    * What samples a run while it goes (a soak): asked on every live view whether a sample is due, and if so handed
-   * that view with every vGPU's counters so far. Called on the runner's thread, never on an actor's.
+   * that view with every vGPU's counters and the guests' request counts so far. Called on the runner's thread, never
+   * on an actor's.
    */
   public interface Sampler {
     Sampler NONE = new Sampler() {
@@ -132,22 +133,18 @@ public final class Runner {
         return false;
       }
 
-      @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) { }
+      @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
+          RequestHistory.Totals requests) { }
     };
 
     /** Whether a sample is due at this emulated time. */
     boolean due(long emulatedNanos);
 
-    /** One sample: the live view (with its fidelity so far) and each vGPU's report so far. */
-    void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus);
-
     /**
-     * As {@link #sample(MetricsHub.LiveView, List)}, with the guests' request counts so far ({@code requests}: also
-     * what their channel failed before it reached a vGPU). By default the vGPUs' reports only.
+     * One sample: the live view (with its fidelity so far), each vGPU's report so far and the guests' request counts
+     * ({@code requests}: also what their channel failed before it reached a vGPU).
      */
-    default void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus, RequestHistory.Totals requests) {
-      sample(view, vgpus);
-    }
+    void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus, RequestHistory.Totals requests);
   }
 
   /**
@@ -331,7 +328,7 @@ public final class Runner {
     for (ActorRef<VGpu.Command> vgpu : await(ask(run.system(), Emulation.Vgpus::new))) {
       reports.add(await(ask(run.system(), vgpu, VGpu.Report::new)));
     }
-    sampler.sample(view, reports, run.history().totals());
+    sampler.sample(view, reports, run.history().snapshot().totals());
   }
 
   /**

@@ -95,7 +95,6 @@ public final class Soak {
 
   /** Takes the samples on the runner's thread. */
   private static final class Recorder implements Runner.Sampler {
-    private final Settings.Scenario scenario;
     private final long every;
     private final long wallStart = System.nanoTime();
     final List<SoakSample> samples = new ArrayList<>();
@@ -111,7 +110,6 @@ public final class Soak {
     }
 
     Recorder(Settings.Scenario scenario, long every) {
-      this.scenario = scenario;
       this.every = every;
       this.next = every;
       this.floorWindow = limits(scenario).floorWindowNanos();
@@ -122,43 +120,21 @@ public final class Soak {
       return emulatedNanos >= next && context != null && context.causality().snapshot().ordered() > 0;
     }
 
-    @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus) {
-      sample(view, vgpus, null);
-    }
-
-    /** The guests' counts from the run's request history (channel failures included), else the vGPUs'. */
+    /** The guests' counts come from the run's request history (channel failures included), not the vGPUs'. */
     @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
         RequestHistory.Totals requests) {
       while (next <= view.emulatedNanos()) next += every;
-      add(view.emulatedNanos(), vgpus, requests, view.verdict() == null ? "unknown" : view.verdict(),
+      add(view.emulatedNanos(), requests, view.verdict() == null ? "unknown" : view.verdict(),
           context.causality().snapshot(), view.latenessP99Us());
     }
 
     void finalSample(RunResult result, Summary summary) {
-      add(result.emulatedNanos(), result.vgpus(), totals(result.history()),
+      add(result.emulatedNanos(), result.history().totals(),
           summary.faithful() ? "faithful" : "UNFAITHFUL " + summary.reason(), result.order(), -1);
     }
 
-    /** The final history's counts (null: the run kept none, a hand-made result). */
-    private static RequestHistory.Totals totals(RequestHistory.Snapshot history) {
-      if (history.vms().isEmpty()) return null;
-      long submitted = 0;
-      long completed = 0;
-      long failed = 0;
-      long open = 0;
-      Map<String, Long> byVm = new LinkedHashMap<>();
-      for (RequestHistory.VmHistory v : history.vms()) {
-        submitted += v.submitted();
-        completed += v.completed();
-        failed += v.failed();
-        open += v.lost();
-        byVm.put(v.vm(), v.completed());
-      }
-      return new RequestHistory.Totals(submitted, completed, failed, open, byVm);
-    }
-
-    private void add(long emulatedNanos, List<VGpu.VgpuReport> vgpus, RequestHistory.Totals requests,
-        String fidelity, Causality.Snapshot order, long latenessP99Us) {
+    private void add(long emulatedNanos, RequestHistory.Totals requests, String fidelity, Causality.Snapshot order,
+        long latenessP99Us) {
       // The first sample of each heap-floor window follows a full collection the soak requests: young collections
       // never empty the old generation, and with G1's heap sized from the machine's memory no mixed one comes in an
       // hour, so without it the floor counts promoted garbage and rises with run length (1.30 MiB per hour in a 1-hour
@@ -170,29 +146,10 @@ public final class Soak {
         System.gc();
       }
       HeapAfterGc heap = HeapAfterGc.read();
-      if (requests != null) {
-        samples.add(new SoakSample(emulatedNanos / 1e9, (System.nanoTime() - wallStart) / 1e9, heap.bytes(),
-            heap.gcs(), ManagementFactory.getThreadMXBean().getThreadCount(), requests.submitted(),
-            requests.completed(), requests.failed(), requests.open(), requests.completedByVm(), order.ordered(),
-            order.beyondHorizon(), order.violations(), latenessP99Us, fidelity));
-        return;
-      }
-      long submitted = 0;
-      long completed = 0;
-      long failed = 0;
-      long open = 0;
-      Map<String, Long> byVm = new LinkedHashMap<>();
-      for (int i = 0; i < vgpus.size(); i++) {
-        VGpu.VgpuReport r = vgpus.get(i);
-        submitted += r.submitted();
-        completed += r.completed();
-        failed += r.failed();
-        open += r.outstanding();
-        byVm.put(scenario.vms().get(i).name(), r.completed());
-      }
       samples.add(new SoakSample(emulatedNanos / 1e9, (System.nanoTime() - wallStart) / 1e9, heap.bytes(), heap.gcs(),
-          ManagementFactory.getThreadMXBean().getThreadCount(), submitted, completed, failed, open, byVm,
-          order.ordered(), order.beyondHorizon(), order.violations(), latenessP99Us, fidelity));
+          ManagementFactory.getThreadMXBean().getThreadCount(), requests.submitted(), requests.completed(),
+          requests.failed(), requests.open(), requests.completedByVm(), order.ordered(), order.beyondHorizon(),
+          order.violations(), latenessP99Us, fidelity));
     }
   }
 }
