@@ -27,8 +27,13 @@ import picocli.CommandLine.Parameters;
         + "claim: reproduced, same direction, contradicts, unfaithful, not run; input, no number and not modelled "
         + "for the paper's inputs and the figures no run gives a number for.")
 final class Reproduce implements Callable<Integer> {
+  /** The time scale {@code reproduce headline} runs at unless --scale says otherwise. */
+  static final double HEADLINE_SCALE = 1000;
+
   @Parameters(arity = "0..*", paramLabel = "PAPER",
-      description = "vgris, fairgv, vmcg, combo, gballoon or all (default: all)")
+      description = "vgris, fairgv, vmcg, combo, gballoon or all (default: all); or headline: every paper's abstract "
+          + "claims alone (the rows tagged headline, only the runs they read, in fast forward unless --scale), into "
+          + "headline.json and headline.md")
   List<String> papers = new ArrayList<>();
 
   @Option(names = "--quick", description = "one seed, each run cut to 2 wall seconds at its time scale or to the "
@@ -58,6 +63,11 @@ final class Reproduce implements Callable<Integer> {
       + "reproduction.json (what goes into the README) and exit")
   Path render;
 
+  @Option(names = "--rejudge", description = "run nothing: judge again from the summaries a run with the same papers, "
+      + "--seeds and --quick left in --out, and rewrite its reproduction.json and reproduction.md (when only an expect "
+      + "row or a verdict rule changed)")
+  boolean rejudge;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override public Integer call() throws Exception {
@@ -65,7 +75,7 @@ final class Reproduce implements Callable<Integer> {
     PrintWriter stdout = spec.commandLine().getOut();
     if (render != null) {
       try {
-        stdout.print(Report.markdown(Report.read(render)));
+        stdout.print(Report.page(Report.read(render), render.toString().replace('\\', '/')));
         stdout.flush();
         return Main.OK;
       } catch (java.io.IOException | RuntimeException e) {
@@ -74,7 +84,12 @@ final class Reproduce implements Callable<Integer> {
       }
     }
     List<String> chosen = new ArrayList<>();
-    for (String p : papers.isEmpty() ? List.of("all") : papers) {
+    boolean headline = papers.contains("headline");
+    if (headline && papers.size() > 1) {
+      err.println("reproduce headline: takes no paper; it judges every paper's headline claims");
+      return Main.BAD_INPUT;
+    }
+    for (String p : papers.isEmpty() || headline ? List.of("all") : papers) {
       if (p.equals("all")) {
         Reproduction.PAPERS.stream().filter(x -> !chosen.contains(x)).forEach(chosen::add);
       } else if (Reproduction.PAPERS.contains(p)) {
@@ -97,31 +112,55 @@ final class Reproduce implements Callable<Integer> {
       err.println(conf + ": no such folder of scenario files (--conf)");
       return Main.BAD_INPUT;
     }
+    if (rejudge && (out == null || !Files.isDirectory(out))) {
+      err.println("--rejudge: needs --out, the folder of the run to judge again");
+      return Main.BAD_INPUT;
+    }
     Path dir = out != null ? out : Main.timestamped("reproduce-");
+    // the headline runs in fast forward unless told otherwise: a run's figures do not depend on the scale
+    Double runScale = scale == null && headline ? Double.valueOf(HEADLINE_SCALE) : scale;
     Reproduction.Options options = new Reproduction.Options(conf, chosen, quick, n, dir, PolicyCatalog.builtIn(),
-        warmUp, scale);
+        warmUp, runScale);
     List<Reproduction.Figure> figures;
     try {
       figures = Reproduction.plan(options);
+      if (headline) figures = Reproduction.headline(figures);
     } catch (ConfigProblems p) {
       p.problems().forEach(err::println);
       return Main.BAD_INPUT;
     }
     if (!Main.createFolder(dir, err)) return Main.BAD_INPUT;
     Main.configureLogging(dir, false);
-    stdout.printf("reproducing %s: %d figure files, %d seed%s%s -> %s%n", String.join(", ", chosen), figures.size(),
-        n, n == 1 ? "" : "s", quick ? ", quick" : "", dir);
-    stdout.flush();
     long start = System.nanoTime();
-    Reproduction.Outcome outcome = Reproduction.run(figures, options, stdout);
+    Double wall = null;
+    String ran = null;
+    Reproduction.Outcome outcome;
+    if (rejudge) {
+      outcome = Reproduction.rejudge(figures, options, stdout);
+      // the wall time is the run's, not the judging's
+      try {
+        Map<String, Object> earlier = Report.read(dir.resolve(headline ? "headline.json" : "reproduction.json"));
+        if (earlier.get("wall_seconds") instanceof Number num) wall = num.doubleValue();
+        if (earlier.get("command") instanceof String c) ran = c;
+      } catch (java.io.IOException e) {
+        // no earlier document: the judging's own time
+      }
+    } else {
+      stdout.printf("reproducing %s: %d figure files, %d seed%s%s -> %s%n", String.join(", ", chosen),
+          figures.size(), n, n == 1 ? "" : "s", quick ? ", quick" : "", dir);
+      stdout.flush();
+      outcome = Reproduction.run(figures, options, stdout);
+    }
     String command = "reproduce " + String.join(" ", papers.isEmpty() ? List.of("all") : papers)
         + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + n : "")
         + (scale != null ? " --scale " + (scale == Math.rint(scale) ? String.valueOf(scale.longValue()) : scale) : "");
-    Map<String, Object> doc = Report.document(command, quick, n, (System.nanoTime() - start) / 1e9,
-        outcome.rows());
-    Report.write(dir, doc);
+    Map<String, Object> doc = Report.document(ran != null ? ran : command, quick, n, wall != null ? wall
+        : (System.nanoTime() - start) / 1e9, outcome.rows());
+    String name = headline ? "headline" : "reproduction";
+    if (headline) doc.put("headline", true);
+    Report.write(dir, doc, name);
     stdout.println("counts: " + doc.get("counts"));
-    stdout.println("wrote " + dir.resolve("reproduction.json") + " and " + dir.resolve("reproduction.md"));
+    stdout.println("wrote " + dir.resolve(name + ".json") + " and " + dir.resolve(name + ".md"));
     if (!outcome.badMetrics().isEmpty()) {
       outcome.badMetrics().forEach(err::println);
       return Main.BAD_INPUT;

@@ -84,12 +84,24 @@ public record Expectations(String paper, List<String> policies, long durationNan
    *                   figure or table is when no run can give its number (then there is no metric)
    * @param why null, or the measured reason the emulator differs from the paper's number (written after the runs,
    *            from what they measured; it changes no verdict)
+   * @param basis what the row can show: judged, or calibrated / by construction / input (differs) with the constant
+   *              or input it rests on; where its tolerance comes from; the abstract's claim it stands for, if any
    */
   public record Row(String figure, String metric, String policy, String over, Target target, Direction direction,
       String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey,
-      Unmeasured unmeasured, String why) {
+      Unmeasured unmeasured, String why, Basis basis) {
     public Row {
-      where = Map.copyOf(where);
+      // in the file's order: the row's label in the table names its groups in it
+      where = Collections.unmodifiableMap(new LinkedHashMap<>(where));
+      basis = basis == null ? Basis.JUDGED : basis;
+    }
+
+    /** A row judged from its runs, with no stated tolerance source or headline claim. */
+    public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
+        String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey,
+        Unmeasured unmeasured, String why) {
+      this(figure, metric, policy, over, target, direction, source, aggregate, where, input, perKey, unmeasured, why,
+          Basis.JUDGED);
     }
 
     /** A row read from the runs, with no measured reason beside it. */
@@ -104,6 +116,60 @@ public record Expectations(String paper, List<String> policies, long durationNan
         String source) {
       this(figure, metric, policy, over, target, direction, source, Aggregate.NONE, Map.of(), false, false);
     }
+  }
+
+  /** What a measured row can show about the model. */
+  public enum Kind {
+    /** An outcome the model could have missed: judged against the paper's number. */
+    JUDGED("", null),
+    /** The model was fitted on this figure (or on a number its value is derived from): key {@code calibrated}. */
+    CALIBRATED("calibrated", "calibrated"),
+    /** The value follows from an input or assumption whatever the policy does: key {@code by-construction}. */
+    BY_CONSTRUCTION("by-construction", "by construction"),
+    /** The model deliberately uses another number than the paper's here: key {@code input-differs}. */
+    INPUT_DIFFERS("input-differs", "input (differs)");
+
+    private final String key;
+    private final String label;
+
+    Kind(String key, String label) {
+      this.key = key;
+      this.label = label;
+    }
+
+    /** The row's key that declares it ("" for a judged row). */
+    public String key() {
+      return key;
+    }
+
+    /** The verdict's label (null for a judged row). */
+    public String label() {
+      return label;
+    }
+  }
+
+  /** Where a row's tolerance comes from: the first word of its {@code tolerance-from}. */
+  public static final List<String> TOLERANCE_SOURCES = List.of(
+      "digits",      // the digits the paper prints (half a unit of the last one, or the table's printed step)
+      "spread",      // a spread the paper reports: a relative standard deviation, a range over its run or its runs
+      "frame",       // one frame per period: a per-second FPS is a count of whole frames
+      "gap",         // half the gap to the number the paper gives the compared policy or point
+      "plot",        // the resolution a plot can be read at (its axis step, a bar's width)
+      "model",       // a variation of the model's own inputs the paper states (a scene's complexity drawn in ±15 %)
+      "convention"); // a fixed fraction the paper does not give (10 % for a single-run figure, a third of a gain)
+
+  /**
+   * How a measured row is judged beyond its target.
+   *
+   * @param kind judged, or what it rests on instead
+   * @param restsOn for a row not judged: the constant or input it rests on, or (input differs) both numbers and the
+   *                reason; null for a judged row
+   * @param toleranceFrom where the row's tolerance comes from, starting with one of {@link #TOLERANCE_SOURCES}
+   *                      (null: the row has no tolerance)
+   * @param headline null, or the abstract's claim this row stands for ({@code reproduce headline})
+   */
+  public record Basis(Kind kind, String restsOn, String toleranceFrom, String headline) {
+    public static final Basis JUDGED = new Basis(Kind.JUDGED, null, null, null);
   }
 
   /**
@@ -227,8 +293,20 @@ public record Expectations(String paper, List<String> policies, long durationNan
    */
   public record Value(double low, double high, double tolerance, double relative) implements Target {}
 
-  /** A bound: at least (or at most) this, as the paper states it, with no tolerance. */
-  public record Bound(double bound, boolean atLeast) implements Target {}
+  /**
+   * A bound: at least (or at most) this, as the paper states it; {@code tolerance} is 0 for a bound the paper states
+   * as a number, and the spread the paper reports for a claim in prose ("≤ 1" against a spread of 7 %).
+   */
+  public record Bound(double bound, boolean atLeast, double tolerance) implements Target {
+    public Bound(double bound, boolean atLeast) {
+      this(bound, atLeast, 0);
+    }
+
+    /** Whether a value satisfies the bound within its tolerance. */
+    public boolean holds(double value) {
+      return atLeast ? value >= bound - tolerance : value <= bound + tolerance;
+    }
+  }
 
   /** No number: the paper reports only the ordering ({@link Row#direction}). */
   public enum OrderingOnly implements Target { INSTANCE }
@@ -583,12 +661,17 @@ public record Expectations(String paper, List<String> policies, long durationNan
         target = new Value(range[0], range[1], tol, tolerance != null ? Double.NaN : relative);
       }
     } else {
-      if (tolerance != null || relative != null) {
-        p.accept(path + "." + (tolerance != null ? "tolerance" : "relative-tolerance"),
-            "a tolerance goes with a paper value; a bound (at-least, at-most) is the paper's own");
+      double boundTolerance = 0;
+      if (relative != null) {
+        p.accept(path + ".relative-tolerance", "a bound (at-least, at-most) takes an absolute tolerance, or none");
+      } else if (tolerance != null && atLeast == null && atMost == null) {
+        p.accept(path + ".tolerance", "a tolerance goes with a paper value or a bound");
+      } else if (tolerance != null) {
+        if (!(tolerance >= 0)) p.accept(path + ".tolerance", "expected a number >= 0");
+        boundTolerance = tolerance;
       }
-      if (atLeast != null) target = new Bound(atLeast, true);
-      if (atMost != null) target = new Bound(atMost, false);
+      if (atLeast != null) target = new Bound(atLeast, true, boundTolerance);
+      if (atMost != null) target = new Bound(atMost, false, boundTolerance);
       if (targets == 0 && !row.containsKey("greater-than") && !row.containsKey("less-than")
           && !row.containsKey("greater-than-groups") && !row.containsKey("less-than-groups")) {
         p.accept(path, "set what the paper reports: paper (with a tolerance), at-least, at-most, greater-than or "
@@ -619,9 +702,47 @@ public record Expectations(String paper, List<String> policies, long durationNan
       p.accept(path + ".per-key", "takes a metric with one * segment, e.g. benchmarks.*.performance, got '" + metric
           + "'");
     }
+    Basis basis = basis(row, path, target, input, p);
     if (count[0] > 0) return Optional.empty();
     return Optional.of(new Row(figure, metric, policy, over, target, direction, source, aggregate, where, input,
-        perKey, Unmeasured.NONE, why));
+        perKey, Unmeasured.NONE, why, basis));
+  }
+
+  /**
+   * A measured row's basis: at most one of {@code calibrated}, {@code by-construction} and {@code input-differs}
+   * (each naming what the row rests on; none with {@code input}); {@code tolerance-from}, required with a tolerance;
+   * {@code headline}.
+   */
+  private static Basis basis(ConfigObject row, String path, Target target, boolean input,
+      BiConsumer<String, String> p) {
+    Kind kind = Kind.JUDGED;
+    String restsOn = null;
+    for (Kind k : Kind.values()) {
+      if (k == Kind.JUDGED || !row.containsKey(k.key())) continue;
+      String text = text(row, k.key(), path, false, p);
+      if (kind != Kind.JUDGED) {
+        p.accept(path + "." + k.key(), "set one of calibrated, by-construction, input-differs");
+      } else if (input) {
+        p.accept(path + "." + k.key(), "an input row (input = true) is not judged already; drop one");
+      } else {
+        kind = k;
+        restsOn = text;
+      }
+    }
+    String from = text(row, "tolerance-from", path, false, p);
+    boolean tolerated = target instanceof Value || target instanceof Bound b && b.tolerance() > 0;
+    if (from != null && !tolerated) {
+      p.accept(path + ".tolerance-from", "the row has no tolerance (a paper value with tolerance, or a bound with "
+          + "one) for it to explain");
+    } else if (from != null && !TOLERANCE_SOURCES.contains(from.split("[ :,;]", 2)[0])) {
+      p.accept(path + ".tolerance-from", "expected a text starting with one of " + TOLERANCE_SOURCES
+          + " (where the tolerance comes from), got '" + from + "'");
+    } else if (from == null && tolerated && !input) {
+      p.accept(path + ".tolerance-from", "required with a tolerance: where it comes from, starting with one of "
+          + TOLERANCE_SOURCES + ", e.g. \"digits: the paper prints 0.99\"");
+    }
+    String headline = text(row, "headline", path, false, p);
+    return new Basis(kind, restsOn, from, headline);
   }
 
   /** A row no run gives a number for: figure, unmeasured and source, nothing else. */
@@ -631,15 +752,16 @@ public record Expectations(String paper, List<String> policies, long durationNan
         .filter(u -> u != Unmeasured.NONE && u.key().equals(kind)).findFirst();
     if (known.isEmpty()) p.accept(path + ".unmeasured", "expected input, no-number or not-modelled, got '" + kind + "'");
     for (String key : row.keySet()) {
-      if (!Set.of("figure", "unmeasured", "source").contains(key)) {
+      if (!Set.of("figure", "unmeasured", "source", "headline").contains(key)) {
         p.accept(path + "." + ConfigUtil.joinPath(key), "a row with unmeasured reads no run: it takes figure, "
-            + "unmeasured and source only");
+            + "unmeasured, source and headline only");
       }
     }
     String source = text(row, "source", path, true, p);
+    String headline = text(row, "headline", path, false, p);
     if (count[0] > 0) return Optional.empty();
     return Optional.of(new Row(figure, null, null, null, OrderingOnly.INSTANCE, null, source, Aggregate.NONE, Map.of(),
-        known.get() == Unmeasured.INPUT, false, known.get(), null));
+        known.get() == Unmeasured.INPUT, false, known.get(), null, new Basis(Kind.JUDGED, null, null, headline)));
   }
 
   /**

@@ -51,7 +51,7 @@ public final class Judge {
       verdict = median >= v.low() - v.tolerance() && median <= v.high() + v.tolerance() ? Verdict.REPRODUCED
           : same ? Verdict.SAME_DIRECTION : Verdict.CONTRADICTS;
     } else if (target instanceof Expectations.Bound b) {
-      boolean holds = b.atLeast() ? median >= b.bound() : median <= b.bound();
+      boolean holds = b.holds(median);
       verdict = holds ? Verdict.REPRODUCED : Boolean.TRUE.equals(ordered) ? Verdict.SAME_DIRECTION
           : Verdict.CONTRADICTS;
     } else {
@@ -76,10 +76,54 @@ public final class Judge {
     double median = median(values);
     boolean matches = target instanceof Expectations.Value v
         ? median >= v.low() - v.tolerance() && median <= v.high() + v.tolerance()
-        : target instanceof Expectations.Bound b && (b.atLeast() ? median >= b.bound() : median <= b.bound());
+        : target instanceof Expectations.Bound b && b.holds(median);
     String note = (matches ? "calibration input: the run matches it" : "calibration input: the run misses it")
         + (faithful ? "" : "; a run it reads is unfaithful");
     return new Judged(median, Collections.min(values), Collections.max(values), Verdict.INPUT, note);
+  }
+
+  /**
+   * A measured row's verdict, as {@code reproduce} gives it: for a row that rests on a constant or an input (its
+   * basis) that basis's verdict, with whether the run matches the paper's number (not compared under --quick);
+   * under {@code --quick} any other row is {@link Verdict#NOT_JUDGED}; else the median's verdict ({@link #judge}), {@link Verdict#UNSTABLE} when the seeds' own
+   * verdicts differ (each seed judged against the same seed's baseline).
+   */
+  public static Judged judge(Expectations.Target target, Expectations.Direction direction, boolean ratio,
+      List<Double> values, List<Double> baseline, boolean faithful, Expectations.Basis basis, boolean quick) {
+    Judged median = judge(target, direction, ratio, values, baseline, faithful);
+    if (median.verdict() == Verdict.NOT_RUN) return median;
+    if (basis.kind() != Expectations.Kind.JUDGED) {
+      // declared, not judged: the class stands under --quick too, which only does not compare
+      Verdict v = switch (basis.kind()) {
+        case CALIBRATED -> Verdict.CALIBRATED;
+        case BY_CONSTRUCTION -> Verdict.BY_CONSTRUCTION;
+        default -> Verdict.INPUT_DIFFERS;
+      };
+      boolean matches = median.verdict() == Verdict.REPRODUCED
+          || median.verdict() == Verdict.UNFAITHFUL && median.note().startsWith("would be reproduced");
+      return new Judged(median.median(), median.min(), median.max(), v,
+          (quick ? "--quick: runs cut short, not compared" : matches ? "the run matches the paper's number"
+              : "the run misses the paper's number") + (faithful ? "" : "; a run it reads is unfaithful"));
+    }
+    if (quick) {
+      return new Judged(median.median(), median.min(), median.max(), Verdict.NOT_JUDGED,
+          "--quick: runs cut short, not judged" + (faithful ? "" : "; a run it reads is unfaithful"));
+    }
+    if (values.size() < 2) return median;
+    List<String> each = new ArrayList<>();
+    boolean differ = false;
+    Verdict first = null;
+    for (int i = 0; i < values.size(); i++) {
+      List<Double> base = direction == null ? List.of() : List.of(baseline.get(Math.min(i, baseline.size() - 1)));
+      Verdict v = judge(target, direction, ratio, List.of(values.get(i)), base, true).verdict();
+      each.add(v.label());
+      if (first == null) first = v;
+      differ |= v != first;
+    }
+    if (!differ) return median;
+    String note = "seeds: " + String.join(", ", each) + "; the median's verdict: " + median.verdict().label()
+        + (median.note().isEmpty() ? "" : " (" + median.note() + ")");
+    return new Judged(median.median(), median.min(), median.max(), Verdict.UNSTABLE, note);
   }
 
   /** A row no run gives a number for ({@link Expectations.Unmeasured}): its verdict, with no value. */

@@ -60,18 +60,52 @@ public final class Reproduction {
       Map<String, Map<String, List<Settings.Scenario>>> groups) {
     /** The policies each group runs, in order. */
     Set<String> policies() {
-      return groups.values().iterator().next().keySet();
+      return groups.isEmpty() ? Set.of() : groups.values().iterator().next().keySet();
     }
 
     /** The policy a row reads: its own, else the block's first, else the file's. */
     String policyOf(Expectations.Row row) {
-      return row.policy() != null ? row.policy() : policies().iterator().next();
+      if (row.policy() != null) return row.policy();
+      if (!expect.policies().isEmpty()) return expect.policies().get(0);
+      return policies().iterator().next();
     }
 
     /** Runs in all. */
     int runCount() {
       return groups.values().stream().mapToInt(m -> m.values().stream().mapToInt(List::size).sum()).sum();
     }
+  }
+
+  /**
+   * The headline plan: of each figure only its rows that stand for an abstract's claim ({@code headline}), run under
+   * only the policies those rows read (a figure whose headline rows read no run runs nothing); figures without one
+   * are dropped.
+   */
+  public static List<Figure> headline(List<Figure> figures) {
+    List<Figure> out = new ArrayList<>();
+    for (Figure f : figures) {
+      List<Expectations.Row> rows = f.expect().rows().stream().filter(r -> r.basis().headline() != null).toList();
+      if (rows.isEmpty()) continue;
+      Set<String> read = new java.util.LinkedHashSet<>();
+      for (Expectations.Row r : rows) {
+        if (r.unmeasured() != Expectations.Unmeasured.NONE) continue;
+        read.add(f.policyOf(r));
+        if (r.over() != null) read.add(r.over());
+        if (r.direction() != null && r.direction().policy() != null) read.add(r.direction().policy());
+      }
+      Map<String, Map<String, List<Settings.Scenario>>> groups = new LinkedHashMap<>();
+      f.groups().forEach((label, byPolicy) -> {
+        Map<String, List<Settings.Scenario>> kept = new LinkedHashMap<>();
+        byPolicy.forEach((policy, runs) -> {
+          if (read.contains(policy)) kept.put(policy, runs);
+        });
+        groups.put(label, kept);
+      });
+      Expectations e = f.expect();
+      out.add(new Figure(f.paper(), f.name(), f.file(), new Expectations(e.paper(), e.policies(), e.durationNanos(),
+          e.quickDurationNanos(), e.timeScale(), e.groups(), e.policySettings(), rows), groups));
+    }
+    return out;
   }
 
   /** The result: rows, whether a run broke an invariant, and metrics that named nothing in the summary. */
@@ -128,6 +162,12 @@ public final class Reproduction {
         groups.put(group.label(), runs);
       }
       figures.add(new Figure(paper, name, file, expect, groups));
+    }
+    try {
+      List<Calibration.Constant> table = Calibration.near(o.conf());
+      for (Figure f : figures) problems.addAll(Calibration.check(table, f));
+    } catch (ConfigProblems p) {
+      problems.addAll(p.problems());
     }
     if (!problems.isEmpty()) throw new ConfigProblems(problems);
     figures.sort(java.util.Comparator.comparingInt((Figure f) -> o.papers().indexOf(f.paper())));
@@ -203,7 +243,7 @@ public final class Reproduction {
         }
         summaries.put(g.getKey(), byPolicy);
       }
-      List<Report.Row> judged = judge(f, summaries, badMetrics);
+      List<Report.Row> judged = judge(f, summaries, badMetrics, o.quick());
       if (!failures.isEmpty()) {
         judged = judged.stream().map(r -> withNote(r, String.join("; ", failures))).toList();
       }
@@ -221,12 +261,71 @@ public final class Reproduction {
     return new Outcome(rows, broken, badMetrics);
   }
 
+  /**
+   * Judges every figure again from the summaries a run of the same plan left in {@code o.out()} (its
+   * {@code <file>/<group>/<policy>/seed-<n>/summary.json}), running nothing: when only the judging changed (an expect
+   * row, a verdict rule), the figures are those of the runs. A missing summary is a failed run.
+   */
+  public static Outcome rejudge(List<Figure> figures, Options o, PrintWriter progress) {
+    List<Report.Row> rows = new ArrayList<>();
+    List<String> badMetrics = new ArrayList<>();
+    boolean broken = false;
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    for (Figure f : figures) {
+      Map<String, Map<String, List<Run>>> summaries = new LinkedHashMap<>();
+      List<String> failures = new ArrayList<>();
+      for (Map.Entry<String, Map<String, List<Settings.Scenario>>> g : f.groups().entrySet()) {
+        Map<String, List<Run>> byPolicy = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Settings.Scenario>> e : g.getValue().entrySet()) {
+          List<Run> seeded = new ArrayList<>();
+          for (Settings.Scenario s : e.getValue()) {
+            Path dir = o.out().resolve(f.name());
+            if (!g.getKey().isEmpty()) dir = dir.resolve(g.getKey());
+            Path file = dir.resolve(e.getKey()).resolve("seed-" + s.seed()).resolve("summary.json");
+            try {
+              @SuppressWarnings("unchecked")
+              Map<String, Object> doc = json.readValue(file.toFile(), LinkedHashMap.class);
+              seeded.add(new Run(doc, exact(doc)));
+            } catch (IOException ex) {
+              broken = true;
+              failures.add(file + ": no summary (" + ex.getMessage() + ")");
+              seeded.add(null);
+            }
+          }
+          byPolicy.put(e.getKey(), seeded);
+        }
+        summaries.put(g.getKey(), byPolicy);
+      }
+      List<Report.Row> judged = judge(f, summaries, badMetrics, o.quick());
+      if (!failures.isEmpty()) {
+        judged = judged.stream().map(r -> withNote(r, String.join("; ", failures))).toList();
+      }
+      rows.addAll(judged);
+    }
+    progress.printf(Locale.ROOT, "judged %d figure files from the summaries in %s%n", figures.size(), o.out());
+    progress.flush();
+    return new Outcome(rows, broken, badMetrics);
+  }
+
+  /**
+   * Whether a summary document's figures are exact ({@link Summary#figuresExact} read back): faithful, or unfaithful
+   * by lag alone under the conservative order.
+   */
+  @SuppressWarnings("unchecked")
+  static boolean exact(Map<String, Object> doc) {
+    if (!(doc.get("fidelity") instanceof Map<?, ?> fidelity)) return false;
+    if (Boolean.TRUE.equals(fidelity.get("faithful"))) return true;
+    Object reason = fidelity.get("reason");
+    Object order = fidelity.get("causality") instanceof Map<?, ?> c ? ((Map<String, Object>) c).get("order") : null;
+    return reason instanceof String r && r.startsWith("lag:") && "conservative".equals(order);
+  }
+
   private static Report.Row withNote(Report.Row r, String failure) {
     Judge.Judged j = r.judged();
     String note = j.note().isEmpty() ? failure : j.note() + "; " + failure;
     return new Report.Row(r.paper(), r.figure(), r.scenario(), r.policy(), r.metric(), r.claim(), r.paperValue(),
         r.tolerance(), new Judge.Judged(j.median(), j.min(), j.max(), j.verdict(), note), r.seedValues(),
-        r.faithful(), r.source(), r.groupValues(), r.why());
+        r.faithful(), r.source(), r.groupValues(), r.why(), r.basis());
   }
 
   /**
@@ -236,8 +335,14 @@ public final class Reproduction {
    */
   record Run(Map<String, Object> document, boolean trusted) {}
 
-  /** Judges a figure's rows from its runs (by group, then policy; a null run failed). */
+  /** Judges a figure's rows from its full runs (by group, then policy; a null run failed). */
   static List<Report.Row> judge(Figure f, Map<String, Map<String, List<Run>>> runs, List<String> badMetrics) {
+    return judge(f, runs, badMetrics, false);
+  }
+
+  /** Judges a figure's rows from its runs; {@code quick}: the runs were cut short, and no row is judged. */
+  static List<Report.Row> judge(Figure f, Map<String, Map<String, List<Run>>> runs, List<String> badMetrics,
+      boolean quick) {
     List<Report.Row> rows = new ArrayList<>();
     for (Expectations.Row row : f.expect().rows()) {
       // under --quick a row over groups none of which ran is left out (not "not run": nothing failed)
@@ -248,15 +353,20 @@ public final class Reproduction {
       }
       rows.add(row.unmeasured() != Expectations.Unmeasured.NONE
           ? new Report.Row(f.paper(), row.figure(), f.name(), "", null, "no run: see source", null, null,
-              Judge.unmeasured(row.unmeasured()), List.of(), true, row.source())
-          : judgeRow(f, row, runs, badMetrics));
+              Judge.unmeasured(row.unmeasured()), List.of(), true, row.source(), Map.of(), null, row.basis())
+          : judgeRow(f, row, runs, badMetrics, quick));
     }
     return rows;
   }
 
-  /** Judges one row from the runs' documents by group and policy (pure; exposed for tests). */
+  /** Judges one row from the documents of full runs by group and policy (pure; exposed for tests). */
   static Report.Row judgeRow(Figure f, Expectations.Row row, Map<String, Map<String, List<Run>>> runs,
       List<String> badMetrics) {
+    return judgeRow(f, row, runs, badMetrics, false);
+  }
+
+  static Report.Row judgeRow(Figure f, Expectations.Row row, Map<String, Map<String, List<Run>>> runs,
+      List<String> badMetrics, boolean quick) {
     String policy = f.policyOf(row);
     String label = row.over() != null ? policy + " / " + row.over() : policy;
     List<String> groups = new ArrayList<>();
@@ -311,12 +421,12 @@ public final class Reproduction {
       ok &= judged.faithful();
     }
     Judge.Judged j = row.input() ? Judge.input(row.target(), values, ok)
-        : Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok);
+        : Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok, row.basis(), quick);
     if (zeroBase && j.verdict() == Verdict.NOT_RUN) {
       // the base run measured the metric as 0 (e.g. gVirt's λ when every VM is perfectly fair): the paper's ratio
       // presumes a base to improve on, and the run has none — a result, not a missing one
-      j = new Judge.Judged(null, null, null, Verdict.CONTRADICTS, row.over() + "'s " + row.metric()
-          + " is 0 in a run: no base for the paper's ratio");
+      j = new Judge.Judged(null, null, null, quick ? Verdict.NOT_JUDGED : Verdict.CONTRADICTS, row.over() + "'s "
+          + row.metric() + " is 0 in a run: no base for the paper's ratio");
     }
     Double tolerance = row.target() instanceof Expectations.Value v ? v.tolerance() : null;
     if (row.aggregate() != Expectations.Aggregate.NONE) {
@@ -327,8 +437,10 @@ public final class Reproduction {
         label += " (" + String.join(", ", parts) + ")";
       }
     }
+    if (row.target() instanceof Expectations.Bound b && b.tolerance() > 0) tolerance = b.tolerance();
     return new Report.Row(f.paper(), row.figure(), f.name(), label, row.metric(), Report.claim(row),
-        Report.paperValue(row.target()), tolerance, j, values, ok, row.source(), groupMedians, row.why());
+        Report.paperValue(row.target()), tolerance, j, values, ok, row.source(), groupMedians, row.why(),
+        row.basis());
   }
 
   /** Whether every run of a policy's seeds can be trusted (a missing policy or a failed run cannot). */

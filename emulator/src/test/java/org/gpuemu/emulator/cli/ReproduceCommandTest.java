@@ -44,7 +44,7 @@ class ReproduceCommandTest {
               { figure = "Figure X", metric = gpu.utilization, at-least = 0.5, source = "a saturated GPU" }
               { figure = "Figure X", policy = round-robin, metric = vms.a.fps, greater-than = fcfs, source = "s" }
               { figure = "Figure Y", policy = round-robin, over = fcfs, metric = gpu.utilization, paper = 1.0,
-                tolerance = 0.5, source = "s" }
+                tolerance = 0.5, tolerance-from = convention, source = "s" }
               { figure = "Figure Y", metric = fairness.lambda_run_time, at-most = 1, source = "null: dirt3 never ends" }
         """);
     Path out = dir.resolve("out");
@@ -55,7 +55,8 @@ class ReproduceCommandTest {
     JsonNode doc = new ObjectMapper().readTree(out.resolve("reproduction.json").toFile());
     assertEquals(1, doc.get("seeds").asInt());
     assertEquals(4, doc.get("rows").size());
-    Set<String> verdicts = Set.of("reproduced", "same direction", "contradicts", "unfaithful", "not run");
+    // --quick judges nothing: a measured row is "not judged (quick)" (or "not run" without a value)
+    Set<String> verdicts = Set.of("not judged (quick)", "not run");
     for (JsonNode row : doc.get("rows")) {
       for (String key : new String[] {"paper", "figure", "metric", "paper_value", "value", "range", "verdict",
           "faithful"}) {
@@ -68,6 +69,8 @@ class ReproduceCommandTest {
     assertEquals(1.0, doc.get("rows").get(2).get("paper_value").asDouble());
     // a present null (no run time for a game that never ends) is "not run", not bad input
     assertEquals("not run", doc.get("rows").get(3).get("verdict").asText());
+    assertEquals("not judged (quick)", doc.get("rows").get(0).get("verdict").asText());
+    assertEquals(1.0, doc.get("rows").get(0).get("value").asDouble(), 0.5, "the value is reported all the same");
     int counted = 0;
     for (JsonNode n : doc.get("counts").get("vgris")) counted += n.asInt();
     assertEquals(4, counted);
@@ -116,7 +119,7 @@ class ReproduceCommandTest {
             }
             rows = [
               { figure = "Figure Z", policy = round-robin, over = fcfs, metric = gpu.utilization, groups = mean,
-                paper = 1.0, tolerance = 0.5, source = "s" }
+                paper = 1.0, tolerance = 0.5, tolerance-from = convention, source = "s" }
               { figure = "Figure Z", metric = vms.a.fps, groups = min, where = "second=gt2", at-least = 0, input = true,
                 source = "s" }
             ]

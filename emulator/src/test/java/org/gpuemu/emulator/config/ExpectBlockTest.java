@@ -46,10 +46,11 @@ class ExpectBlockTest {
           policies = [fairgv, credit-poll]
           quick-duration = 200ms
           rows = [
-            { figure = "Figure 8", metric = fairness.mmr, paper = 0.99, tolerance = 0.03, source = "s" }
+            { figure = "Figure 8", metric = fairness.mmr, paper = 0.99, tolerance = 0.03, tolerance-from = digits,
+              source = "s" }
             { figure = "Figure 8", policy = credit-poll, metric = fairness.mmr, less-than = fairgv, source = "s" }
             { figure = "Fig. 13", policy = credit-poll, over = fairgv, metric = gpu.utilization, paper = [1.0, 1.2],
-              relative-tolerance = 0.1, source = "s" }
+              relative-tolerance = 0.1, tolerance-from = "convention: 10 %", source = "s" }
             { figure = "Table 2", metric = vms.a.fps, at-least = 30, source = "s" }
           ]
         }""");
@@ -83,7 +84,7 @@ class ExpectBlockTest {
   void badValues_areNamedWithTheirPath() throws IOException {
     onlyProblem("{ rows = [{ figure = F, metric = m, paper = high, tolerance = 1, source = s }] }",
         "scenario.expect.rows[0].paper", "a number or a range");
-    onlyProblem("{ rows = [{ figure = F, metric = m, paper = 1, tolerance = -1, source = s }] }",
+    onlyProblem("{ rows = [{ figure = F, metric = m, paper = 1, tolerance = -1, tolerance-from = digits, source = s }] }",
         "scenario.expect.rows[0].tolerance", ">= 0");
     onlyProblem("{ quick-duration = 5, rows = [{ figure = F, metric = m, at-least = 1, source = s }] }",
         "scenario.expect.quick-duration", "duration");
@@ -98,10 +99,49 @@ class ExpectBlockTest {
   void aPaperValue_needsExactlyOneTolerance_andEveryRowASource() throws IOException {
     onlyProblem("{ rows = [{ figure = F, metric = m, paper = 1, source = s }] }", "scenario.expect.rows[0]",
         "needs tolerance");
-    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1, tolerance = 0.1, source = s }] }",
-        "scenario.expect.rows[0].tolerance", "a bound");
+    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1, relative-tolerance = 0.1, source = s }] }",
+        "scenario.expect.rows[0].relative-tolerance", "a bound");
     onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1 }] }", "scenario.expect.rows[1 - 1].source".replace(
         "1 - 1", "0"), "required");
+  }
+
+  @Test
+  void aTolerance_statesWhereItComesFrom() throws Exception {
+    onlyProblem("{ rows = [{ figure = F, metric = m, paper = 1, tolerance = 0.1, source = s }] }",
+        "scenario.expect.rows[0].tolerance-from", "required with a tolerance");
+    onlyProblem("{ rows = [{ figure = F, metric = m, paper = 1, tolerance = 0.1, tolerance-from = \"a guess\", "
+        + "source = s }] }", "scenario.expect.rows[0].tolerance-from", "starting with one of [digits, spread");
+    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1, tolerance-from = digits, source = s }] }",
+        "scenario.expect.rows[0].tolerance-from", "has no tolerance");
+    // a claim in prose: a bound with the tolerance the paper's spread implies
+    Path f = file("{ rows = [{ figure = F, metric = m, at-most = 1, tolerance = 0.013, tolerance-from = \"spread: "
+        + "RSD 7 % over 30 runs\", source = s }] }");
+    Expectations.Row row = Expectations.read(f, PolicyCatalog.builtIn()).rows().get(0);
+    assertEquals(new Expectations.Bound(1, false, 0.013), row.target());
+    assertEquals("spread: RSD 7 % over 30 runs", row.basis().toleranceFrom());
+  }
+
+  @Test
+  void aRowThatCouldNotHaveFailed_namesWhatItRestsOn() throws Exception {
+    Path f = file("""
+        { rows = [
+          { figure = F, metric = m, at-least = 1, calibrated = "K = 2, fitted on F", source = s }
+          { figure = F, metric = m, at-least = 1, by-construction = "the share is the input", headline = "claim",
+            source = s }
+          { figure = F, metric = m, at-least = 1, input-differs = "paper 1, model 2: why", source = s }
+          { figure = G, unmeasured = not-modelled, headline = "a claim with no counterpart", source = s }
+        ] }""");
+    List<Expectations.Row> rows = Expectations.read(f, PolicyCatalog.builtIn()).rows();
+    assertEquals(new Expectations.Basis(Expectations.Kind.CALIBRATED, "K = 2, fitted on F", null, null),
+        rows.get(0).basis());
+    assertEquals(new Expectations.Basis(Expectations.Kind.BY_CONSTRUCTION, "the share is the input", null, "claim"),
+        rows.get(1).basis());
+    assertEquals(Expectations.Kind.INPUT_DIFFERS, rows.get(2).basis().kind());
+    assertEquals("a claim with no counterpart", rows.get(3).basis().headline());
+    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1, calibrated = a, by-construction = b, source = s }] }",
+        "scenario.expect.rows[0].by-construction", "set one of");
+    onlyProblem("{ rows = [{ figure = F, metric = m, at-least = 1, calibrated = a, input = true, source = s }] }",
+        "scenario.expect.rows[0].calibrated", "input row");
   }
 
   @Test
@@ -128,7 +168,7 @@ class ExpectBlockTest {
           policy-settings { round-robin { "vms.a.weight" = 3 } }
           rows = [
             { figure = F, metric = vms.a.fps, over = fcfs, policy = round-robin, groups = mean, where = "game=nba",
-              paper = 1, tolerance = 0.1, source = s }
+              paper = 1, tolerance = 0.1, tolerance-from = plot, source = s }
             { figure = F, metric = gpu.utilization, groups = max, at-most = 0.9, input = true, source = s }
           ]
         }""");

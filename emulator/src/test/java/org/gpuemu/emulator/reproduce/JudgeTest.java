@@ -98,4 +98,52 @@ class JudgeTest {
     assertEquals("calibration input: the run misses it", misses.note());
     assertEquals(Verdict.NOT_RUN, Judge.input(MMR, Arrays.asList(0.9, null), true).verdict());
   }
+  private static final Expectations.Basis JUDGED = Expectations.Basis.JUDGED;
+
+  @Test
+  void quick_judgesNothing_butReportsTheValue() {
+    Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.99), List.of(), true, JUDGED, true);
+    assertEquals(Verdict.NOT_JUDGED, j.verdict());
+    assertEquals(0.99, j.median());
+    // a missing value is still "not run"
+    assertEquals(Verdict.NOT_RUN, Judge.judge(MMR, null, false, Arrays.asList((Double) null), List.of(), true, JUDGED,
+        true).verdict());
+  }
+
+  @Test
+  void aRowThatRestsOnAConstantOrAnInput_isNeverReproduced_andSaysWhetherTheRunMatches() {
+    for (Expectations.Kind kind : List.of(Expectations.Kind.CALIBRATED, Expectations.Kind.BY_CONSTRUCTION,
+        Expectations.Kind.INPUT_DIFFERS)) {
+      Expectations.Basis basis = new Expectations.Basis(kind, "K", null, null);
+      Judge.Judged hit = Judge.judge(MMR, null, false, List.of(0.99, 0.99, 0.99), List.of(), true, basis, false);
+      assertEquals(kind.label(), hit.verdict().label());
+      assertEquals("the run matches the paper's number", hit.note());
+      Judge.Judged miss = Judge.judge(MMR, null, false, List.of(0.5, 0.5, 0.5), List.of(), true, basis, false);
+      assertEquals(kind.label(), miss.verdict().label());
+      assertEquals("the run misses the paper's number", miss.note());
+    }
+  }
+
+  @Test
+  void seedsThatDisagree_makeTheRowUnstable_withEachSeedsVerdict() {
+    // the median (0.97) is within 0.99 +- 0.03, one seed is not: unstable, not reproduced
+    Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.97, 0.5, 0.98), List.of(), true, JUDGED, false);
+    assertEquals(Verdict.UNSTABLE, j.verdict());
+    assertEquals("seeds: reproduced, contradicts, reproduced; the median's verdict: reproduced", j.note());
+    assertEquals(0.5, j.min());
+    // an ordering is judged seed by seed against the same seed's baseline
+    Direction below = new Direction(false, "gvirt");
+    Judge.Judged o = Judge.judge(OrderingOnly.INSTANCE, below, false, List.of(0.1, 0.3, 0.1), List.of(0.2, 0.2, 0.2),
+        true, JUDGED, false);
+    assertEquals(Verdict.UNSTABLE, o.verdict());
+    assertEquals(Verdict.REPRODUCED, Judge.judge(OrderingOnly.INSTANCE, below, false, List.of(0.1, 0.15, 0.1),
+        List.of(0.2, 0.2, 0.2), true, JUDGED, false).verdict());
+  }
+
+  @Test
+  void aBoundWithTheToleranceOfThePapersSpread_holdsWithinIt() {
+    Bound prose = new Bound(1.0, false, 0.013); // "(<= 1)" against a mean known to 1.3 %
+    assertEquals(Verdict.REPRODUCED, verdict(prose, null, false, List.of(1.003), List.of(), true));
+    assertEquals(Verdict.CONTRADICTS, verdict(prose, null, false, List.of(1.02), List.of(), true));
+  }
 }
