@@ -693,9 +693,7 @@ public final class ScenarioLoader {
 
   /**
    * A policy that defines how guests wait for synchronous calls (FairGV's credit-poll polls, credit-hs and fairgv
-   * spin hybridly) sets every VM's {@code sync-wait}; a VM that sets another one contradicts the policy. A policy
-   * that names its guests' spinning time ({@link GuestWaitRule#guestSpinNanos}) sets every VM's {@code spin-limit}
-   * to it, except a VM whose own {@code spin-limit} the scenario sets (an experiment on the spin itself).
+   * spin hybridly) sets every VM's {@code sync-wait}; a VM that sets another one contradicts the policy.
    */
   private List<Settings.Vm> withGuestWait(PolicyChoice choice, GpuPolicy policy, List<Settings.Vm> vms,
       Config user) {
@@ -708,11 +706,8 @@ public final class ScenarioLoader {
         problems.add(at("scenario." + key, "policy " + policy.name() + " has its guests "
             + wait.name().toLowerCase(java.util.Locale.ROOT) + "; remove this key or pick another policy"));
       }
-      long policySpin = ((GuestWaitRule) policy).guestSpinNanos();
-      boolean ownSpin = user.hasPath("vms." + ConfigUtil.joinPath(vm.name()) + ".spin-limit");
-      long spin = wait == SyncWait.HYBRID && policySpin > 0 && !ownSpin ? policySpin : vm.spinLimitNanos();
       out.add(new Settings.Vm(vm.index(), vm.name(), vm.workload(), vm.weight(), vm.cores(), vm.memoryCapBytes(),
-          wait, spin, vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
+          wait, vm.spinLimitNanos(), vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
           vm.slaFps(), vm.share(), vm.presentSleep(), vm.presentWait(), vm.host(), vm.gpu(), vm.cpuMilli(),
           vm.seedIndex()));
     }

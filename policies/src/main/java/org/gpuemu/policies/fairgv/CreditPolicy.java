@@ -97,12 +97,6 @@ public final class CreditPolicy implements GuestWaitRule {
     return guestWait;
   }
 
-  /** Credit-hs's guests spin as long as its vGPUs, {@code idle-spin} (§5.3: FairGV's hybrid spinning); polling: 0. */
-  @Override
-  public long guestSpinNanos() {
-    return guestWait == GuestWait.HYBRID ? idleSpin : 0;
-  }
-
   @Override
   public void addVgpu(VgpuParams vgpu) {
     rings.add(vgpu.vgpu());

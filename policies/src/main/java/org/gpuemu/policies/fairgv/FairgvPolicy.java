@@ -142,12 +142,6 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
     return GuestWait.HYBRID;
   }
 
-  /** The guests spin as long as the vGPUs, {@code idle-spin} (§3.2.2: "the same predefined spinning time"). */
-  @Override
-  public long guestSpinNanos() {
-    return idleSpin;
-  }
-
   @Override
   public void addVgpu(VgpuParams vgpu) {
     rings.add(vgpu.vgpu());

@@ -153,15 +153,6 @@ class CreditPolicyTest {
   }
 
   @Test
-  void creditHs_guestsSpinTheVgpusIdleSpin_creditPollsGuestsNamesNone() {
-    // §5.3: Credit-hs "uses FairGV's hybrid spinning for the CPU scheduler", whose guests spin as long as the vGPUs
-    CreditPolicy poll = credit("credit-poll", 16, 1);
-    CreditPolicy hs = credit("credit-hs", 16, 1);
-    assertEquals(100 * US, hs.guestSpinNanos(), "the idle-spin of params()");
-    assertEquals(0, poll.guestSpinNanos(), "polling guests never yield");
-  }
-
-  @Test
   void nothingQueued_isIdle() {
     credit("credit-poll", 16, 1);
     assertInstanceOf(GpuDecision.Idle.class, gpu.next());
