@@ -14,9 +14,8 @@ import java.util.Optional;
  * <p>Memory. Every GPU benchmark touches a working set of high global graphics memory (its demand) and allocates
  * it with {@link Step.Malloc}; it learns what its VM holds through {@link MemoryAware#held}. While it holds less
  * than its demand its guest driver returns objects to render each frame (§3.1: "the same objects are frequently
- * returned"): {@code ceil(deficit / OBJECT_BYTES)} returns per frame or operation, for which it first waits for the
- * GPU and then binds the deficit's pages again ({@link ObjectReturns}: the driver's eviction and re-binding, their
- * cost per page fitted to Figures 6 and 8). It asks for the
+ * returned"): {@code ceil(deficit / OBJECT_BYTES)} returns per frame or operation, in eviction rounds each of which
+ * waits for the GPU ({@link ObjectReturns}, the round's size fitted to Figures 6 and 8). It asks for the
  * deficit again (step 1 of Figure 3) at most every {@link #ASK_INTERVAL}; when it finishes it frees what it holds.
  *
  * <p>The paper reports only normalised figures, so the absolute frame rates, run times and demands below are
@@ -38,8 +37,8 @@ public final class GballoonWorkloads {
    * three slots in 2 second intervals" (one slot per request, §4.4 "the slots are increased one by one").
    */
   static final long ASK_INTERVAL = 2 * S;
-  /** The re-binding cost per page in force ({@link ObjectReturns#REBIND_NANOS_PER_PAGE}; a fit may sweep it). */
-  static final long REBIND_NANOS = Long.getLong("gpuemu.fit.rebind-nanos", ObjectReturns.REBIND_NANOS_PER_PAGE);
+  /** The eviction round ({@link ObjectReturns#EVICTION_BYTES}). */
+  static final long EVICTION_BYTES = ObjectReturns.EVICTION_BYTES;
   /** The size of a returned memory object (assumed: a 1024 × 1024 RGBA texture), for counting returns. */
   static final long OBJECT_BYTES = 4 * MIB;
   /**
@@ -267,17 +266,19 @@ public final class GballoonWorkloads {
       return Optional.empty();
     }
 
-    /** One frame or operation with this demand: what returning objects costs it ({@link ObjectReturns}), counted. */
-    ObjectReturns.Cost frame(long demand) {
-      ObjectReturns.Cost cost = ObjectReturns.of(demand, held, OBJECT_BYTES, REBIND_NANOS);
+    /**
+     * One frame or operation of {@code batches} batches with this demand: what returning objects costs it
+     * ({@link ObjectReturns}); the objects are counted.
+     */
+    ObjectReturns.Cost frame(long demand, int batches) {
+      ObjectReturns.Cost cost = ObjectReturns.of(demand, held, OBJECT_BYTES, EVICTION_BYTES, batches);
       returns += cost.objects();
       return cost;
     }
 
-    /** Before a frame's work: the wait to return objects the GPU still uses, and re-binding them. */
-    static void addReturns(ArrayDeque<Step> out, String name, ObjectReturns.Cost cost) {
-      if (cost.waits()) out.add(new Step.SyncCall(KernelSpec.cd(name + "/evict", READBACK)));
-      if (cost.rebindNanos() > 0) out.add(new Step.CpuBurst(cost.rebindNanos()));
+    /** An eviction round's wait for the GPU before a batch. */
+    static Step evictionWait(String name) {
+      return new Step.SyncCall(KernelSpec.cd(name + "/evict", READBACK));
     }
 
     /** Frees everything held, once the benchmark is done. */
@@ -368,12 +369,33 @@ public final class GballoonWorkloads {
       if (memoryStep.isPresent()) return memoryStep.get();
       Stage s = stage.get();
       String name = bench.name() + "/" + s.name();
-      GuestMemory.addReturns(pending, name, memory.frame(s.demandBytes()));
-      GameWorkload.addFrame(pending, name, s.frame(), WorkloadCatalog.batchesOf(s.frame()));
+      int batches = WorkloadCatalog.batchesOf(s.frame());
+      ObjectReturns.Cost cost = memory.frame(s.demandBytes(), batches);
+      if (cost.waits() == 0) {
+        GameWorkload.addFrame(pending, name, s.frame(), batches);
+      } else {
+        addFrameEvicting(pending, name, s.frame(), batches, cost.waits());
+      }
       count++;
       return pending.poll();
     }
 
+  }
+
+  /**
+   * A frame as {@link GameWorkload#addFrame} builds it (per batch its CPU work, then its launch; the last batch goes
+   * with Present), with an eviction round's wait before the batches {@link ObjectReturns#waitsBefore} names.
+   */
+  static void addFrameEvicting(ArrayDeque<Step> out, String name, Scene s, int batches, int waits) {
+    long cpuEach = Math.max(1, s.cpuNanos() / batches);
+    long gpuEach = Math.max(1, s.gpuNanos() / batches);
+    KernelSpec batch = KernelSpec.cd(name, gpuEach);
+    for (int i = 0; i < batches; i++) {
+      if (ObjectReturns.waitsBefore(i, batches, waits)) out.add(GuestMemory.evictionWait(name));
+      out.add(new Step.CpuBurst(cpuEach));
+      if (i < batches - 1) out.add(new Step.LaunchKernel(batch));
+    }
+    out.add(new Step.Present(batch));
   }
 
   /** A 2D trace replay running: a memory step when one is due, else the next operation. */
@@ -407,7 +429,7 @@ public final class GballoonWorkloads {
       if (done == bench.ops()) return finish(now);
       Optional<Step> memoryStep = memory.adjust(now, bench.demandBytes());
       if (memoryStep.isPresent()) return memoryStep.get();
-      GuestMemory.addReturns(pending, bench.name(), memory.frame(bench.demandBytes()));
+      if (memory.frame(bench.demandBytes(), 1).waits() > 0) pending.add(GuestMemory.evictionWait(bench.name()));
       pending.add(new Step.CpuBurst(bench.cpuNanos()));
       done++;
       count = done;

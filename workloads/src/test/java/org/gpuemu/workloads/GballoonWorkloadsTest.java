@@ -136,27 +136,39 @@ class GballoonWorkloadsTest {
   }
 
   @Test
-  void valley_in384Mb_returnsAndRebindsItsDeficitEveryFrame_waitingForTheGpuFirst() {
-    Alone valley = runAlone(WorkloadCatalog.get("valley"), cap(6 * SLOT));
-    long rebind = GballoonWorkloads.REBIND_NANOS;
-    // Scene 1 needs 9 slots and holds 6: each frame waits for the GPU to finish with what it returns (so frames no
-    // longer overlap), re-binds 3 slots of 4 KiB pages and then renders its 1/30 s.
-    double scene1 = 3 * SLOT / ObjectReturns.PAGE * rebind + 6 * MS + 1e9 / 30;
-    List<Frame> frames = valley.frames().stream().filter(f -> f.gpuNanos() > GballoonWorkloads.READBACK).toList();
-    assertEquals(valley.frames().size(), 2 * frames.size(), 2, "every frame comes after its wait to evict");
-    assertEquals(scene1, frames.get(2).atNanos() - frames.get(1).atNanos(), 6 * MS + 20_000);
-    // Scene 18 needs 13 and holds 6: 7 slots re-bound a frame.
-    double scene18 = 7 * SLOT / ObjectReturns.PAGE * rebind + 6 * MS + 1e9 / 30;
-    long lastGap = frames.get(frames.size() - 2).atNanos() - frames.get(frames.size() - 3).atNanos();
-    assertEquals(scene18, lastGap, 6 * MS + 20_000);
-    assertEndsAt(234 * S, scene18, valley);
-    // Returns per frame: 16 objects of 4 MiB for each slot missing, 48 in scenes 1-3 up to 112 in scenes 14-18.
-    long expectedReturns = 0;
-    for (Frame f : frames) {
-      int scene = (int) Math.min(17, f.atNanos() / GballoonWorkloads.VALLEY_SCENE);
-      expectedReturns += (GballoonWorkloads.VALLEY_SLOTS.get(scene) - 6) * SLOT / GballoonWorkloads.OBJECT_BYTES;
+  void valley_in384Mb_returnsItsDeficitEveryFrame_inEvictionRoundsThatWaitForTheGpu() {
+    // Stepped on a GPU that is never late (only CPU time passes): per frame, the evictions' waits by scene.
+    Program valley = WorkloadCatalog.get("valley").start(1);
+    long t = 0;
+    int waits = 0;
+    java.util.Map<Integer, java.util.Set<Integer>> waitsPerFrameByScene = new java.util.TreeMap<>();
+    for (Step step = valley.next(t); step != null; step = valley.next(t)) {
+      if (step instanceof Step.Malloc m) ((MemoryAware) valley).held(6 * SLOT); // gVirt-384 grants nothing more
+      if (step instanceof Step.CpuBurst b) t += b.nanos();
+      if (step instanceof Step.SyncCall c) {
+        assertTrue(c.kernel().name().endsWith("/evict"), c.kernel().name());
+        waits++;
+      }
+      if (step instanceof Step.Present) {
+        int scene = (int) Math.min(17, t / GballoonWorkloads.VALLEY_SCENE);
+        waitsPerFrameByScene.computeIfAbsent(scene, k -> new java.util.TreeSet<>()).add(waits);
+        waits = 0;
+      }
     }
-    assertEquals(expectedReturns, valley.returns(), (double) expectedReturns / 100);
+    // Scenes lacking 3, 4, 5, 6 and 7 slots wait 6, 8, 10, 12 and 14 times a frame (rounds of 32 MiB, at most one
+    // per batch: 17), every frame.
+    for (int scene = 0; scene < 18; scene++) {
+      int lacking = GballoonWorkloads.VALLEY_SLOTS.get(scene) - 6;
+      long rounds = Math.min(17, lacking * SLOT / ObjectReturns.EVICTION_BYTES);
+      assertEquals(java.util.Set.of((int) rounds), waitsPerFrameByScene.get(scene), "scene " + (scene + 1));
+    }
+    // Returns per frame: 16 objects of 4 MiB for each slot missing.
+    Alone alone = runAlone(WorkloadCatalog.get("valley"), cap(6 * SLOT));
+    long presents = alone.frames().stream().filter(f -> f.gpuNanos() > GballoonWorkloads.READBACK).count();
+    assertTrue(alone.returns() >= presents * 48 && alone.returns() <= presents * 112, alone.returns() + " returns");
+    // alone, the waits only serialise its batches a little: it keeps most of its 30 FPS
+    assertEndsAt(234 * S, 1e9 / 30 + 6 * MS, alone);
+    assertTrue(presents / 234.0 > 20 && presents / 234.0 < 30, presents / 234.0 + " FPS");
   }
 
   @Test
@@ -167,9 +179,8 @@ class GballoonWorkloadsTest {
     assertEquals(new Step.Malloc(3 * SLOT), asks.get(1).step(), "it holds 6 of 9 slots");
     for (int i = 1; i < asks.size(); i++) {
       long gap = asks.get(i).atNanos() - asks.get(i - 1).atNanos();
-      // it asks before its next frame, so up to one frame late (at most 7 slots re-bound, 6 ms and 1/30 s)
-      long frame = 7 * SLOT / ObjectReturns.PAGE * GballoonWorkloads.REBIND_NANOS + 6 * MS + S / 30;
-      assertTrue(gap >= 2 * S && gap < 2 * S + frame + MS, "ask " + i + " after " + gap + " ns");
+      // it asks before its next frame, so up to one frame late (6 ms of CPU and 1/30 s of GPU, run apart)
+      assertTrue(gap >= 2 * S && gap < 2 * S + 6 * MS + S / 30 + MS, "ask " + i + " after " + gap + " ns");
     }
     assertEquals(117, asks.size(), 4, "234 s / 2 s, less the asks that wait for a frame to end");
   }
@@ -235,10 +246,12 @@ class GballoonWorkloadsTest {
   }
 
   @Test
-  void aTrace_withHalfItsMemory_rebindsTheMissingHalfEveryOperation() {
-    // Midori holds 48 of its 96 MiB: every operation re-binds 48 MiB of pages (12,288) before its 2 ms of work.
+  void aTrace_withHalfItsMemory_waitsForTheGpuBeforeEveryOperation() {
+    // Midori holds 48 of its 96 MiB: before each operation the driver returns 12 objects and waits for the GPU, so
+    // an operation's draw no longer runs beside the next one's CPU work.
     Alone alone = runAlone(WorkloadCatalog.get("midori"), cap(48 * MIB));
-    assertEquals(10_000L * (2 * MS + 12_288 * GballoonWorkloads.REBIND_NANOS), alone.cpuNanos());
+    assertEquals(20 * S, alone.cpuNanos());
+    assertEquals(20 * S + 10_000 * (600_000 + GballoonWorkloads.READBACK), alone.endNanos(), 20 * MS);
     assertEquals(10_000L * 12, alone.returns(), "48 MiB missing: 12 objects of 4 MiB per operation");
   }
 

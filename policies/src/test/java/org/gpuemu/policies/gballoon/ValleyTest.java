@@ -8,7 +8,6 @@ import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.gpuemu.workloads.MemoryAware;
-import org.gpuemu.workloads.ObjectReturns;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
 import org.gpuemu.workloads.WorkloadCatalog;
@@ -106,22 +105,15 @@ class ValleyTest {
   }
 
   @Test
-  void valleyIn384Mb_rebindsWhatItLacksEveryFrame_theGuestDriversObjectReturns() {
-    // §3.1: lacking memory, the guest driver returns objects and binds them again, every frame: each frame waits for
-    // the GPU and then re-binds its deficit page by page (ObjectReturns) before its own 6 ms of CPU and 1/30 s of GPU.
+  void valleyIn384Mb_alone_waitsForItsGpuBetweenEvictionRounds_whichCostsItAlmostNothingAlone() {
+    // §3.1: lacking memory, the guest driver returns objects every frame, in eviction rounds that each wait for the
+    // GPU (ObjectReturns). Alone, on a GPU of its own, a wait finds the GPU nearly done: Valley keeps its 30 FPS
+    // (the rounds cost it under sharing, where each wait gives up its vGPU's turn).
     Run at384 = run("static-384");
     Run at1024 = run("static-1024");
     assertEquals(30, at1024.fps(), 0.05, "30 FPS alone with all its memory");
-    // Scenes of 13 s lacking 3, 4, 5, 6 and 7 slots for 3, 3, 3, 4 and 5 scenes (Figure 9's demands, 6 slots held).
-    int[] lacking = {3, 4, 5, 6, 7};
-    int[] scenes = {3, 3, 3, 4, 5};
-    double frames = 0;
-    for (int i = 0; i < lacking.length; i++) {
-      long pages = lacking[i] * 64 * MIB / ObjectReturns.PAGE;
-      double frame = Math.max(pages * ObjectReturns.REBIND_NANOS_PER_PAGE + 6e6, 1e9 / 30) + 10_000;
-      frames += scenes[i] * 13e9 / frame;
-    }
-    assertEquals(frames / 234, at384.fps(), 0.02 * frames / 234);
+    assertEquals(30, at384.fps(), 0.3);
+    assertTrue(at384.fps() < at1024.fps());
     // The guest asks again every 2 s for 234 s and is refused each time.
     assertEquals(117, at384.counters().expansionsRefused(), 4);
     assertEquals(new Slots(0, 6), at384.slots().get(0));
