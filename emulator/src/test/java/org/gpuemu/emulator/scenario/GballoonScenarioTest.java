@@ -124,20 +124,26 @@ class GballoonScenarioTest {
   }
 
   /**
-   * Figure 8 over Valley's whole benchmark (234 s): 7 VMs of two-threaded cg and 8 of Valley. gVirt-1024's copies
-   * cost cg (paper: 19 %). Valley's +4 % under gVirt-1024 and +2 % under gBalloon are two of the three ratios the
-   * guest driver's eviction round was fitted to (ObjectReturns.EVICTION_BYTES); the fitted model misses them (Valley
-   * keeps more under gVirt-384, where its eviction waits cost it turns, than under gVirt-1024's copies), so they are
-   * the scoreboard's calibrated rows, not asserted here.
+   * Figure 8 over Valley's whole benchmark (234 s): 7 VMs of two-threaded cg and 8 of Valley. Valley under gVirt-1024
+   * is Figure 8's +4 % within the paper's 2 points: the calibration point of what a missing slot costs Valley
+   * (GballoonWorkloads.DEFICIT_SLOWDOWN), checked to be what runs (measured 1.035). cg's performance is its run time's
+   * inverse: gVirt-1024's copies cost it the most, gBalloon's less (paper: 19 % and 1.5 %; measured 6.7 % and 6.1 %:
+   * the README says why), and gBalloon's Valley, with its memory and fewer copies, is above gVirt-384's.
    */
   @Test
-  void figure8_gvirt1024CostsCg(@TempDir Path out) throws Exception {
+  void figure8_valleyUnderGvirt1024IsItsCalibration_gvirt1024CostsCgTheMost_gballoonLess(@TempDir Path out)
+      throws Exception {
     Map<String, Double> cg = new java.util.LinkedHashMap<>();
-    for (String policy : List.of("static-384", "static-1024")) {
+    Map<String, Double> valley = new java.util.LinkedHashMap<>();
+    for (String policy : List.of("static-384", "static-1024", "gballoon")) {
       Map<String, Object> doc = summary("cpu-and-gpu.conf", 0, policy, 234, out);
       cg.put(policy, sum(doc, "c", "run_time_s"));
+      valley.put(policy, sum(doc, "v", "fps"));
     }
-    assertTrue(cg.get("static-1024") > cg.get("static-384"), "cg run times " + cg);
+    assertEquals(1.04, valley.get("static-1024") / valley.get("static-384"), 0.02, "valley " + valley);
+    assertTrue(cg.get("static-1024") > cg.get("gballoon"), "cg run times " + cg);
+    assertTrue(cg.get("gballoon") > cg.get("static-384"), "cg run times " + cg);
+    assertTrue(valley.get("gballoon") > valley.get("static-384"), "valley " + valley);
   }
 
   /**
