@@ -132,7 +132,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
         .onMessage(Reset.class, this::onReset)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -155,12 +155,12 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
         issuePresent(msg.atNanos()); // passed through at the guest's model time (docs/concepts/time-and-order.md)
       }
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onVgpu(FromVgpu msg) {
     if (msg.answer() instanceof VCpu.FlushReturned) {
-      if (!ledger.holds()) return this; // the Present it was for failed (a crash): nothing to sleep for
+      if (!ledger.holds()) return Behaviors.same(); // the Present it was for failed (a crash): nothing to sleep for
       long now = run.now();
       sleepThenPresent(pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned));
     } else if (msg.answer() instanceof VCpu.PresentReturned returned) {
@@ -175,13 +175,13 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       }
       ledger.answered(returned);
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onSleepEnded(SleepEnded msg) {
     run.fired(msg.due());
     issuePresent();
-    return this;
+    return Behaviors.same();
   }
 
   /** agent-crash: a Present held here fails, then the actor fails (see the class). */
@@ -198,7 +198,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private Behavior<Command> onReset(Reset msg) {
     run.disarm(timers, SLEEP);
     ledger.failHeld(msg.reason(), Math.max(run.now(), msg.atNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onController(FromController msg) {
@@ -221,7 +221,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       collect.replyTo().tell(new VgrisController.AgentReport(vgpuIndex, collect.seq(), framesSinceReport, running));
       framesSinceReport = 0;
     }
-    return this;
+    return Behaviors.same();
   }
 
   private void sleepThenPresent(long sleep) {
