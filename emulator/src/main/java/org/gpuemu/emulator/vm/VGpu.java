@@ -38,8 +38,8 @@ import org.gpuemu.emulator.vm.VgpuRequests.Waiter;
  * guest has only a few requests in the shared FIFO, the FIFO serves guests in turn, request by request, so GPU time
  * is shared about equally ("allocates resources fairly under contention", §3.2) and a guest with light frames gets
  * more frames. {@code Present} returns once everything the guest recorded is in the driver's buffer (which is what
- * makes Present expensive under contention, Figure 6, and what {@code Flush} does ahead of it) and no more than
- * {@code commandBuffer} frames are unfinished.
+ * makes Present expensive under contention, Figure 6; {@code Flush} ahead of it waits until those requests have run)
+ * and no more than {@code commandBuffer} frames are unfinished.
  *
  * <p>Faults: {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
  * an engine reset took; what each does and how it recovers: {@link VgpuFaults}.
@@ -66,7 +66,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
       implements Command {}
 
-  /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
+  /**
+   * {@link VCpu.FlushReturned} once everything recorded so far has completed on the GPU (Direct3D 9's event query
+   * polled with {@code D3DGETDATA_FLUSH}: {@link VgpuAnswers}).
+   */
   public record Flush(ActorRef<VCpu.Command> replyTo, long call) implements Command {}
 
   /** A guest's {@code call} (request {@code id}) over a faulty channel, given up at {@code giveUp}: GuestChannel. */
