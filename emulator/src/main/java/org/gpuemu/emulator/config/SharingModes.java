@@ -88,20 +88,6 @@ public final class SharingModes {
       vmConfigs.put(vm.name(), user.getObject("vms").toConfig().getConfig(ConfigUtil.joinPath(vm.name()))
           .withFallback(vmTemplate));
     }
-    for (Settings.Vm vm : vms) { // keys of another mode: an error, never silently ignored
-      Config v = vmConfigs.get(vm.name());
-      String p = "scenario.vms." + ConfigUtil.joinPath(vm.name());
-      if (mode != Mode.MIG && !v.getString("mig-profile").isEmpty()) {
-        problem.accept(p + ".mig-profile", "a MIG profile needs scenario.gpu.mode = mig, the mode is " + mode.key());
-      }
-      if (mode != Mode.MIG && v.getInt("mig-start") != -1) {
-        problem.accept(p + ".mig-start", "a MIG placement needs scenario.gpu.mode = mig, the mode is " + mode.key());
-      }
-      if (mode != Mode.MPS && v.getInt("mps-active-thread-percentage") != 100) {
-        problem.accept(p + ".mps-active-thread-percentage", "an MPS active-thread percentage needs scenario.gpu.mode "
-            + "= mps, the mode is " + mode.key());
-      }
-    }
     if (mode == Mode.TIME_SLICED) return new Shared(mode, hosts, vms, gpuPolicy, arch);
     if (user.hasPath("hosts") || hosts.size() != 1 || hosts.get(0).gpus() != 1) {
       problem.accept("scenario.gpu.mode", "mig and mps share the one GPU of scenario.host; many hosts or GPUs are "
@@ -143,10 +129,16 @@ public final class SharingModes {
       problem.accept("scenario.gpu.sms", "MIG on " + mig.name() + " needs the whole GPU's " + mig.sms() + " SMs (the "
           + "kernels' solo durations are on them), got " + gpu.sms());
     }
+    // instances without a start are placed largest first (memory slices, then compute slices), file order among
+    // equals, so that small ones do not block the starts the large ones are restricted to; NVIDIA documents no
+    // order for nvidia-smi mig -cgi without a placement, this is our choice
+    List<Settings.Vm> order = new ArrayList<>(vms);
+    order.sort(java.util.Comparator.comparingInt((Settings.Vm vm) -> vmConfigs.get(vm.name()).getInt("mig-start") >= 0
+        ? 0 : 1).thenComparingInt(vm -> -mig.profile(vmConfigs.get(vm.name()).getString("mig-profile"))
+        .map(pr -> pr.memorySlices() * 8 + pr.computeSlices()).orElse(0)));
     MigPlacement placement = new MigPlacement(mig);
-    List<Settings.Gpu> units = new ArrayList<>();
-    List<Settings.Vm> placed = new ArrayList<>();
-    for (Settings.Vm vm : vms) {
+    Map<String, MigPlacement.Instance> instances = new HashMap<>();
+    for (Settings.Vm vm : order) {
       String p = "scenario.vms." + ConfigUtil.joinPath(vm.name());
       Config v = vmConfigs.get(vm.name());
       String profile = v.getString("mig-profile");
@@ -157,19 +149,26 @@ public final class SharingModes {
         continue;
       }
       try {
-        MigPlacement.Instance i = placement.place(vm.name(), profile, start < 0 ? Optional.empty() : Optional.of(start));
-        long memory = (long) i.profile().memoryMiB() << 20;
-        if (vm.memoryCapBytes() > memory) {
-          problem.accept(p + ".memory-cap", "more than its " + profile + " instance's " + i.profile().memoryMiB()
-              + " MiB");
-        }
-        units.add(new Settings.Gpu(i.profile().sms(), memory, gpu.contextSwitchNanos(), gpu.maxConcurrentKernels(),
-            gpu.sms()));
-        placed.add(vm.placed(0, placed.size(), vm.cores()));
+        instances.put(vm.name(), placement.place(vm.name(), profile,
+            start < 0 ? Optional.empty() : Optional.of(start)));
       } catch (IllegalArgumentException e) {
         problem.accept(p + (start >= 0 && e.getMessage().contains("may start") ? ".mig-start" : ".mig-profile"),
             e.getMessage());
       }
+    }
+    List<Settings.Gpu> units = new ArrayList<>();
+    List<Settings.Vm> placed = new ArrayList<>();
+    for (Settings.Vm vm : vms) {
+      MigPlacement.Instance i = instances.get(vm.name());
+      if (i == null) continue;
+      long memory = (long) i.profile().memoryMiB() << 20;
+      if (vm.memoryCapBytes() > memory) {
+        problem.accept("scenario.vms." + ConfigUtil.joinPath(vm.name()) + ".memory-cap", "more than its "
+            + i.profile().name() + " instance's " + i.profile().memoryMiB() + " MiB");
+      }
+      units.add(new Settings.Gpu(i.profile().sms(), memory, gpu.contextSwitchNanos(), gpu.maxConcurrentKernels(),
+          gpu.sms()));
+      placed.add(vm.placed(0, placed.size(), vm.cores()));
     }
     if (placed.size() != vms.size()) return new Shared(Mode.MIG, List.of(host), vms, gpuPolicy, arch);
     return new Shared(Mode.MIG, List.of(new Settings.Host(host.name(), host.cores(), units.size(), gpu,
