@@ -74,7 +74,7 @@ public final class NvidiaPolicies implements PolicyProvider {
     VgpuType type = type(params, BEST_EFFORT);
     long slice = VgpuSchedulerSettings.defaultTimeSliceMs(type) * 1_000_000L;
     return new RoundRobinPolicy(BEST_EFFORT, slice, Integer.MAX_VALUE,
-        ParamChecks.positiveCount(params, BEST_EFFORT, MAX_INFLIGHT), RoundRobinPolicy.TurnOrder.CYCLIC_INDEX);
+        ParamChecks.positiveCount(params, BEST_EFFORT, MAX_INFLIGHT));
   }
 
   static ShareSchedulerPolicy share(PolicyParams params, String name, ShareSchedulerPolicy.Share share) {
