@@ -37,7 +37,7 @@ class EveryScenarioFileTest {
     String folder = file.getParent().getFileName().toString();
     boolean custom = folder.equals("custom");
     assertTrue(custom ? head.startsWith("# Custom workloads (issue 22)")
-            : folder.equals("cluster") ? head.startsWith("# Many hosts (issue 23)")
+            : folder.equals("cluster") ? head.startsWith("# Many hosts")
             // sharing/ holds the vendor's sharing modes (NVIDIA vGPU, MIG, MPS): no paper, the documentation instead
             : folder.equals("sharing") ? head.startsWith("# Sharing modes (NVIDIA's documentation)")
             : head.matches("# .*\\b(vgris|fairgv|vmcg|combo|gballoon)\\.txt\\b.*"),
