@@ -30,18 +30,21 @@ import org.gpuemu.workloads.KernelSpec;
  * <ul>
  *   <li>SLA-aware (§3.2, Figure 5): {@code Flush}, then sleep target − (time since the previous Present returned,
  *       flush included) − predicted Present cost, then Present; the cost of every Present (issue to return) is
- *       recorded, in every mode, so the prediction is ready when the hybrid switches to SLA-aware. The flush's own
- *       CPU cost is not modelled: the paper measures it instead of predicting it, and so does this agent.</li>
+ *       recorded, in every mode, so the prediction is ready when the hybrid switches to SLA-aware. The Flush waits
+ *       until the frame's commands have run on the GPU (the event query of {@link VgpuAnswers}), so the frame's GPU
+ *       time is inside the measured time and the sleep comes after it; the flush's own CPU cost is not modelled:
+ *       the paper measures it instead of predicting it, and so does this agent.</li>
  *   <li>Proportional share (§3.2): the agent asks the controller before each Present and holds it until the VM's
  *       budget allows.</li>
  * </ul>
- * Under a policy that does not intercept Present the agent passes it through, after the VM's fixed
- * {@code present-sleep} if it has one (the sleep schedule of Figure 8). A frame's latency is measured by the vCPU
+ * Under a policy that does not intercept Present the agent passes it through, unless the VM has a fixed
+ * {@code present-sleep} (the sleep schedule of Figure 8: "An initial sleep time per frame of 300 ms is set by
+ * VGRIS"): then it runs the SLA-aware loop with that sleep instead of a computed one, Flush, Sleep, Present. A frame's latency is measured by the vCPU
  * (between the returns of two Presents), not here. What each Present cost (issue to return) and what the agent had
  * predicted for it go to the metrics hub in every mode (Figures 6 and 9: the prediction is the one SLA-aware
  * scheduling sleeps by, made from the costs recorded so far).
  *
- * <p>{@code agent-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it. A Present it
+ * <p>{@code agent-crash} ({@link Crash}). Effect: the actor fails and supervision restarts it. A Present it
  * held (sleeping before it, waiting for the controller's permission or for the flush) fails with reason
  * {@code agent-crashed}, its tail too if it had not gone to the vGPU, and the guest is answered: the frame is lost;
  * what it had counted for the controller's second is lost, and the Present cost history the SLA-aware sleep predicts
@@ -140,29 +143,33 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private Behavior<Command> onPresent(Present msg) {
     ledger.held(msg);
     if (mode instanceof PresentMode.SlaAware) {
-      // the Flush pushes the frame's last batch out now, ahead of the sleep
-      if (ledger.tail != null) vgpu.tell(new VGpu.Launch(ledger.tail, -1, -1, ledger.tailCall));
-      ledger.tailSent();
-      vgpu.tell(new VGpu.Flush(vgpuAnswers, ledger.ownFlush(run.now())));
+      flush();
     } else if (mode instanceof PresentMode.ProportionalShare) {
       ledger.ask();
       controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
+    } else if (vm.presentSleep().set()) {
+      // VGRIS's agent with a fixed sleep (Figure 8): the SLA-aware loop, Flush then Sleep then Present (§3.2)
+      flush();
     } else {
-      long sleep = vm.presentSleep().at(run.now() - vm.startDelayNanos());
-      if (sleep > 0) {
-        sleepThenPresent(sleep);
-      } else {
-        issuePresent(msg.atNanos()); // passed through at the guest's model time (DESIGN.md §4)
-      }
+      issuePresent(msg.atNanos()); // passed through at the guest's model time (causal order)
     }
     return Behaviors.same();
+  }
+
+  /** The frame's last batch goes out now, then the Flush that waits for the frame's commands to run. */
+  private void flush() {
+    if (ledger.tail != null) vgpu.tell(new VGpu.Launch(ledger.tail, -1, -1, ledger.tailCall));
+    ledger.tailSent();
+    vgpu.tell(new VGpu.Flush(vgpuAnswers, ledger.ownFlush(run.now())));
   }
 
   private Behavior<Command> onVgpu(FromVgpu msg) {
     if (msg.answer() instanceof VCpu.FlushReturned) {
       if (!ledger.holds()) return Behaviors.same(); // the Present it was for failed (a crash): nothing to sleep for
       long now = run.now();
-      sleepThenPresent(pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned));
+      sleepThenPresent(mode instanceof PresentMode.SlaAware
+          ? pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned)
+          : vm.presentSleep().at(now - vm.startDelayNanos()));
     } else if (msg.answer() instanceof VCpu.PresentReturned returned) {
       long now = run.now();
       if (returned.failure() == null) {

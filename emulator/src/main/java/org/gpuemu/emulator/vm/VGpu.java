@@ -38,10 +38,10 @@ import org.gpuemu.emulator.vm.VgpuRequests.Waiter;
  * guest has only a few requests in the shared FIFO, the FIFO serves guests in turn, request by request, so GPU time
  * is shared about equally ("allocates resources fairly under contention", §3.2) and a guest with light frames gets
  * more frames. {@code Present} returns once everything the guest recorded is in the driver's buffer (which is what
- * makes Present expensive under contention, Figure 6, and what {@code Flush} does ahead of it) and no more than
- * {@code commandBuffer} frames are unfinished.
+ * makes Present expensive under contention, Figure 6; {@code Flush} ahead of it waits until those requests have run)
+ * and no more than {@code commandBuffer} frames are unfinished.
  *
- * <p>Faults (issue 18): {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
+ * <p>Faults: {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
  * an engine reset took; what each does and how it recovers: {@link VgpuFaults}.
  */
 public final class VGpu extends AbstractBehavior<VGpu.Command> {
@@ -66,7 +66,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
       implements Command {}
 
-  /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
+  /**
+   * {@link VCpu.FlushReturned} once everything recorded so far has completed on the GPU (Direct3D 9's event query
+   * polled with {@code D3DGETDATA_FLUSH}: {@link VgpuAnswers}).
+   */
   public record Flush(ActorRef<VCpu.Command> replyTo, long call) implements Command {}
 
   /** A guest's {@code call} (request {@code id}) over a faulty channel, given up at {@code giveUp}: GuestChannel. */
@@ -79,9 +82,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
-
   private record FromScheduler(Scheduling.ToVgpu message) implements Command {}
-
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
   /**
@@ -95,7 +96,6 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   public record Watch(int fault, long sinceNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
 
   public record Drained(int vgpu) {}
-
   /** Final figures of this vGPU; requests are GPU calls (launch, sync, present, flush). */
   public record VgpuReport(int vgpu, long submitted, long completed, long failed, long outstanding,
       long kernelsCompleted, long gpuBusyNanos, long kernelsInRun, long gpuBusyInRunNanos,
