@@ -22,8 +22,8 @@ import java.util.function.BiConsumer;
  * invariants (docs/guides/explore.md). Each property is written as an {@code expect} row is: a {@code metric} (a
  * dotted path into summary.json, {@code *} summing over keys) and what it must be ({@code at-least}, {@code at-most},
  * or {@code paper} within {@code tolerance}). With {@code outside-faults = true} the metric is a timeline field of
- * each VM ({@code vms.<vm>.<field>}, {@code vms.*.<field>}: every VM), taken as its mean over the metric periods that
- * no fault window (injection to heal, plus {@code recovery}) touches. Nothing else reads the block: {@code run}
+ * each VM ({@code vms.<vm>.<field>}, {@code vms.*.<field>}: every VM), which must hold in every metric period that no
+ * fault window (injection to heal, plus {@code recovery}) touches. Nothing else reads the block: {@code run}
  * ignores it.
  *
  * @param properties the scenario's properties of its policy
@@ -191,7 +191,7 @@ public record ExploreBlock(List<Property> properties, List<String> keepVms, long
         high = paper + tol;
       }
     } else {
-      if (least == null && most == null) p.accept("at-least", "a property needs at-least, at-most, or paper with a "
+      if (!row.containsKey("at-least") && !row.containsKey("at-most")) p.accept("at-least", "a property needs at-least, at-most, or paper with a "
           + "tolerance");
       if (tolerance != null || relative != null) p.accept("tolerance", "a tolerance goes with paper");
       if (least != null) low = least;

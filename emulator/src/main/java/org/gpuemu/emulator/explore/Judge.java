@@ -90,9 +90,13 @@ public final class Judge {
     return windows;
   }
 
-  /** Whether the period ending at {@code end} ({@code period} long) lies in a VM's active window and no fault's. */
+  /**
+   * Whether the period ending at {@code end} ({@code period} long) is a whole one (the timeline's last row covers
+   * only the run's drain) and lies in the VM's active window and no fault's.
+   */
   static boolean clean(Settings.Vm vm, long end, long period, List<long[]> windows) {
     long start = end - period;
+    if (end % period != 0) return false;
     long stop = vm.stopAfterNanos() > 0 ? vm.stopAfterNanos() : Long.MAX_VALUE;
     if (start < vm.startDelayNanos() || end > stop) return false;
     for (long[] w : windows) if (start < w[1] && end > w[0]) return false;
@@ -133,7 +137,10 @@ public final class Judge {
     return found;
   }
 
-  /** A property over the timeline: the field's mean over each named VM's clean periods (not judged without one). */
+  /**
+   * A property over the timeline: the field in every clean period of each named VM (the worst period reported; not
+   * judged without a clean period).
+   */
   static List<Finding> outsideFaults(Settings.Scenario scenario, ExploreBlock.Property p, List<Period> periods,
       List<long[]> windows) {
     String[] parts = p.metric().split("\\.");
@@ -141,20 +148,28 @@ public final class Judge {
     List<Finding> found = new ArrayList<>();
     for (Settings.Vm vm : scenario.vms()) {
       if (!parts[1].equals("*") && !parts[1].equals(vm.name())) continue;
-      double sum = 0;
       int n = 0;
+      int broke = 0;
+      Period worst = null;
+      double worstBy = 0;
       for (Period row : periods) {
         if (!row.vm().equals(vm.name()) || !clean(vm, row.endNanos(), scenario.metricsPeriodNanos(), windows)) continue;
         JsonNode v = row.row().get(field);
         if (v == null || !v.isNumber()) continue;
-        sum += v.asDouble();
         n++;
+        double x = v.asDouble();
+        if (p.holds(x)) continue;
+        broke++;
+        double by = x < p.low() ? p.low() - x : x - p.high();
+        if (worst == null || by > worstBy) {
+          worst = row;
+          worstBy = by;
+        }
       }
-      if (n == 0) continue;
-      double mean = sum / n;
-      if (!p.holds(mean)) {
-        found.add(new Finding(p.name(), String.format(Locale.ROOT, "vms.%s.%s = %s over %d periods outside fault "
-            + "windows, expected %s", vm.name(), field, fmt(mean), n, p.bound())));
+      if (worst != null) {
+        found.add(new Finding(p.name(), String.format(Locale.ROOT, "vms.%s.%s = %s in the period to %.1f s, expected "
+            + "%s (%d of %d periods outside fault windows broke it)", vm.name(), field,
+            fmt(worst.row().get(field).asDouble()), worst.endNanos() / 1e9, p.bound(), broke, n)));
       }
     }
     return found;
