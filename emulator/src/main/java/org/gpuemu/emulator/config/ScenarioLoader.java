@@ -193,6 +193,7 @@ public final class ScenarioLoader {
         case "workloads" -> { } // keys per workload kind: ScenarioWorkloads, once the GPU's SMs are known
         case "expect" -> Expectations.check(e.getValue(), path, reference.getConfig("expect-row"), policies,
             (where, message) -> problems.add(at(where, message)));
+        case "explore" -> ExploreBlock.check(e.getValue(), path, (where, message) -> problems.add(at(where, message)));
         case "scheduler" -> checkScheduler(e.getValue(), path);
         case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));
         case "placement" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.PLACEMENT));
@@ -475,7 +476,7 @@ public final class ScenarioLoader {
     double lagShare = c.getDouble("fidelity.lag-share");
     if (!(lagShare >= 0 && lagShare < 1)) problems.add(at("scenario.fidelity.lag-share", "expected a fraction in [0, 1), got " + lagShare));
     Settings.Fidelity fidelity = new Settings.Fidelity(order, positiveNanos(c, "fidelity.horizon"), lagShare,
-        threshold, rate, positiveNanos(c, "fidelity.liveness-timeout"));
+        threshold, rate, positiveNanos(c, "fidelity.liveness-timeout"), c.getLong("fidelity.order-seed"));
     long period = positiveNanos(c, "metrics.period");
     custom = ScenarioWorkloads.read(user.hasPath("workloads") ? user.getValue("workloads") : null,
         reference.getConfig("workload-kinds"), path, gpu.sms(), (key, message) -> problems.add(at(key, message)));

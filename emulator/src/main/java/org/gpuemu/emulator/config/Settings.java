@@ -203,7 +203,13 @@ public final class Settings {
    * @param violationRate arrival order: the share of events allowed to be violations
    */
   public record Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
-      double violationThreshold, double violationRate, long livenessTimeoutNanos) {
+      double violationThreshold, double violationRate, long livenessTimeoutNanos, long orderSeed) {
+    /** With the default tie order ({@code order-seed = 0}). */
+    public Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
+        double violationThreshold, double violationRate, long livenessTimeoutNanos) {
+      this(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos, 0);
+    }
+
     /** The defaults of reference.conf (tests). */
     public static Fidelity defaults(long livenessTimeoutNanos) {
       return new Fidelity(org.gpuemu.emulator.clock.Causality.Order.CONSERVATIVE, 100_000_000L, 0.01, 0.1, 0.001,
