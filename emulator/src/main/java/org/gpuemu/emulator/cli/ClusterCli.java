@@ -27,14 +27,18 @@ final class ClusterCli {
 
   /** A cluster run's nodes: {@code launch} more on this machine, or none (they join), and where the seed listens. */
   record Plan(int nodes, boolean launch, String host, int port, Tls tls, PolicySet policies, Path plugins,
-      TlsOptions tlsOptions, Duration joinTimeout) {}
+      TlsOptions tlsOptions, Duration joinTimeout, ClusterNode.Downing downing) {}
 
   /** The cluster run the options ask for; null: none (a run of one JVM). Bad input for a wrong combination. */
   static Plan plan(Integer cluster, Integer clusterPort, Integer nodes, String clusterHost, String joinTimeout,
-      TlsOptions tlsOptions, Path plugins, PolicyCatalog catalog) throws ConfigProblems {
+      TlsOptions tlsOptions, Path plugins, PolicyCatalog catalog, String heartbeatPause, String stableAfter)
+      throws ConfigProblems {
     if (cluster == null && clusterPort == null) {
       if (nodes != null || clusterHost != null || joinTimeout != null) {
         throw ConfigProblems.of("--nodes, --cluster-host and --join-timeout go with --cluster-port");
+      }
+      if (heartbeatPause != null || stableAfter != null) {
+        throw ConfigProblems.of("--heartbeat-pause and --stable-after go with --cluster or --cluster-port");
       }
       if (tlsOptions.tls() != null) throw ConfigProblems.of("--tls-*: TLS is between the nodes of a cluster run");
       return null;
@@ -45,12 +49,16 @@ final class ClusterCli {
     }
     PolicySet policies = PolicySet.of(catalog, plugins);
     Tls tls = tlsOptions.tls();
+    ClusterNode.Downing downing = new ClusterNode.Downing(
+        positive("--heartbeat-pause", heartbeatPause, ClusterNode.Downing.DEFAULT.heartbeatPause()),
+        positive("--stable-after", stableAfter, ClusterNode.Downing.DEFAULT.stableAfter()));
     if (cluster != null) {
       if (cluster < 1 || cluster > 64) throw ConfigProblems.of("--cluster " + cluster + ": expected 1 to 64 nodes");
       if (nodes != null || clusterHost != null || joinTimeout != null) {
         throw ConfigProblems.of("--nodes, --cluster-host and --join-timeout go with --cluster-port");
       }
-      return new Plan(cluster, true, "127.0.0.1", 0, tls, policies, plugins, tlsOptions, Duration.ofSeconds(90));
+      return new Plan(cluster, true, "127.0.0.1", 0, tls, policies, plugins, tlsOptions, Duration.ofSeconds(90),
+          downing);
     }
     if (nodes == null) throw ConfigProblems.of("--cluster-port " + clusterPort + ": give --nodes N, the run's nodes "
         + "with this one");
@@ -67,7 +75,15 @@ final class ClusterCli {
     long wait = joinTimeout == null ? DEFAULT_JOIN_TIMEOUT.toNanos()
         : Main.durationNanos("--join-timeout", joinTimeout, "120s");
     if (wait <= 0) throw ConfigProblems.of("--join-timeout " + joinTimeout + ": expected a duration > 0");
-    return new Plan(nodes, false, host, clusterPort, tls, policies, plugins, tlsOptions, Duration.ofNanos(wait));
+    return new Plan(nodes, false, host, clusterPort, tls, policies, plugins, tlsOptions, Duration.ofNanos(wait),
+        downing);
+  }
+
+  private static Duration positive(String option, String value, Duration otherwise) throws ConfigProblems {
+    if (value == null) return otherwise;
+    long nanos = Main.durationNanos(option, value, otherwise.toSeconds() + "s");
+    if (nanos <= 0) throw ConfigProblems.of(option + " " + value + ": expected a duration > 0");
+    return Duration.ofNanos(nanos);
   }
 
   @SuppressWarnings("unchecked")
@@ -91,7 +107,7 @@ final class ClusterCli {
           nodes - 1, plan.host(), plan.port(), plan.tls() == null ? "" : " with its --tls-key-store and --tls-trust-store");
       out.flush();
     }
-    ClusterRun.Outcome o = ClusterRun.run(source, scenario, nodes, dir, launcher, ClusterNode.Downing.DEFAULT, network);
+    ClusterRun.Outcome o = ClusterRun.run(source, scenario, nodes, dir, launcher, plan.downing(), network);
     Map<String, Object> cluster = (Map<String, Object>) o.summary().get("cluster");
     for (Object n : (List<Object>) cluster.get("nodes")) {
       Map<String, Object> node = (Map<String, Object>) n;

@@ -194,6 +194,14 @@ public final class Main implements Callable<Integer> {
         + "the nodes to join (default: 120s)")
     String joinTimeout;
 
+    @Option(names = "--heartbeat-pause", paramLabel = "DURATION", description = "cluster runs: heartbeats missed "
+        + "this long make a node unreachable (default: 3s; give every node the same)")
+    String heartbeatPause;
+
+    @Option(names = "--stable-after", paramLabel = "DURATION", description = "cluster runs: an unreachable node is "
+        + "downed once membership was stable this long (default: 7s; give every node the same)")
+    String stableAfter;
+
     @CommandLine.Mixin TlsOptions tls;
 
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -205,7 +213,7 @@ public final class Main implements Callable<Integer> {
       try {
         scenario = options.opts.load();
         ClusterCli.Plan plan = ClusterCli.plan(cluster, clusterPort, nodes, clusterHost, joinTimeout, tls,
-            options.opts.plugins, options.opts.policies());
+            options.opts.plugins, options.opts.policies(), heartbeatPause, stableAfter);
         if (plan != null) {
           if (dashboard.enabled()) throw ConfigProblems.of("--dashboard: no live dashboard for a cluster run yet");
           Path dir = out != null ? out : timestamped(scenario.name() + "-");
