@@ -69,12 +69,8 @@ class ClusterCommandTest {
     }
     assertOneLine(MainTest.execute("node", "--seed", "127.0.0.1:" + nobody, "--join-timeout", "3s"),
         "--seed 127.0.0.1:" + nobody + ": not a member of its cluster within 3s");
-    Path conf = Files.writeString(dir.resolve("tls.conf"), "key-store = none.p12
-key-store-password = x
-"
-        + "trust-store = none.p12
-trust-store-password = x
-");
+    Path conf = Files.writeString(dir.resolve("tls.conf"), "key-store = none.p12\nkey-store-password = x\n"
+        + "trust-store = none.p12\ntrust-store-password = x\n");
     assertOneLine(MainTest.execute("node", "--seed", "127.0.0.1:2552", "--tls-config", conf.toString()),
         "TLS key store " + dir.resolve("none.p12") + ": no such file");
     assertOneLine(MainTest.execute("node", "--seed", "10.200.0.1:2552", "--host", "10.200.0.2"),
