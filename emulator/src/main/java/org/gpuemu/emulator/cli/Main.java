@@ -55,7 +55,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
     subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class,
-        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class, NodeCommand.class})
+        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class, NodeCommand.class, DocsCommand.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;
@@ -378,7 +378,8 @@ public final class Main implements Callable<Integer> {
       PolicyKind.GPU, "gpu policies (scheduler.gpu.policy):",
       PolicyKind.SPACE, "space policies (scheduler.gpu.policy too: one game VM and best-effort VMs):",
       PolicyKind.CPU, "cpu policies (scheduler.cpu.policy):",
-      PolicyKind.MEMORY, "memory policies (memory.policy):");
+      PolicyKind.MEMORY, "memory policies (memory.policy):",
+      PolicyKind.PLACEMENT, "placement policies (placement.policy: scenarios of many hosts):");
 
   /**
    * Each kind's policies: name, description, then where a plugin's came from and the inputs a policy declared

@@ -26,7 +26,7 @@ import scala.concurrent.duration.FiniteDuration;
  * <p>Pekko's default scheduler sleeps in whole-millisecond ticks (p50 ~30 ms late at the 10 ms default, ~2.7 ms at
  * its 1 ms minimum, DESIGN.md §8): useless for 46 µs kernels. This one keeps every task in a priority queue by
  * {@link System#nanoTime()} deadline on one dedicated timer thread, which parks until {@code
- * pekko.scheduler.high-res.spin} before the earliest deadline (park alone overshoots by ~50-90 µs of Linux timer
+ * gpuemu.high-res-scheduler.spin} before the earliest deadline (park alone overshoots by ~50-90 µs of Linux timer
  * slack), then busy-spins with {@link Thread#onSpinWait()} to the deadline; it never spins longer than that without
  * blocking once, so that dense timers cannot keep the threads it wakes off the CPU. Because it is the actor system's
  * scheduler, {@code Behaviors.withTimers} stays the one timer API and gets the precision for free.
@@ -41,7 +41,7 @@ import scala.concurrent.duration.FiniteDuration;
 public final class HighResScheduler extends AbstractSchedulerBase implements Closeable {
 
   /** Config path of the park-to-spin threshold. */
-  public static final String SPIN_PATH = "pekko.scheduler.high-res.spin";
+  public static final String SPIN_PATH = "gpuemu.high-res-scheduler.spin";
 
   // A spin above this burns a core per timer for no precision gain (park's overshoot is < 0.1 ms); it is
   // almost certainly a unit mistake in a scenario file.

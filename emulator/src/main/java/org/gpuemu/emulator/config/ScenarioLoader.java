@@ -389,6 +389,23 @@ public final class ScenarioLoader {
     }
   }
 
+  /**
+   * The kind a scenario value must have where reference.conf has {@code template} as the default, as the generated
+   * reference names it: integer, real, duration, size, text, flag, list or object.
+   */
+  public static String kindName(ConfigValue template) {
+    return switch (kindOf(template)) {
+      case INT -> "integer";
+      case REAL -> "real";
+      case DURATION -> "duration";
+      case BYTES -> "size";
+      case TEXT -> "text";
+      case BOOL -> "flag";
+      case INT_LIST -> "list";
+      case OBJECT -> "object";
+    };
+  }
+
   private static Kind kindOf(ConfigValue template) {
     Object raw = template.unwrapped();
     return switch (template.valueType()) {

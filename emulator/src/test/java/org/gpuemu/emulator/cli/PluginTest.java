@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * README "Bring your own policy", end to end: the walkthrough's files, copied out of the README, compiled against
- * the policies module alone into their own jar, loaded with {@code --plugins}. The plugin declares the CPU time
+ * The plugin guide (docs/guides/writing-a-policy-plugin.md), end to end: the walkthrough's files, copied out of the
+ * guide, compiled against the policies module alone into their own jar, loaded with {@code --plugins}. The plugin declares the CPU time
  * input and reports how many CPU time reports it received, so the test sees the input wired.
  */
 class PluginTest {
@@ -41,9 +41,9 @@ class PluginTest {
   static Path plugins;
 
   @BeforeAll
-  static void buildThePluginFromTheReadme() throws IOException {
+  static void buildThePluginFromTheGuide() throws IOException {
     project = Files.createDirectories(work.resolve("least-cpu"));
-    Map<String, String> files = readmeFiles();
+    Map<String, String> files = guideFiles();
     assertEquals(List.of("pom.xml", "src/main/java/org/example/LeastCpuPolicy.java",
         "src/main/java/org/example/LeastCpuProvider.java",
         "src/main/resources/META-INF/services/org.gpuemu.policies.spi.PolicyProvider", "scenario.conf"),
@@ -144,16 +144,16 @@ class PluginTest {
         + "by org.example.ClashProvider (clash.jar); a plugin must choose a name no other policy has"), r.errLines());
   }
 
-  /** The files of the README's walkthrough, by path, in the README's order. */
-  static Map<String, String> readmeFiles() throws IOException {
-    String readme = Files.readString(Paths.get("..", "README.md"));
+  /** The files of the plugin guide's walkthrough, by path, in the guide's order. */
+  static Map<String, String> guideFiles() throws IOException {
+    String guide = Files.readString(Paths.get("..", "docs", "guides", "writing-a-policy-plugin.md"));
     Map<String, String> files = new LinkedHashMap<>();
-    Matcher m = FILE.matcher(readme);
+    Matcher m = FILE.matcher(guide);
     while (m.find()) files.put(m.group(1), m.group(2));
     return files;
   }
 
-  /** Compiles against the policies module and what it depends on, nothing else (as the README's pom does). */
+  /** Compiles against the policies module and what it depends on, nothing else (as the guide's pom does). */
   private static void compile(Path classes, List<Path> sources) {
     List<String> args = new ArrayList<>(List.of("--release", "17", "-d", classes.toString(), "-classpath",
         location(PolicyProvider.class) + java.io.File.pathSeparator + location(KernelSpec.class)));

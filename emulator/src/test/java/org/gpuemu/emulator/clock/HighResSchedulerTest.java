@@ -197,7 +197,7 @@ class HighResSchedulerTest {
   @Test
   void spin_isReadFromConfig_defaultFromReferenceConf() {
     scheduler = new HighResScheduler(
-        ConfigFactory.parseString("pekko.scheduler.high-res.spin = 200us"), NoLogging.getInstance(), threadFactory);
+        ConfigFactory.parseString("gpuemu.high-res-scheduler.spin = 200us"), NoLogging.getInstance(), threadFactory);
     assertEquals(200_000, scheduler.spinNanos());
     scheduler.close();
     scheduler = new HighResScheduler(ConfigFactory.load(), NoLogging.getInstance(), threadFactory);

@@ -24,7 +24,10 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.RunContext;
+import org.gpuemu.emulator.clock.Timed;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.VgpuParams;
@@ -49,6 +52,9 @@ class RequestPathTest {
     kit.shutdownTestKit();
   }
 
+  /** The stamped event that starts a test's vCPUs. */
+  private record Go(long due) implements Timed {}
+
   /** One core, one GPU, one VM whose vCPUs run the given programs. */
   private final class Rig {
     final RunContext run;
@@ -71,7 +77,9 @@ class RequestPathTest {
 
     Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue, Slicer slicer) throws Exception {
       ScaledClock clock = new ScaledClock(1.0);
-      run = new RunContext(clock, new TimerLateness(clock));
+      // the conservative causal order, as every run has it: model times are exact, so the path's timings do not
+      // stretch with a loaded machine; the vCPUs are started by one stamped event (start), as the guardian does
+      run = new RunContext(clock, new TimerLateness(clock), Causality.conservative(clock));
       vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
           driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
       core = kit.spawn(CpuScheduler.create(0, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
@@ -99,10 +107,30 @@ class RequestPathTest {
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */
     VcpuReport runToEnd(ActorRef<VCpu.Command> vcpu) {
       TestProbe<VCpu.Stopped> stopped = kit.createTestProbe();
-      vcpu.tell(VCpu.Start.INSTANCE);
-      vcpu.tell(new VCpu.Stop(stopped.getRef()));
+      start(() -> {
+        vcpu.tell(VCpu.Start.INSTANCE);
+        vcpu.tell(new VCpu.Stop(stopped.getRef()));
+      });
       stopped.receiveMessage(java.time.Duration.ofSeconds(10));
       return report(vcpu);
+    }
+
+    /**
+     * Runs {@code sends} as one event of the model, 1 ms after now, as the guardian starts a VM: every message it
+     * sends carries that event's stamp, so their order at the receivers is the model's, not the test thread's (two
+     * vCPUs started by unstamped messages from the test would each take the clock's present on arrival, and the
+     * skew between the two tells would decide a wake-up preemption).
+     */
+    void start(Runnable sends) {
+      long due = run.clock().nowNanos() + MS;
+      kit.spawn(Behaviors.<Go>setup(ctx -> Behaviors.withTimers(timers -> {
+        run.arm(timers, "go", new Go(due), due);
+        return run.causal(Behaviors.receive(Go.class).onMessage(Go.class, go -> {
+          run.fired(go.due());
+          sends.run();
+          return Behaviors.stopped();
+        }).build());
+      })));
     }
 
     VcpuReport report(ActorRef<VCpu.Command> vcpu) {
@@ -198,8 +226,10 @@ class RequestPathTest {
     Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);
     ActorRef<VCpu.Command> a = rig.vcpu(0, new Step.CpuBurst(20 * MS));
     ActorRef<VCpu.Command> b = rig.vcpu(1, new Step.Sleep(3 * MS), new Step.CpuBurst(MS));
-    a.tell(VCpu.Start.INSTANCE);
-    b.tell(VCpu.Start.INSTANCE);
+    rig.start(() -> {
+      a.tell(VCpu.Start.INSTANCE);
+      b.tell(VCpu.Start.INSTANCE);
+    });
     TestProbe<Object> waiter = kit.createTestProbe();
     waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
       assertEquals(20 * MS, rig.report(a).ranNanos());
@@ -221,10 +251,12 @@ class RequestPathTest {
     ActorRef<VCpu.Command> a = rig.vcpu(0, new Step.CpuBurst(10 * MS));
     ActorRef<VCpu.Command> b = rig.vcpu(1, new Step.CpuBurst(10 * MS));
     TestProbe<VCpu.Stopped> stopped = kit.createTestProbe();
-    a.tell(VCpu.Start.INSTANCE);
-    b.tell(VCpu.Start.INSTANCE);
-    a.tell(new VCpu.Stop(stopped.getRef()));
-    b.tell(new VCpu.Stop(stopped.getRef()));
+    rig.start(() -> {
+      a.tell(VCpu.Start.INSTANCE);
+      b.tell(VCpu.Start.INSTANCE);
+      a.tell(new VCpu.Stop(stopped.getRef()));
+      b.tell(new VCpu.Stop(stopped.getRef()));
+    });
     stopped.receiveMessage(java.time.Duration.ofSeconds(10));
     stopped.receiveMessage(java.time.Duration.ofSeconds(10));
     VcpuReport ra = rig.report(a);
@@ -242,7 +274,7 @@ class RequestPathTest {
     Step frame = new Step.LaunchKernel(KernelSpec.cd("frame", 40 * MS));
     ActorRef<VCpu.Command> v = rig.vcpu(0, frame, new Step.Present(), frame, new Step.Present(), frame,
         new Step.Present());
-    v.tell(VCpu.Start.INSTANCE);
+    rig.start(() -> v.tell(VCpu.Start.INSTANCE));
     TestProbe<Object> waiter = kit.createTestProbe();
     waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
       assertEquals(6, rig.report(v).steps());
@@ -261,7 +293,7 @@ class RequestPathTest {
     Rig rig = new Rig(Settings.SyncWait.HYBRID, 5, 1);
     Step draw = new Step.LaunchKernel(KernelSpec.cd("draw", 20 * MS));
     ActorRef<VCpu.Command> v = rig.vcpu(0, draw, draw, draw, new Step.Present());
-    v.tell(VCpu.Start.INSTANCE);
+    rig.start(() -> v.tell(VCpu.Start.INSTANCE));
     TestProbe<Object> waiter = kit.createTestProbe();
     waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
       assertEquals(4, rig.report(v).steps());

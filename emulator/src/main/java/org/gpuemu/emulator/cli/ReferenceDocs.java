@@ -1,0 +1,358 @@
+package org.gpuemu.emulator.cli;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
+import com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.gpuemu.emulator.config.ScenarioLoader;
+import org.gpuemu.emulator.report.SummaryDoc;
+import org.gpuemu.policies.spi.Param;
+import org.gpuemu.policies.spi.PolicyCatalog;
+import org.gpuemu.policies.spi.PolicyInput;
+import org.gpuemu.policies.spi.PolicyKind;
+import org.gpuemu.policies.spi.PolicySpec;
+import picocli.CommandLine;
+
+/**
+ * The reference pages under {@code docs/reference/}, generated from the code so that they cannot drift from it: the
+ * command line (each subcommand's picocli help), every key of {@code reference.conf} with its kind, default and
+ * comment, every built-in policy from the registry, and the keys of {@code summary.json} from its Jackson types.
+ * {@code ReferenceDocsTest} fails when a committed page differs from what this class makes; {@link #COMMAND}
+ * regenerates them.
+ */
+public final class ReferenceDocs {
+  /** What regenerates the pages, from the repository's root. */
+  public static final String COMMAND = "mvn -q -DskipTests package && java -jar emulator/target/emulator.jar docs";
+
+  /** Where the pages go, relative to the repository's root. */
+  public static final String FOLDER = "docs/reference";
+
+  private static final String HEADER = "<!-- Generated from the code by `" + COMMAND + "`: do not edit. -->\n\n";
+  private static final int HELP_WIDTH = 110;
+
+  private ReferenceDocs() {}
+
+  /** Every page, by file name, in the order the index lists them. */
+  public static Map<String, String> pages() {
+    Map<String, String> pages = new LinkedHashMap<>();
+    pages.put("README.md", index());
+    pages.put("cli.md", cli());
+    pages.put("scenario-keys.md", scenarioKeys());
+    pages.put("policies.md", policies());
+    pages.put("summary-json.md", summaryKeys());
+    return pages;
+  }
+
+  private static String index() {
+    return HEADER + """
+        # Reference
+
+        Generated from the code; `ReferenceDocsTest` fails when a page here is stale. To regenerate every page, from the
+        repository's root:
+
+        ```bash
+        %s
+        ```
+
+        | page | what | generated from |
+        | --- | --- | --- |
+        | [cli.md](cli.md) | every command and option | the picocli commands (`emulator/.../cli`) |
+        | [scenario-keys.md](scenario-keys.md) | every scenario key with its kind, default and meaning | `emulator/src/main/resources/reference.conf` |
+        | [policies.md](policies.md) | every built-in policy: description, parameters with defaults, declared inputs | the policy registry (`PolicyCatalog`) |
+        | [summary-json.md](summary-json.md) | every key `summary.json` can have, with its JSON type | the summary's types (`SummaryDoc`) |
+
+        What the output keys mean, and `timeline.jsonl` and `soak.json`: [../guides/output-files.md](../guides/output-files.md).
+        """.formatted(COMMAND);
+  }
+
+  // ---------------------------------------------------------------- the command line
+
+  static String cli() {
+    CommandLine root = new CommandLine(new Main());
+    root.setUsageHelpWidth(HELP_WIDTH);
+    StringBuilder md = new StringBuilder(HEADER).append("# Command line\n\n")
+        .append("`java -jar emulator/target/emulator.jar COMMAND [OPTIONS]`. Exit status: 0 success, 1 a run broke an ")
+        .append("invariant (or failed), 2 bad input (one line per problem, naming the file, key path or option).\n\n");
+    List<CommandLine> all = new ArrayList<>();
+    collect(root, all);
+    for (CommandLine c : all) md.append("- [`").append(qualifiedName(c)).append("`](#").append(anchor(c)).append(")\n");
+    for (CommandLine c : all) {
+      md.append("\n## ").append(qualifiedName(c)).append("\n\n```text\n")
+          .append(c.getUsageMessage(CommandLine.Help.Ansi.OFF).stripTrailing()).append("\n```\n");
+    }
+    return md.toString();
+  }
+
+  private static void collect(CommandLine c, List<CommandLine> into) {
+    into.add(c);
+    c.getSubcommands().values().stream().distinct().forEach(sub -> collect(sub, into));
+  }
+
+  private static String qualifiedName(CommandLine c) {
+    return c.getCommandSpec().qualifiedName(" ");
+  }
+
+  private static String anchor(CommandLine c) {
+    return qualifiedName(c).toLowerCase(java.util.Locale.ROOT).replace(' ', '-');
+  }
+
+  // ---------------------------------------------------------------- scenario keys
+
+  static String scenarioKeys() {
+    URL url = referenceConf();
+    List<String> lines = lines(url);
+    Config gpuemu = ConfigFactory.parseURL(url).getConfig("gpuemu");
+    StringBuilder md = new StringBuilder(HEADER).append("# Scenario keys\n\n")
+        .append("Every key of `emulator/src/main/resources/reference.conf`, in its order, with the kind a value must ")
+        .append("have, its default and its comment there. A scenario file sets them under `scenario { ... }`; a key ")
+        .append("that is not here is an error. Durations are emulated time with a unit (`16ms`), sizes have a size ")
+        .append("unit (`64MiB`); a real default (`30.0`) takes any number, an integer one (`2`) a whole number. The ")
+        .append("policies' own parameters are in [policies.md](policies.md).\n");
+    for (Map.Entry<String, ConfigValue> section : inSourceOrder(gpuemu.root())) {
+      String name = section.getKey();
+      String prefix = name.equals("scenario-defaults") ? "scenario" : "gpuemu." + name;
+      md.append("\n## `").append(prefix).append("`\n\n");
+      String about = comment(lines, section.getValue());
+      if (!about.isEmpty()) md.append(about).append("\n\n");
+      md.append("| key | kind | default | meaning |\n| --- | --- | --- | --- |\n");
+      keys(md, lines, prefix, (ConfigObject) section.getValue());
+    }
+    return md.toString();
+  }
+
+  private static void keys(StringBuilder md, List<String> lines, String prefix, ConfigObject object) {
+    for (Map.Entry<String, ConfigValue> e : inSourceOrder(object)) {
+      String path = prefix + "." + e.getKey();
+      ConfigValue v = e.getValue();
+      boolean nested = v.valueType() == ConfigValueType.OBJECT && !((ConfigObject) v).isEmpty();
+      md.append("| `").append(path).append("` | ").append(ScenarioLoader.kindName(v)).append(" | ")
+          .append(nested ? "" : "`" + defaultOf(lines, v) + "`").append(" | ").append(cell(comment(lines, v)))
+          .append(" |\n");
+      if (nested) keys(md, lines, path, (ConfigObject) v);
+    }
+  }
+
+  private static List<Map.Entry<String, ConfigValue>> inSourceOrder(ConfigObject object) {
+    List<Map.Entry<String, ConfigValue>> entries = new ArrayList<>(object.entrySet());
+    entries.sort(Comparator.comparingInt((Map.Entry<String, ConfigValue> e) -> e.getValue().origin().lineNumber())
+        .thenComparing(Map.Entry::getKey));
+    return entries;
+  }
+
+  /** The default as reference.conf writes it (a whole-number real keeps its decimal point). */
+  private static String defaultOf(List<String> lines, ConfigValue v) {
+    Object raw = v.unwrapped();
+    return switch (v.valueType()) {
+      case STRING -> raw.toString().isEmpty() ? "\"\"" : raw.toString();
+      case NUMBER -> ScenarioLoader.kindName(v).equals("real") && !(raw instanceof Double)
+          ? raw + ".0" : raw.toString();
+      case OBJECT -> "{}";
+      default -> v.render(com.typesafe.config.ConfigRenderOptions.concise());
+    };
+  }
+
+  /**
+   * The comment that documents a value: the comment lines just above its key (not continuing another key's
+   * comment) and the comment after it on its line, with the comment lines below aligned under that one.
+   */
+  static String comment(List<String> lines, ConfigValue v) {
+    int at = v.origin().lineNumber() - 1;
+    if (at < 0 || at >= lines.size()) return "";
+    List<String> above = new ArrayList<>();
+    for (int i = at - 1; i >= 0; i--) {
+      String t = lines.get(i).strip();
+      if (!t.startsWith("#") || isContinuation(lines, i)) break;
+      above.add(0, t.substring(1).strip());
+    }
+    List<String> parts = new ArrayList<>(above);
+    int col = trailingHash(lines.get(at));
+    if (col >= 0) {
+      parts.add(lines.get(at).substring(col + 1).strip());
+      for (int i = at + 1; i < lines.size() && commentColumn(lines.get(i)) == col; i++) {
+        parts.add(lines.get(i).strip().substring(1).strip());
+      }
+    }
+    return String.join(" ", parts).strip();
+  }
+
+  /** Whether comment line {@code i} continues the comment after a key on a line above it. */
+  private static boolean isContinuation(List<String> lines, int i) {
+    int col = commentColumn(lines.get(i));
+    for (int j = i - 1; j >= 0; j--) {
+      if (commentColumn(lines.get(j)) == col) continue;
+      return trailingHash(lines.get(j)) == col;
+    }
+    return false;
+  }
+
+  /** The column of a comment-only line's {@code #}, or -1. */
+  private static int commentColumn(String line) {
+    String t = line.stripLeading();
+    return t.startsWith("#") ? line.length() - t.length() : -1;
+  }
+
+  /** The column of the {@code #} that starts a comment after a value on the line (outside quotes), or -1. */
+  private static int trailingHash(String line) {
+    if (line.strip().startsWith("#")) return -1;
+    boolean quoted = false;
+    for (int i = 0; i < line.length(); i++) {
+      char ch = line.charAt(i);
+      if (ch == '"') quoted = !quoted;
+      if (ch == '#' && !quoted) return i;
+    }
+    return -1;
+  }
+
+  /** The emulator's own reference.conf (the classpath may hold others, e.g. Pekko's). */
+  private static URL referenceConf() {
+    try {
+      ClassLoader loader = ReferenceDocs.class.getClassLoader();
+      for (URL url : java.util.Collections.list(loader.getResources("reference.conf"))) {
+        if (ConfigFactory.parseURL(url).hasPath("gpuemu.scenario-defaults")) return url;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    throw new IllegalStateException("no reference.conf with gpuemu.scenario-defaults on the classpath");
+  }
+
+  private static List<String> lines(URL url) {
+    try (InputStream in = url.openStream()) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ---------------------------------------------------------------- policies
+
+  static String policies() {
+    PolicyCatalog catalog = PolicyCatalog.builtIn();
+    StringBuilder md = new StringBuilder(HEADER).append("# Policies\n\n")
+        .append("Every built-in policy, from the registry plugins register with too (`list --params` prints the ")
+        .append("same, with a plugin's). A scenario selects one with `policy = NAME` in the block each kind names, ")
+        .append("and sets its parameters beside it, e.g. `scheduler.gpu { policy = round-robin, slice = 8ms }`.\n");
+    for (PolicyKind<?> kind : PolicyKind.ALL) {
+      String heading = capitalized(kind.label().replaceFirst("policy$", "policies"));
+      md.append("\n## ").append(heading).append(" (`scenario.").append(kind.scenarioPath()).append(".policy`)\n");
+      for (PolicyCatalog.Entry e : catalog.of(kind).values()) {
+        PolicySpec<?> spec = e.spec();
+        md.append("\n### `").append(spec.name()).append("`\n\n").append(spec.description()).append("\n\n");
+        if (!spec.inputs().isEmpty()) {
+          md.append("Declared inputs: ");
+          md.append(String.join("; ", spec.inputs().stream().sorted()
+              .map(i -> "`" + i.key() + "` (" + i.description() + ")").toList())).append(".\n\n");
+        }
+        if (spec.params().isEmpty()) {
+          md.append("No parameters.\n");
+          continue;
+        }
+        md.append("| parameter | kind | default | meaning |\n| --- | --- | --- | --- |\n");
+        for (Param p : spec.params()) {
+          md.append("| `").append(p.name()).append("` | ").append(p.type().name().toLowerCase(java.util.Locale.ROOT))
+              .append(" | `").append(p.defaultValue()).append("` | ").append(cell(p.description())).append(" |\n");
+        }
+      }
+    }
+    md.append("\n## Declared inputs\n\nWhat a policy can ask the emulator for beyond what every policy of its kind ")
+        .append("gets; the emulator wires exactly what a policy declares.\n\n")
+        .append("| input | kind | what |\n| --- | --- | --- |\n");
+    for (PolicyInput i : PolicyInput.values()) {
+      md.append("| `").append(i.key()).append("` | ").append(i.kind().label()).append(" | ")
+          .append(cell(i.description())).append(" |\n");
+    }
+    return md.toString();
+  }
+
+  private static String capitalized(String s) {
+    return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+
+  // ---------------------------------------------------------------- summary.json
+
+  static String summaryKeys() {
+    ObjectMapper json = new ObjectMapper();
+    StringBuilder md = new StringBuilder(HEADER).append("# summary.json keys\n\n")
+        .append("Every key `summary.json` can have, from the Java types Jackson writes it from (`SummaryDoc`), in ")
+        .append("their order. `<name>` stands for a key chosen by the run (a VM's, a host's, a benchmark's name), ")
+        .append("`[]` for the elements of a list. Some keys are written only when the run has them (faults, ")
+        .append("controls, many hosts, a cluster); each policy also writes its own figures under its name. What ")
+        .append("each key means: [../guides/output-files.md](../guides/output-files.md).\n\n")
+        .append("| key | JSON type |\n| --- | --- |\n");
+    keys(md, json, json.constructType(SummaryDoc.class), "", new HashSet<>());
+    return md.toString();
+  }
+
+  private static void keys(StringBuilder md, ObjectMapper json, JavaType type, String prefix, Set<Class<?>> open) {
+    if (!open.add(type.getRawClass())) return;
+    BeanDescription bean = json.getSerializationConfig().introspect(type);
+    for (BeanPropertyDefinition p : bean.findProperties()) {
+      AnnotatedMember member = p.getAccessor();
+      if (member == null) continue;
+      JavaType t = member.getType();
+      if (member.hasAnnotation(JsonUnwrapped.class)) {
+        keys(md, json, t, prefix, open);
+        continue;
+      }
+      String path = prefix + p.getName();
+      md.append("| `").append(path).append("` | ").append(jsonType(t)).append(" |\n");
+      nested(md, json, t, path, open);
+    }
+    open.remove(type.getRawClass());
+  }
+
+  private static void nested(StringBuilder md, ObjectMapper json, JavaType t, String path, Set<Class<?>> open) {
+    if (t.isMapLikeType()) {
+      JavaType value = t.getContentType();
+      if (isObject(value)) keys(md, json, value, path + ".<name>.", open);
+    } else if (t.isCollectionLikeType() || t.isArrayType()) {
+      JavaType element = t.getContentType();
+      if (isObject(element)) keys(md, json, element, path + "[].", open);
+    } else if (isObject(t)) {
+      keys(md, json, t, path + ".", open);
+    }
+  }
+
+  /** A type of the summary's own, written as a JSON object with its properties. */
+  private static boolean isObject(JavaType t) {
+    return t.getRawClass().isRecord();
+  }
+
+  private static String jsonType(JavaType t) {
+    Class<?> c = t.getRawClass();
+    if (t.isMapLikeType()) return "object";
+    if (t.isCollectionLikeType() || t.isArrayType() || Collection.class.isAssignableFrom(c)) {
+      return "list of " + jsonType(t.getContentType());
+    }
+    if (c == String.class) return "string";
+    if (c == boolean.class || c == Boolean.class) return "boolean";
+    if (c == int.class || c == long.class || c == Integer.class || c == Long.class) return "integer";
+    if (c == double.class || c == float.class || Number.class.isAssignableFrom(c)) return "number";
+    if (c.isRecord()) return "object";
+    return "any";
+  }
+
+  private static String cell(String text) {
+    return text.replace("|", "\\|").replace("\n", " ");
+  }
+}
