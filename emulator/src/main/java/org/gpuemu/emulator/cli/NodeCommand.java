@@ -73,7 +73,8 @@ final class NodeCommand implements Callable<Integer> {
       Tls t = tls.tls();
       Tls.requireBeyondLoopback("--host", host, t);
       options = new ClusterNode.Options(new ClusterNode.Downing(java.time.Duration.ofNanos(pause.get()),
-          java.time.Duration.ofNanos(stable.get())), t, PolicySet.of(Plugins.catalog(plugins), plugins));
+          // quiet while it joins: Pekko's warning for each failed attempt would bury the one line saying what failed
+          java.time.Duration.ofNanos(stable.get())), t, PolicySet.of(Plugins.catalog(plugins), plugins), true);
     } catch (ConfigProblems p) {
       p.problems().forEach(err::println);
       return Main.BAD_INPUT;
@@ -94,6 +95,7 @@ final class NodeCommand implements Callable<Integer> {
       node.crash();
       return Main.BAD_INPUT;
     }
+    node.joined();
     spec.commandLine().getOut().println("node joined " + seed);
     spec.commandLine().getOut().flush();
     node.awaitTermination();

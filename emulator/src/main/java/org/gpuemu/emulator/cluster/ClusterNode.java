@@ -36,7 +36,12 @@ public final class ClusterNode implements AutoCloseable {
    * What a node is started with besides its address: how lost nodes are found, Artery over TLS (null: plain TCP, on
    * loopback only), and the policies it runs (its {@code --plugins}).
    */
-  public record Options(Downing downing, Tls tls, PolicySet policies) {
+  public record Options(Downing downing, Tls tls, PolicySet policies, boolean quietJoin) {
+    /** {@code quietJoin}: Pekko logs errors only until {@link #joined} (the node command's join). */
+    public Options(Downing downing, Tls tls, PolicySet policies) {
+      this(downing, tls, policies, false);
+    }
+
     /** The run's downing, plain TCP, the built-in policies. */
     public static Options loopback(Downing downing) {
       return new Options(downing, null, PolicySet.builtIn());
@@ -107,7 +112,10 @@ public final class ClusterNode implements AutoCloseable {
       ActorSystem<Void> sys = ctx.getSystem();
       ctx.spawn(NodeAgent.create(local[0], () -> leave(sys), crash == null ? () -> sys.terminate() : crash), "node");
       return Behaviors.<Void>empty();
-    }), SYSTEM, config(host, port, seed, options.downing(), options.tls()));
+    }), SYSTEM, options.quietJoin()
+        ? ConfigFactory.parseString("pekko.loglevel = ERROR").withFallback(config(host, port, seed,
+            options.downing(), options.tls()))
+        : config(host, port, seed, options.downing(), options.tls()));
     // the guardian's setup runs on the system's thread: wait for it
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (local[0] == null && System.nanoTime() < deadline) Thread.onSpinWait();
@@ -149,6 +157,12 @@ public final class ClusterNode implements AutoCloseable {
     org.apache.pekko.cluster.Cluster.get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system))
         .registerOnMemberUp(up::countDown);
     return up.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The node has joined: Pekko's warnings are logged again (after a quiet join). */
+  public void joined() {
+    org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system).eventStream()
+        .setLogLevel(org.apache.pekko.event.Logging.WarningLevel());
   }
 
   /** Whether {@code host:port} can be listened on now (port 0: any free one). */

@@ -110,8 +110,9 @@ class ExternalNodesTest {
     Throwable t = assertThrows(java.util.concurrent.ExecutionException.class,
         () -> coordinator(s, 3, net, dir.resolve("out")).get(120, TimeUnit.SECONDS)).getCause();
     assertTrue(t instanceof ConfigProblems, String.valueOf(t));
-    assertTrue(t.getMessage().startsWith("only 1 of 3 nodes joined within 2 s: start each other node with node "
-        + "--seed 127.0.0.1:"), t.getMessage());
+    // the coordinator's own node counts once its agent has registered, which a loaded machine may not see in 2 s
+    assertTrue(t.getMessage().matches("only [01] of 3 nodes joined within 2 s: start each other node with node "
+        + "--seed 127\\.0\\.0\\.1:\\d+ .*"), t.getMessage());
   }
 
   @Test
