@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 /** Writes the generated reference pages ({@link ReferenceDocs}), or checks that the committed ones are current. */
 @Command(name = "docs", mixinStandardHelpOptions = true,
     description = "Write the reference pages generated from the code (commands, scenario keys, policies, "
-        + "summary.json keys) into docs/reference; run it from the repository's root.")
+        + "summary.json keys, calibration points) into docs/reference; run it from the repository's root.")
 final class DocsCommand implements Callable<Integer> {
   @Option(names = "--out", paramLabel = "DIR", description = "where to write them (default: docs/reference)")
   Path out = Paths.get(ReferenceDocs.FOLDER);
@@ -27,7 +27,7 @@ final class DocsCommand implements Callable<Integer> {
 
   @Override public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
-    Map<String, String> pages = ReferenceDocs.pages();
+    Map<String, String> pages = ReferenceDocs.pages(Paths.get(""));
     if (check) {
       List<String> stale = new ArrayList<>();
       for (Map.Entry<String, String> p : pages.entrySet()) {

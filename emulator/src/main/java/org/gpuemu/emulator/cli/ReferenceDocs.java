@@ -16,6 +16,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -24,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.Expectations;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.report.SummaryDoc;
 import org.gpuemu.policies.spi.Param;
@@ -36,7 +40,8 @@ import picocli.CommandLine;
 /**
  * The reference pages under {@code docs/reference/}, generated from the code so that they cannot drift from it: the
  * command line (each subcommand's picocli help), every key of {@code reference.conf} with its kind, default and
- * comment, every built-in policy from the registry, and the keys of {@code summary.json} from its Jackson types.
+ * comment, every built-in policy from the registry, the keys of {@code summary.json} from its Jackson types, and
+ * the papers' numbers the model is calibrated on, from the scenarios' {@code expect} blocks.
  * {@code ReferenceDocsTest} fails when a committed page differs from what this class makes; {@link #COMMAND}
  * regenerates them.
  */
@@ -52,14 +57,19 @@ public final class ReferenceDocs {
 
   private ReferenceDocs() {}
 
-  /** Every page, by file name, in the order the index lists them. */
-  public static Map<String, String> pages() {
+  /**
+   * Every page, by file name, in the order the index lists them.
+   *
+   * @param root the repository's root (the calibration page reads its {@code conf/scenarios})
+   */
+  public static Map<String, String> pages(Path root) {
     Map<String, String> pages = new LinkedHashMap<>();
     pages.put("README.md", index());
     pages.put("cli.md", cli());
     pages.put("scenario-keys.md", scenarioKeys());
     pages.put("policies.md", policies());
     pages.put("summary-json.md", summaryKeys());
+    pages.put("calibration.md", calibration(root.resolve("conf").resolve("scenarios")));
     return pages;
   }
 
@@ -80,6 +90,7 @@ public final class ReferenceDocs {
         | [scenario-keys.md](scenario-keys.md) | every scenario key with its kind, default and meaning | `emulator/src/main/resources/reference.conf` |
         | [policies.md](policies.md) | every built-in policy: description, parameters with defaults, declared inputs | the policy registry (`PolicyCatalog`) |
         | [summary-json.md](summary-json.md) | every key `summary.json` can have, with its JSON type | the summary's types (`SummaryDoc`) |
+        | [calibration.md](calibration.md) | every number of a paper the model takes as an input, with its source | the `expect` rows marked `input` in `conf/scenarios` |
 
         What the output keys mean, and `timeline.jsonl` and `soak.json`: [../guides/output-files.md](../guides/output-files.md).
         """.formatted(COMMAND);
@@ -350,6 +361,69 @@ public final class ReferenceDocs {
     if (c == double.class || c == float.class || Number.class.isAssignableFrom(c)) return "number";
     if (c.isRecord()) return "object";
     return "any";
+  }
+
+  // ---------------------------------------------------------------- calibration points
+
+  /**
+   * Every paper number the model is built from rather than judged on: the {@code expect} rows marked {@code input}
+   * (a calibration point, compared but never counted as reproduced) and the figures whose numbers are constants of
+   * the model ({@code unmeasured = input}), per paper, with the source each row gives.
+   */
+  static String calibration(Path scenarios) {
+    PolicyCatalog catalog = PolicyCatalog.builtIn();
+    Map<String, List<String>> byPaper = new java.util.TreeMap<>();
+    List<Path> files;
+    try (java.util.stream.Stream<Path> walk = Files.walk(scenarios)) {
+      files = walk.filter(f -> f.toString().endsWith(".conf")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (Path file : files) {
+      Expectations expect;
+      try {
+        expect = Expectations.read(file, catalog);
+      } catch (ConfigProblems e) {
+        throw new IllegalStateException(file + ": " + e.problems(), e);
+      }
+      String name = scenarios.relativize(file).toString().replace('\\', '/');
+      for (Expectations.Row row : expect.rows()) {
+        boolean constant = row.unmeasured() == Expectations.Unmeasured.INPUT;
+        if (!row.input() && !constant) continue;
+        String where = row.where().isEmpty() ? "" : " (" + String.join(", ", new java.util.TreeMap<>(row.where())
+            .entrySet().stream().map(w -> w.getKey() + "=" + w.getValue()).toList()) + ")";
+        String what = constant ? "constants of the model" : "`" + row.metric() + "`" + where;
+        String paper = expect.paper() == null || expect.paper().isEmpty() ? name.split("/")[0] : expect.paper();
+        byPaper.computeIfAbsent(paper, k -> new ArrayList<>()).add("| `" + name + "` | "
+            + cell(row.figure()) + " | " + cell(what) + " | " + (constant ? "" : target(row.target())) + " | "
+            + cell(row.source()) + " |");
+      }
+    }
+    StringBuilder md = new StringBuilder(HEADER).append("# Calibration points\n\n")
+        .append("The papers' numbers the model takes as inputs, per paper: a row marked `input` in a scenario's ")
+        .append("`expect` block is a calibration point (the run is compared with it, and the row's verdict is ")
+        .append("`input`, never `reproduced`); a figure whose numbers are constants of the model (the testbed, a ")
+        .append("configuration) is `unmeasured = input`. Each gives its source. The policies' own parameters, with ")
+        .append("the source of each default, are in [policies.md](policies.md); the workloads' figures are derived ")
+        .append("in comments beside each number in `workloads/.../WorkloadCatalog.java`.\n");
+    for (Map.Entry<String, List<String>> paper : byPaper.entrySet()) {
+      md.append("\n## ").append(paper.getKey()).append("\n\n| file | figure | what | paper's value | source |\n")
+          .append("| --- | --- | --- | --- | --- |\n");
+      paper.getValue().forEach(r -> md.append(r).append('\n'));
+    }
+    return md.toString();
+  }
+
+  private static String target(Expectations.Target target) {
+    if (target instanceof Expectations.Value v) {
+      return v.low() == v.high() ? number(v.low()) : number(v.low()) + "–" + number(v.high());
+    }
+    if (target instanceof Expectations.Bound b) return (b.atLeast() ? "≥ " : "≤ ") + number(b.bound());
+    return "";
+  }
+
+  private static String number(double x) {
+    return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
   }
 
   private static String cell(String text) {

@@ -188,6 +188,11 @@ public final class Settings {
   public record PresentSleep(long initialNanos, long decreaseNanos, long everyNanos) {
     public static final PresentSleep NONE = new PresentSleep(0, 0, 1_000_000_000L);
 
+    /** Whether the agent sleeps before Present at all (a sleep schedule that starts above 0). */
+    public boolean set() {
+      return initialNanos > 0;
+    }
+
     /** The sleep before a Present issued {@code sinceStart} after the VM started. */
     public long at(long sinceStart) {
       if (decreaseNanos == 0) return initialNanos;

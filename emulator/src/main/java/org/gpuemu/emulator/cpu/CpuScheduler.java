@@ -211,7 +211,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         .onMessage(Crash.class, this::onCrash)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -224,44 +224,44 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onRun(Run msg) {
     model.run(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), at(msg.atNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onRelease(Release msg) {
-    if (!model.holds(msg.vcpu())) return this;
+    if (!model.holds(msg.vcpu())) return Behaviors.same();
     model.release(msg.vcpu(), at(msg.atNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
     model.hostRun(msg.nanos(), msg.replyTo(), at(msg.atNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onBoost(Boost msg) {
-    if (!model.boostable(msg.vcpu())) return this; // nothing changes: the core's clock does not move either
+    if (!model.boostable(msg.vcpu())) return Behaviors.same(); // nothing changes: the core's clock does not move either
     model.boost(msg.vcpu(), at(msg.atNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onFinish(Finish msg) {
-    if (!model.hasRequest(msg.vcpu())) return this;
+    if (!model.hasRequest(msg.vcpu())) return Behaviors.same();
     // a request not on the core ends when it is picked: the message's time moves nothing now
     model.finish(msg.vcpu(), model.runs(msg.vcpu()) ? at(msg.atNanos()) : clock);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onSliceEnded(SliceEnded msg) {
     model.sliceEnded(msg.token(), at(run.fired(msg.due())));
-    return this;
+    return Behaviors.same();
   }
 
   /** A crashed or rebooting vCPU's request leaves the core, answered with what was left of it. */
   private Behavior<Command> onWithdraw(Withdraw msg) {
-    if (!model.hasRequest(msg.vcpu()) && !model.holds(msg.vcpu())) return this;
+    if (!model.hasRequest(msg.vcpu()) && !model.holds(msg.vcpu())) return Behaviors.same();
     model.withdraw(msg.vcpu(), at(msg.atNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   /**
@@ -283,7 +283,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     long end = Math.max(now, ledger.stallEnd(msg)); // the planned end, not shifted by the core's own clock
     run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
     model.stall(msg.vcpu(), now);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onStallEnded(StallEnded msg) {
@@ -291,11 +291,11 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     Stall s = ledger.stalled.remove(msg.vcpu());
     s.outcomes().tell(new FaultInjector.Healed(s.fault(), now));
     model.stallEnded(msg.vcpu(), now);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReport(Report msg) {
     msg.replyTo().tell(new CoreReport(core, model.busyNanos(), model.switches(), policy.checkInvariants()));
-    return this;
+    return Behaviors.same();
   }
 }

@@ -110,12 +110,12 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
 
   private Behavior<Command> onBegin() {
     for (FaultPlan.Fault f : plan.faults()) run.arm(timers, f.id(), new Fire(f.id(), f.atNanos()), f.atNanos());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onFire(Fire msg) {
     strike(faults.get(msg.fault()), run.fired(msg.due()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onInject(Inject msg) {
@@ -126,7 +126,7 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
     healed = grown(healed);
     recovered = grown(recovered);
     strike(f, at);
-    return this;
+    return Behaviors.same();
   }
 
   private static long[] grown(long[] a) {
@@ -164,10 +164,10 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
   }
 
   private Behavior<Command> onHealed(Healed msg) {
-    if (healed[msg.fault()] >= 0) return this;
+    if (healed[msg.fault()] >= 0) return Behaviors.same();
     healed[msg.fault()] = msg.atNanos();
     windows.tell(new Window(msg.fault(), label(faults.get(msg.fault())), msg.atNanos(), false));
-    return this;
+    return Behaviors.same();
   }
 
   private static String label(FaultPlan.Fault f) {
@@ -176,7 +176,7 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
 
   private Behavior<Command> onRecovered(Recovered msg) {
     if (recovered[msg.fault()] < 0) recovered[msg.fault()] = msg.atNanos();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReport(Report msg) {
@@ -185,6 +185,6 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
       records.add(new Record(f, injected[f.id()], healed[f.id()], recovered[f.id()]));
     }
     msg.replyTo().tell(List.copyOf(records));
-    return this;
+    return Behaviors.same();
   }
 }

@@ -160,11 +160,11 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
         .onMessage(SwitchTo.class, this::onSwitchTo)
         .onMessage(Steal.class, m -> {
           if (gtt != null) gtt.stealTime(m.vm(), m.vcpu(), m.stealNanos());
-          return this;
+          return Behaviors.same();
         })
         .onMessage(CopyTime.class, m -> {
           if (gtt != null) gtt.copyTime(m.cpuNanos());
-          return this;
+          return Behaviors.same();
         })
         .onMessage(Begin.class, this::onBegin)
         .onMessage(PeriodEnded.class, this::onPeriodEnded)
@@ -174,7 +174,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
         .onMessage(Release.class, this::onRelease)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -182,7 +182,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
   private Behavior<Command> onJoin(Join msg) {
     policy.addVm(msg.vm(), msg.name(), msg.capBytes());
     noteSlots();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onAllocate(Allocate msg) {
@@ -191,12 +191,12 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     if (d instanceof MemoryDecision.Granted) held.grants++; else held.rejections++;
     msg.replyTo().tell(new Answer(msg.requestId(), d, policy.allocated(msg.vm())));
     noteSlots();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onFree(Free msg) {
     policy.free(msg.vm(), msg.bytes(), run.now());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReport(Report msg) {
@@ -218,13 +218,13 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     }
     msg.replyTo().tell(new MemoryReport(policy.name(), held.grants, held.rejections, policy.checkInvariants(), slots,
         figures));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onSwitchTo(SwitchTo msg) {
     long cpu = gtt == null ? 0 : gtt.switchTo(msg.vm()).cpuNanos();
     msg.replyTo().tell(new CopyCost(msg.vm(), cpu));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onBegin(Begin msg) {
@@ -235,14 +235,14 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
       run.arm(timers, "period", new PeriodEnded(held.periodDue), held.periodDue);
       noteSlots();
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onRelease(Release msg) {
     long held = policy.allocated(msg.vm());
     if (held > 0) policy.free(msg.vm(), held, Math.max(run.now(), msg.atNanos()));
     noteSlots();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCrash(Crash msg) {
@@ -259,7 +259,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
       getContext().getLog().warn("memory pressure at {} s (fault {}) has no effect: {}", at / 1e9, msg.fault(),
           gtt == null ? "the memory policy has no slots" : "another memory pressure is in force");
       msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at));
-      return this;
+      return Behaviors.same();
     }
     int slots = Math.min(gtt.memory().guestSlots(), gtt.memory().slotsFor(msg.bytes()));
     SortedMap<Integer, Long> lost = gtt.withdraw(slots);
@@ -273,7 +273,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     held.pressureOutcomes = msg.outcomes();
     run.arm(timers, "pressure", new PressureEnds(msg.fault(), msg.untilNanos()), msg.untilNanos());
     noteSlots();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onPressureEnds(PressureEnds msg) {
@@ -284,7 +284,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     held.pressureFault = -1;
     held.pressureUntil = -1;
     held.pressureOutcomes = null;
-    return this;
+    return Behaviors.same();
   }
 
   /** gBalloon's profiling period (§3.2): W, Rcopy and f, and the reductions the policy made. */
@@ -299,7 +299,7 @@ public final class GpuMemory extends AbstractBehavior<GpuMemory.Command> {
     noteSlots();
     held.periodDue = due + gtt.periodNanos();
     run.arm(timers, "period", new PeriodEnded(held.periodDue), held.periodDue);
-    return this;
+    return Behaviors.same();
   }
 
   /** Each VM's slot count, to the timeline and the maxima. */

@@ -142,12 +142,12 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     vgpus.put(vgpu, msg.vgpu());
     policy.addVgpu(msg.params());
     parts.joined(vgpu);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onQueued(Queued msg) {
     if (!recovery.duplicate(msg.work())) queue(msg);
-    return this;
+    return Behaviors.same();
   }
 
   /** A vGPU's answer to a new incarnation: what it had handed on is queued again, what runs is in flight. */
@@ -155,7 +155,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     recovery.resynced(msg).forEach(this::queue);
     inflight += msg.running().size();
     decide(at(run.now()));
-    return this;
+    return Behaviors.same();
   }
 
   private void queue(Queued msg) {
@@ -174,7 +174,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
       policy.completed(msg.work(), msg.gpuNanos(), now);
     }
     decide(now);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onLeave(Leave msg) {
@@ -184,25 +184,25 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     long now = atWallNow();
     policy.removeVgpu(msg.vgpu());
     decide(now);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onChange(Scheduling.Change msg) {
     msg.applyTo(policy, atWallNow());
     decide(clock);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onWake(Wake msg) {
     if (msg.token() == token) decide(at(run.fired(msg.due())));
-    return this;
+    return Behaviors.same();
   }
 
   /** Agents join while the tree is built, before time zero; the clock may be read only from here on. */
   private Behavior<Command> onBegin() {
     recovery.held.begun = true;
     if (needs.perSecond()) armSecond(SECOND_NANOS);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onSecondEnded(SecondEnded msg) {
@@ -210,24 +210,24 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     boolean decides = parts.secondEnded(due);
     armSecond(due + SECOND_NANOS);
     if (decides) decide(at(due));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onPresentWake(PresentWake msg) {
     parts.controller.releasePresents(at(run.fired(msg.due())));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCpuPicked(CpuPicked msg) {
-    if (!vgpus.containsKey(msg.picked().vgpu())) return this;
+    if (!vgpus.containsKey(msg.picked().vgpu())) return Behaviors.same();
     long now = at(msg.picked().atNanos());
     if (parts.cpuCentric.picked(msg.picked().vgpu(), now)) decide(now);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReport(Report msg) {
     msg.replyTo().tell(parts.report(policy, recovery.held.dispatched));
-    return this;
+    return Behaviors.same();
   }
 
   private void decide(long now) {

@@ -208,7 +208,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
         .onMessage(Crash.class, this::onCrash)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -236,7 +236,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   private Behavior<Command> onSibling(Sibling msg) {
     held.sibling = msg.sibling();
     model.handOverSurplus();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onHang(Hang msg) {
@@ -245,7 +245,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onTick(Tick msg) {
-    if (msg.token() != token) return this;
+    if (msg.token() != token) return Behaviors.same();
     return carryOut(model.eventDue(run.fired(msg.due())));
   }
 
@@ -265,7 +265,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     if (msg.cost().cpuNanos() <= 0) return carryOut(model.copied(model.copyStartedAt()));
     held.copyCore = copies.cores().get((int) (held.copiesRun++ % copies.cores().size()));
     held.copyCore.tell(new CpuScheduler.HostRun(msg.cost().cpuNanos(), copyDone, model.copyStartedAt()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCopyDone(CopyDone msg) {
@@ -273,7 +273,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     copies.memory().tell(new GpuMemory.CopyTime(done.ranNanos()));
     if (done.remainingNanos() > 0) { // a crashed core gave it back: the rest on the same core, from then
       held.copyCore.tell(new CpuScheduler.HostRun(done.remainingNanos(), copyDone, done.endNanos()));
-      return this;
+      return Behaviors.same();
     }
     return carryOut(model.copied(done.endNanos()));
   }
@@ -294,7 +294,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     msg.replyTo().tell(new GroupReport(model.sms(), model.kernelBusyNanos(), model.switchNanos(),
         model.contextSwitches(), model.kernelsCompleted(), model.medianKernelNanos(), model.lastEventAt(),
         model.totalSms(), model.smBusyNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   /** Replies to the completed kernels, asks for the GTT copy, hands SMs over, and re-arms the timer. */
@@ -312,7 +312,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     step.copy().ifPresent(c -> copies.memory().tell(new GpuMemory.SwitchTo(c.vgpu(), copyPriced)));
     step.handover().ifPresent(h -> held.sibling.tell(new Grant(h.sms(), h.epoch(), h.targetSms(), h.atNanos())));
     rearm();
-    return this;
+    return Behaviors.same();
   }
 
   /** Arms the timer at the model's next event, or none. */

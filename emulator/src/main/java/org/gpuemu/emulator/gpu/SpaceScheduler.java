@@ -153,13 +153,13 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
 
   private Behavior<Command> onGroups(Groups msg) {
     groups = msg;
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onJoin(Scheduling.Join msg) {
     vgpus.put(msg.params().vgpu(), msg.vgpu());
     agents.vgpuJoined(msg.params().vgpu());
-    return this;
+    return Behaviors.same();
   }
 
   /** The model time of an event, never before the scheduler's latest (DESIGN.md §4). */
@@ -184,7 +184,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     }
     pumpRender(now);
     decide(now);
-    return this;
+    return Behaviors.same();
   }
 
   /** Frame {@code index}'s first kernel arrived: the policy plans it. */
@@ -202,9 +202,9 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   }
 
   private Behavior<Command> onPresented(Scheduling.Presented msg) {
-    if (msg.vgpu() != gameVgpu || msg.kernels() == 0) return this;
+    if (msg.vgpu() != gameVgpu || msg.kernels() == 0) return Behaviors.same();
     RenderFrame f = frames.presented(msg.frame(), msg.kernels());
-    if (f == null) return this;
+    if (f == null) return Behaviors.same();
     // the frame's own latest completion, not a message stamp: no message skew to record
     clock = Math.max(clock, f.lastFinish);
     long now = clock;
@@ -212,7 +212,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
       pumpRender(now);
       decide(now);
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCompleted(Scheduling.Completed msg) {
@@ -235,15 +235,15 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     }
     pumpRender(now);
     decide(now);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onFrameDue(FrameDue msg) {
-    if (msg.token() != token) return this;
+    if (msg.token() != token) return Behaviors.same();
     long now = at(run.fired(msg.due()));
     pumpRender(now);
     decide(now);
-    return this;
+    return Behaviors.same();
   }
 
   /** The frame has rendered when its Present was seen and all its kernels completed; true if it just did. */
@@ -339,11 +339,11 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     // a frame that does not render after the end must not leave BE kernels suspended: the GPU drains
     if (groups != null) groups.gpu().tell(new PhysicalGpu.ResumeBe(epoch, now));
     for (Held h : beKernels.takeUnlaunched()) drain(h, now);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReport(Scheduling.Report msg) {
     msg.replyTo().tell(figures.report(policy, dispatched, origin, endNanos, gameVgpu));
-    return this;
+    return Behaviors.same();
   }
 }

@@ -185,7 +185,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   private Behavior<Command> onGpuReady(GpuReady msg) {
     gpus[physical.indexOf(msg.ready().gpu())] = msg.ready();
-    if (++gpusReady < gpus.length) return this;
+    if (++gpusReady < gpus.length) return Behaviors.same();
     for (int g = 0; g < gpus.length; g++) {
       PhysicalGpu.Ready gpu = gpus[g];
       ActorRef<SpaceScheduler.Command> space = units.get(g).spaceSharing();
@@ -193,7 +193,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     }
     if (vmsHere.isEmpty()) {
       reply();
-      return this;
+      return Behaviors.same();
     }
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     Map<Integer, Integer> first = firstVcpus();
@@ -206,7 +206,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
             Math.min(1.0, (double) vm.memoryCapBytes() / host.gpu().memoryBytes())));
       }
     }
-    return this;
+    return Behaviors.same();
   }
 
   /** What a VM on GPU {@code g} is wired to. */
@@ -222,7 +222,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private Behavior<Command> onVmReady(VmReady msg) {
     vms.put(msg.ready().vm(), msg.ready());
     if (vms.size() == vmsHere.size()) reply();
-    return this;
+    return Behaviors.same();
   }
 
   private void reply() {

@@ -203,30 +203,30 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
         .onMessage(GpuUsed.class, this::onGpuUsed)
         .onMessage(PresentCost.class, m -> {
           h.presents.record(m.vm(), m.costNanos(), m.predictionNanos());
-          return this;
+          return Behaviors.same();
         })
         .onMessage(MemoryHeld.class, this::onMemoryHeld)
         .onMessage(Mode.class, m -> {
           h.mode = m.mode();
-          return this;
+          return Behaviors.same();
         })
         .onMessage(Begin.class, m -> {
           h.tickDue = period;
           run.arm(timers, TICK, new Tick(period), period);
-          return this;
+          return Behaviors.same();
         })
         .onMessage(Tick.class, this::onTick)
         .onMessage(Weight.class, m -> {
           h.weights[m.vm()] = m.weight();
-          return this;
+          return Behaviors.same();
         })
         .onMessage(Slots.class, m -> {
           h.slots.put(m.vm(), m.slots());
-          return this;
+          return Behaviors.same();
         })
         .onMessage(MemoryProfile.class, m -> {
           h.profile = m;
-          return this;
+          return Behaviors.same();
         })
         .onMessage(Live.class, this::onLive)
         .onMessage(Finish.class, this::onFinish)
@@ -235,7 +235,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
         .onMessage(FaultWindow.class, this::onFaultWindow)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -249,20 +249,20 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     // §2, §4.1: frames "beyond 33 ms"), the same rule as the SLA-aware pacer's target
     double fps = vms.get(v).slaFps();
     if (fps > 0 && !Double.isInfinite(fps) && msg.latencyNanos() > SlaPacer.targetLatencyNanos(fps)) h.overSla[v]++;
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onGpuUsed(GpuUsed msg) {
     h.busy[msg.vm()] += msg.gpuNanos();
     h.periodBusy[msg.vm()] += msg.gpuNanos();
     h.periodKernels[msg.vm()]++;
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onMemoryHeld(MemoryHeld msg) {
     h.memory[msg.vm()] = msg.bytes();
     h.maxMemory[msg.vm()] = Math.max(h.maxMemory[msg.vm()], msg.bytes());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onTick(Tick msg) {
@@ -270,17 +270,17 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     emitRows(due);
     h.tickDue = due + period;
     run.arm(timers, TICK, new Tick(h.tickDue), h.tickDue);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onFaultWindow(FaultWindow msg) {
-    if (h.faults == null) return this; // a fault injected from outside a run that planned none: the timeline marks none
+    if (h.faults == null) return Behaviors.same(); // a fault injected from outside a run that planned none: the timeline marks none
     if (msg.began()) {
       h.faults.began(msg.fault(), msg.label(), msg.atNanos());
     } else {
       h.faults.ended(msg.fault(), msg.atNanos());
     }
-    return this;
+    return Behaviors.same();
   }
 
   /** metrics-crash: the period's counts so far are lost (see the class). */
@@ -297,7 +297,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     List<String> names = new ArrayList<>();
     for (VmInfo vm : vms) names.add(vm.name());
     msg.replyTo().tell(new LiveView(run.now(), names, h.liveFps.clone(), h.liveShare.clone()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onFinish(Finish msg) {
@@ -307,7 +307,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     if (now > h.periodStart) emitRows(now);
     h.queue.complete();
     getContext().pipeToSelf(h.written, (ok, failure) -> new SinkDone(msg.replyTo(), failure));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onSinkDone(SinkDone msg) {

@@ -172,7 +172,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         .onMessage(Windowed.class, m -> {
           FaultInjector.Window w = m.window();
           metrics.tell(new MetricsHub.FaultWindow(w.fault(), w.label(), w.atNanos(), w.began()));
-          return this;
+          return Behaviors.same();
         })
         .onMessage(Request.class, this::onRequest)
         .onMessage(Apply.class, this::onApply)
@@ -183,13 +183,13 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private Behavior<Command> onHostReady(HostReady msg) {
     hostsReady.put(msg.refs().host(), msg.refs());
-    if (hostsReady.size() < scenario.hosts().size()) return this;
+    if (hostsReady.size() < scenario.hosts().size()) return Behaviors.same();
     java.util.TreeMap<Integer, Vm.Ready> vms = new java.util.TreeMap<>();
     for (Host.Refs h : hostsReady.values()) for (Vm.Ready vm : h.vms()) vms.put(vm.vm(), vm);
     refs = new Refs(List.copyOf(hostsReady.values()), List.copyOf(vms.values()));
     timeZero.run();
     run.arm(timers, "began", new Began(0), 0);
-    return this;
+    return Behaviors.same();
   }
 
   /**
@@ -215,13 +215,13 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     }
     run.arm(timers, "end", new EndRun(scenario.durationNanos()), scenario.durationNanos());
     desk.armPlanned();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onStartVm(StartVm msg) {
     run.fired(msg.due());
     startVm(msg.vm());
-    return this;
+    return Behaviors.same();
   }
 
   private void startVm(int index) {
@@ -239,7 +239,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     List<ActorRef<VCpu.Command>> vcpus = refs.vms().get(msg.vm()).vcpus();
     leaving.put(msg.vm(), vcpus.size());
     for (ActorRef<VCpu.Command> vcpu : vcpus) vcpu.tell(new VCpu.Stop(stoppedAdapter));
-    return this;
+    return Behaviors.same();
   }
 
   /**
@@ -256,9 +256,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         drainingToLeave.add(vm);
         refs.vms().get(vm).vgpu().tell(new VGpu.Drain(drainedAdapter));
       }
-      return this;
+      return Behaviors.same();
     }
-    if (--awaiting > 0) return this;
+    if (--awaiting > 0) return Behaviors.same();
     for (Vm.Ready v : refs.vms()) {
       awaiting++;
       // a vGPU still draining what its leaving VM queued answers that drain, which the end waits for as well
@@ -268,7 +268,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         v.vgpu().tell(new VGpu.Drain(drainedAdapter));
       }
     }
-    return this;
+    return Behaviors.same();
   }
 
   /** A vGPU drained: of a VM that left (it leaves the scheduler), or at the end (and then maybe of both). */
@@ -276,10 +276,10 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     int vm = msg.drained().vgpu();
     if (drainingToLeave.remove(vm)) {
       refs.gpuOf(scenario.vms().get(vm)).scheduler().tell(new Scheduling.Leave(vm));
-      if (!endAwaitsLeave.remove(vm)) return this;
+      if (!endAwaitsLeave.remove(vm)) return Behaviors.same();
     }
     if (endedAt >= 0 && --awaiting == 0) finish(true);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onEndRun(EndRun msg) {
@@ -294,50 +294,50 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     }
     long limit = endedAt + DRAIN_LIMIT_NANOS;
     run.arm(timers, "drain", new DrainTimedOut(limit), limit);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onDrainTimedOut(DrainTimedOut msg) {
     getContext().getLog().warn("the GPU did not drain within {} s after the end; unfinished requests are reported",
         DRAIN_LIMIT_NANOS / 1_000_000_000L);
     finish(false);
-    return this;
+    return Behaviors.same();
   }
 
   /** A fault reaches what it hits: {@link FaultRouting}. */
   private Behavior<Command> onStruck(Struck msg) {
     FaultRouting.strike(msg.strike(), scenario, refs, metrics);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onRequest(Request msg) {
     msg.replyTo().tell(refs == null || endedAt >= 0 ? -1L : desk.request(msg.control()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onApply(Apply msg) {
     desk.apply(msg.index(), run.fired(msg.due()), vm -> refs.gpuOf(scenario.vms().get(vm)).scheduler());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onAnswered(Answered msg) {
     desk.answered(msg.changed());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onControls(Controls msg) {
     msg.replyTo().tell(desk.records());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onLive(Live msg) {
     metrics.tell(new MetricsHub.Live(msg.replyTo()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onVgpus(Vgpus msg) {
     msg.replyTo().tell(refs == null ? List.of() : refs.vms().stream().map(Vm.Ready::vgpu).toList());
-    return this;
+    return Behaviors.same();
   }
 
   private void finish(boolean drained) {

@@ -30,13 +30,16 @@ import org.gpuemu.workloads.KernelSpec;
  * <ul>
  *   <li>SLA-aware (§3.2, Figure 5): {@code Flush}, then sleep target − (time since the previous Present returned,
  *       flush included) − predicted Present cost, then Present; the cost of every Present (issue to return) is
- *       recorded, in every mode, so the prediction is ready when the hybrid switches to SLA-aware. The flush's own
- *       CPU cost is not modelled: the paper measures it instead of predicting it, and so does this agent.</li>
+ *       recorded, in every mode, so the prediction is ready when the hybrid switches to SLA-aware. The Flush waits
+ *       until the frame's commands have run on the GPU (the event query of {@link VgpuAnswers}), so the frame's GPU
+ *       time is inside the measured time and the sleep comes after it; the flush's own CPU cost is not modelled:
+ *       the paper measures it instead of predicting it, and so does this agent.</li>
  *   <li>Proportional share (§3.2): the agent asks the controller before each Present and holds it until the VM's
  *       budget allows.</li>
  * </ul>
- * Under a policy that does not intercept Present the agent passes it through, after the VM's fixed
- * {@code present-sleep} if it has one (the sleep schedule of Figure 8). A frame's latency is measured by the vCPU
+ * Under a policy that does not intercept Present the agent passes it through, unless the VM has a fixed
+ * {@code present-sleep} (the sleep schedule of Figure 8: "An initial sleep time per frame of 300 ms is set by
+ * VGRIS"): then it runs the SLA-aware loop with that sleep instead of a computed one, Flush, Sleep, Present. A frame's latency is measured by the vCPU
  * (between the returns of two Presents), not here. What each Present cost (issue to return) and what the agent had
  * predicted for it go to the metrics hub in every mode (Figures 6 and 9: the prediction is the one SLA-aware
  * scheduling sleeps by, made from the costs recorded so far).
@@ -132,7 +135,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
         .onMessage(Reset.class, this::onReset)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -140,29 +143,33 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private Behavior<Command> onPresent(Present msg) {
     ledger.held(msg);
     if (mode instanceof PresentMode.SlaAware) {
-      // the Flush pushes the frame's last batch out now, ahead of the sleep
-      if (ledger.tail != null) vgpu.tell(new VGpu.Launch(ledger.tail, -1, -1, ledger.tailCall));
-      ledger.tailSent();
-      vgpu.tell(new VGpu.Flush(vgpuAnswers, ledger.ownFlush(run.now())));
+      flush();
     } else if (mode instanceof PresentMode.ProportionalShare) {
       ledger.ask();
       controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
+    } else if (vm.presentSleep().set()) {
+      // VGRIS's agent with a fixed sleep (Figure 8): the SLA-aware loop, Flush then Sleep then Present (§3.2)
+      flush();
     } else {
-      long sleep = vm.presentSleep().at(run.now() - vm.startDelayNanos());
-      if (sleep > 0) {
-        sleepThenPresent(sleep);
-      } else {
-        issuePresent(msg.atNanos()); // passed through at the guest's model time (DESIGN.md §4)
-      }
+      issuePresent(msg.atNanos()); // passed through at the guest's model time (DESIGN.md §4)
     }
-    return this;
+    return Behaviors.same();
+  }
+
+  /** The frame's last batch goes out now, then the Flush that waits for the frame's commands to run. */
+  private void flush() {
+    if (ledger.tail != null) vgpu.tell(new VGpu.Launch(ledger.tail, -1, -1, ledger.tailCall));
+    ledger.tailSent();
+    vgpu.tell(new VGpu.Flush(vgpuAnswers, ledger.ownFlush(run.now())));
   }
 
   private Behavior<Command> onVgpu(FromVgpu msg) {
     if (msg.answer() instanceof VCpu.FlushReturned) {
-      if (!ledger.holds()) return this; // the Present it was for failed (a crash): nothing to sleep for
+      if (!ledger.holds()) return Behaviors.same(); // the Present it was for failed (a crash): nothing to sleep for
       long now = run.now();
-      sleepThenPresent(pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned));
+      sleepThenPresent(mode instanceof PresentMode.SlaAware
+          ? pacer.sleepBeforePresent(lastReturned < 0 ? 0 : now - lastReturned)
+          : vm.presentSleep().at(now - vm.startDelayNanos()));
     } else if (msg.answer() instanceof VCpu.PresentReturned returned) {
       long now = run.now();
       if (returned.failure() == null) {
@@ -175,13 +182,13 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       }
       ledger.answered(returned);
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onSleepEnded(SleepEnded msg) {
     run.fired(msg.due());
     issuePresent();
-    return this;
+    return Behaviors.same();
   }
 
   /** agent-crash: a Present held here fails, then the actor fails (see the class). */
@@ -198,7 +205,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private Behavior<Command> onReset(Reset msg) {
     run.disarm(timers, SLEEP);
     ledger.failHeld(msg.reason(), Math.max(run.now(), msg.atNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onController(FromController msg) {
@@ -221,7 +228,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       collect.replyTo().tell(new VgrisController.AgentReport(vgpuIndex, collect.seq(), framesSinceReport, running));
       framesSinceReport = 0;
     }
-    return this;
+    return Behaviors.same();
   }
 
   private void sleepThenPresent(long sleep) {

@@ -163,7 +163,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(ChannelTimer.class, this::onChannelTimer)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -176,7 +176,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onStop(Stop msg) {
     guest.stop(msg.replyTo());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCpuDone(CpuDone msg) {
@@ -184,14 +184,14 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     if (done.remainingNanos() == 0) calls.requestEnded(); // a request taken back leaves nothing held for it
     afterCpuDone(done);
     if (!st.continuePending) calls.settle(st.clock);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onContinue() {
     st.continuePending = false;
     step();
     if (!st.continuePending) calls.settle(st.clock);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> afterCpuDone(CpuScheduler.Done done) {
@@ -199,11 +199,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     st.steal += done.stealNanos();
     st.clock = Math.max(st.clock, done.endNanos());
     calls.sliceEnded(done);
-    if (st.downUntil >= 0) return this; // rebooting: the old boot's slice, withdrawn
+    if (st.downUntil >= 0) return Behaviors.same(); // rebooting: the old boot's slice, withdrawn
     boolean spinSaw = st.answered && (st.wait == Wait.SYNC_SPIN || st.presentSpinning);
     if (done.remainingNanos() > 0 && !spinSaw) { // withdrawn (a crash): ask again for the rest
       calls.cpu(done.remainingNanos(), st.clock);
-      return this;
+      return Behaviors.same();
     }
     switch (st.wait) {
       case CPU, SYNC_WAKING -> {
@@ -212,22 +212,22 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       case SYNC_SPIN -> {
         if (st.answered) return resume();
         st.wait = Wait.SYNC_BLOCKED; // hybrid spin ran out: block and give the core away
-        return this;
+        return Behaviors.same();
       }
       case PRESENT -> {
-        if (!st.presentSpinning || !st.answered) return this;
+        if (!st.presentSpinning || !st.answered) return Behaviors.same();
         st.presentSpinning = false; // the spin saw Present return
         guest.presentDone(st.clock, null);
-        return this;
+        return Behaviors.same();
       }
       default -> {
-        return this;
+        return Behaviors.same();
       }
     }
   }
 
   private Behavior<Command> onSyncReturned(SyncReturned msg) {
-    if (st.downUntil >= 0) return this;
+    if (st.downUntil >= 0) return Behaviors.same();
     st.answered = true;
     st.clock = Math.max(st.clock, msg.atNanos());
     if (st.wait == Wait.SYNC_SPIN) {
@@ -236,7 +236,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       st.wait = Wait.SYNC_WAKING;
       calls.wake(st.clock);
     }
-    return this;
+    return Behaviors.same();
   }
 
   /** The GPU scheduler switched to this vCPU's vGPU at the model time the message carries (Algorithm 4). */
@@ -253,30 +253,30 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       case CPU, SYNC_SPIN, SYNC_WAKING -> calls.boost(at);
       default -> { }
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onPresentReturned(PresentReturned msg) {
-    if (st.downUntil >= 0) return this;
+    if (st.downUntil >= 0) return Behaviors.same();
     long now = msg.atNanos() >= 0 ? msg.atNanos() : run.now();
     st.clock = Math.max(st.clock, now);
     if (st.presentSpinning) {
       st.answered = true;
       calls.finish(st.clock); // goes on once the spin is on the core and sees it
-      return this;
+      return Behaviors.same();
     }
     guest.presentDone(now, msg.failure());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onMemoryAnswered(MemoryAnswered msg) {
     if (msg.answer().isNotice()) { // the host took memory (memory-pressure): no call of the guest's was answered
       calls.memoryHeld(msg.answer().heldBytes());
       if (st.program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
-      return this;
+      return Behaviors.same();
     }
     calls.memoryAnswered(msg.answer());
-    if (st.downUntil >= 0) return this;
+    if (st.downUntil >= 0) return Behaviors.same();
     // a memory-aware guest (gBalloon's 3D apps) slows with what it lacks
     if (st.program instanceof MemoryAware aware) aware.held(msg.answer().heldBytes());
     return onAnswered();
@@ -284,7 +284,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   /** An unstamped answer (a flush, a memory call): the guest goes on at the model time it arrived. */
   private Behavior<Command> onAnswered() {
-    if (st.downUntil >= 0) return this;
+    if (st.downUntil >= 0) return Behaviors.same();
     st.clock = Math.max(st.clock, run.now());
     return resume();
   }
@@ -293,13 +293,13 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     st.clock = Math.max(st.clock, run.fired(msg.due()));
     st.wait = Wait.NONE;
     guest.goOn();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReport(Report msg) {
     long programNanos = st.programEnded >= 0 ? st.programEnded - st.programStarted : -1;
     msg.replyTo().tell(calls.report(st.program, st.ran, st.steal, st.maxStall, st.steps, programNanos));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCrash(Crash msg) {
@@ -309,36 +309,36 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onReboot(Reboot msg) {
     guest.reboot(msg);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onRebooted(Rebooted msg) {
     guest.rebooted(run.fired(msg.due()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onChannelFault(ChannelFault msg) {
     calls.channel.fault(msg.kind(), msg.atNanos(), msg.untilNanos());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReceived(Received msg) {
     guest.channel(msg.call(), false, -1);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onChannelTimer(ChannelTimer msg) {
     guest.channel(msg.key(), msg.arrival(), run.fired(msg.due()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> resume() {
     guest.resume();
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> step() {
     guest.step();
-    return this;
+    return Behaviors.same();
   }
 }

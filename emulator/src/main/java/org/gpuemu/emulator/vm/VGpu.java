@@ -38,8 +38,8 @@ import org.gpuemu.emulator.vm.VgpuRequests.Waiter;
  * guest has only a few requests in the shared FIFO, the FIFO serves guests in turn, request by request, so GPU time
  * is shared about equally ("allocates resources fairly under contention", §3.2) and a guest with light frames gets
  * more frames. {@code Present} returns once everything the guest recorded is in the driver's buffer (which is what
- * makes Present expensive under contention, Figure 6, and what {@code Flush} does ahead of it) and no more than
- * {@code commandBuffer} frames are unfinished.
+ * makes Present expensive under contention, Figure 6; {@code Flush} ahead of it waits until those requests have run)
+ * and no more than {@code commandBuffer} frames are unfinished.
  *
  * <p>Faults (issue 18): {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
  * an engine reset took; what each does and how it recovers: {@link VgpuFaults}.
@@ -66,7 +66,10 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
       implements Command {}
 
-  /** {@link VCpu.FlushReturned} once everything recorded so far has been handed to the driver. */
+  /**
+   * {@link VCpu.FlushReturned} once everything recorded so far has completed on the GPU (Direct3D 9's event query
+   * polled with {@code D3DGETDATA_FLUSH}: {@link VgpuAnswers}).
+   */
   public record Flush(ActorRef<VCpu.Command> replyTo, long call) implements Command {}
 
   /** A guest's {@code call} (request {@code id}) over a faulty channel, given up at {@code giveUp}: GuestChannel. */
@@ -189,7 +192,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
         .onSignal(PreRestart.class, sig -> {
           VgpuFaults.failInFlight(vgpu, ledger.downSince, pending, runtime, answers, drains, ledger, scheduler,
               frameRequests, reportFrames);
-          return this;
+          return Behaviors.same();
         })
         .build();
   }
@@ -207,7 +210,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       long failedAt = Math.max(queuedAt, ledger.downSince);
       ledger.failed(call, ledger.downReason, failedAt);
       if (syncReply != null) syncReply.tell(new VCpu.SyncReturned(failedAt));
-      return this;
+      return Behaviors.same();
     }
     List<KernelSpec> parts = slicer.parts(kernel);
     for (int i = 0; i < parts.size(); i++) {
@@ -221,7 +224,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       runtime.add(id);
     }
     handToDriver(queuedAt);
-    return this;
+    return Behaviors.same();
   }
 
   /**
@@ -246,7 +249,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     ledger.submitted++;
     answers.present(new Blocked(msg.replyTo(), msg.atNanos(), msg.call()), outstanding);
     answers.release(msg.atNanos(), runtime.peek(), outstanding);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onFlush(Flush msg) {
@@ -254,7 +257,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     long upTo = ((long) vgpu << ID_SHIFT) | (ledger.seq - 1);
     answers.flush(new Waiter(upTo, msg.replyTo(), msg.call()));
     answers.release(run.now(), runtime.peek(), outstanding);
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onTransmitted(Transmitted msg) { // acknowledged, run once, never before it arrived
@@ -268,20 +271,20 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     if (msg.message() instanceof Scheduling.Resync r) { // a restarted scheduler asks (VgpuFaults)
       ledger.schedulerEpoch = Math.max(ledger.schedulerEpoch, r.epoch());
       scheduler.tell(VgpuFaults.resynced(vgpu, run.now(), pending, runtime, ledger));
-      return this;
+      return Behaviors.same();
     }
     Scheduling.Dispatch d = (Scheduling.Dispatch) msg.message();
     // a dead scheduler incarnation's dispatch (the new one dispatches it again), or one already on the GPU: dropped
-    if (d.epoch() < ledger.schedulerEpoch || ledger.dispatched.containsKey(d.work().id())) return this;
+    if (d.epoch() < ledger.schedulerEpoch || ledger.dispatched.containsKey(d.work().id())) return Behaviors.same();
     if (ledger.orphans.remove(d.work().id()) != null) { // a crashed incarnation's: nobody waits for it
       scheduler.tell(new Scheduling.Completed(d.work(), 0, d.atNanos(), d.epoch()));
-      return this;
+      return Behaviors.same();
     }
     ledger.dispatched.put(d.work().id(), d.epoch());
     Pending p = pending.get(d.work().id());
     ActorRef<SmGroup.Command> group = d.group() != null ? d.group() : smGroup;
     group.tell(new SmGroup.Execute(p.work().id(), vgpu, p.kernel(), finishedAdapter, d.atNanos(), d.bind()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onKernelFinished(KernelFinished msg) {
@@ -293,7 +296,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
       ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), false);
       scheduler.tell(new Scheduling.Completed(orphan, f.gpuNanos(), f.finishedNanos(), by));
       metrics.tell(new MetricsHub.GpuUsed(vgpu, f.gpuNanos()));
-      return this;
+      return Behaviors.same();
     }
     Pending p = pending.remove(f.workId());
     outstanding.remove(f.workId());
@@ -314,7 +317,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     if (outstanding.isEmpty()) {
       while (!drains.isEmpty()) drains.poll().tell(new Drained(vgpu));
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCrash(Crash msg) {
@@ -324,12 +327,12 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private Behavior<Command> onWatch(Watch msg) {
     ledger.watch(msg.fault(), msg.sinceNanos(), msg.outcomes());
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onCpuTime(CpuTime msg) {
     cpuTimes.tell(new VmcgMeter.CpuTime(vgpu, msg.cpuNanos()));
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onDrain(Drain msg) {
@@ -338,13 +341,13 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     } else {
       drains.add(msg.replyTo());
     }
-    return this;
+    return Behaviors.same();
   }
 
   private Behavior<Command> onReport(Report msg) {
     long open = outstanding.size() + answers.open();
     msg.replyTo().tell(ledger.report(vgpu, open));
-    return this;
+    return Behaviors.same();
   }
 
 }

@@ -6,8 +6,15 @@ import java.util.TreeSet;
 /**
  * The guest calls a {@link VGpu} answers by the state of its ring rather than by a kernel's end: blocked Presents
  * (answered once the runtime has handed everything on and no more than {@code commandBuffer} frames are unfinished,
- * vgris.txt §2.2) and Flushes (answered once everything recorded before them is handed to the driver). State of one
+ * vgris.txt §2.2) and Flushes (answered once everything recorded before them has run on the GPU). State of one
  * vGPU incarnation.
+ *
+ * <p>The Flush that waits: Direct3D 9 has no blocking flush call. The idiom VGRIS's agent stands for is an event
+ * query issued after the frame's commands ({@code IDirect3DQuery9::Issue(D3DISSUE_END)} on a
+ * {@code D3DQUERYTYPE_EVENT}) polled with {@code GetData(..., D3DGETDATA_FLUSH)} until it returns {@code S_OK}: the
+ * flag hands the batched commands to the driver, and an event query is signalled once the GPU has processed every
+ * command issued before it (Microsoft Learn, "IDirect3DQuery9::GetData method" and "Queries (Direct3D 9)"). So a
+ * Flush returns when the requests recorded before it have completed, not when they reach the driver's buffer.
  */
 final class VgpuAnswers {
   private final int commandBuffer;
@@ -42,10 +49,11 @@ final class VgpuAnswers {
 
   /**
    * Answers what may be answered at {@code at}, the model time of the event that changed the ring; {@code head} is
-   * the runtime queue's first request (null: empty), {@code outstanding} the requests not finished.
+   * the runtime queue's first request (null: empty), {@code outstanding} the requests not finished (in the runtime's
+   * queue, the driver's buffer or on the GPU).
    */
   void release(long at, Long head, TreeSet<Long> outstanding) {
-    while (!flushes.isEmpty() && (head == null || head > flushes.peek().upToId())) {
+    while (!flushes.isEmpty() && (outstanding.isEmpty() || outstanding.first() > flushes.peek().upToId())) {
       VgpuRequests.Waiter w = flushes.poll();
       ledger.answered(w.call(), at);
       w.replyTo().tell(VCpu.FlushReturned.INSTANCE);

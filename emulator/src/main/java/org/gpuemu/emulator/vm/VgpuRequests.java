@@ -18,6 +18,6 @@ final class VgpuRequests {
   /** A blocked Present: who waits, the model time it was issued (-1: untimed) and its request id. */
   record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos, long call) {}
 
-  /** A Flush waiting for every request up to {@code upToId} to be handed to the driver; {@code call}: its id. */
+  /** A Flush waiting for every request up to {@code upToId} to have completed on the GPU; {@code call}: its id. */
   record Waiter(long upToId, ActorRef<VCpu.Command> replyTo, long call) {}
 }

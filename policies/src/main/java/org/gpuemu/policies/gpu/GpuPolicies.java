@@ -9,7 +9,7 @@ import org.gpuemu.policies.spi.PolicyInput;
 import org.gpuemu.policies.spi.PolicyProvider;
 import org.gpuemu.policies.spi.PolicySpec;
 import org.gpuemu.policies.vgris.VgrisPolicy;
-import org.gpuemu.policies.vmcg.GvirtBaseline;
+import org.gpuemu.policies.vmcg.GvirtTbsPolicy;
 import org.gpuemu.policies.vmcg.VmcgPolicy;
 
 /**
@@ -68,13 +68,15 @@ public final class GpuPolicies implements PolicyProvider {
                     + "share back on (the paper gives no number; 0.9 = more than a tenth of the GPU left idle)"),
                 Param.duration("window", "5s", "Time of Algorithm 1, whole seconds (VMs report once a second)"))
             .needs(PolicyInput.PRESENT),
-        // gVirt as VMCG measures it (vmcg.txt §1-2): one FCFS queue of CRBs in Dom0; the VM whose CRB waited longest
-        // gets the render engine for a slice and submits as many of its CRBs as it has; the engine drains between VMs.
-        PolicySpec.gpu(GvirtBaseline.NAME,
-            "gVirt as VMCG measures it: one FCFS CRB queue in Dom0, 16 ms round-robin slices (VMCG §1-2, §5.1)",
-            GvirtBaseline::create)
-            .param(Param.duration("slice", "16ms", "gVirt's time slice (vmcg §5.1: 16 ms, below what humans perceive)"),
-                maxInflight(2)),
+        // gVirt as VMCG ran it (vmcg.txt §2.1, §6.1: Xen 4.5.0, Linux 3.18.0, HD 4600): XenGT's timer-based
+        // scheduler (intel/XenGT-Preview-kernel a71a2c7, drivers/gpu/drm/i915/vgt/sched.c), see GvirtTbsPolicy.
+        PolicySpec.gpu(GvirtTbsPolicy.NAME,
+            "gVirt (XenGT 3.18): a 15 ms timer hands the engine to the next vGPU with work, after the ring drains",
+            GvirtTbsPolicy::new)
+            .param(Param.duration("period", "15ms",
+                    "timer period (XenGT vgt.h VGT_TBS_DEFAULT_PERIOD: 15 ms; 'HSW 15ms', the HD 4600 of vmcg §6.1)"),
+                Param.integer("max-inflight", 64, "CRBs on the physical ring at once: XenGT submits all of the "
+                    + "owner's held tail writes (MAX_CMD_BUDGET), so any bound above the guests' own (driver-queue)")),
         // VMCG (vmcg.txt §3-5): a V-Channel per VM, credits by Eq. 2, slices from CPU time, Algorithm 1.
         PolicySpec.gpu(VmcgPolicy.NAME,
             "VMCG: a V-Channel per VM, Eq. 2 credits, slices from CPU time, 4 CRBs per credit (VMCG Algorithm 1)",

@@ -31,9 +31,7 @@ import org.gpuemu.policies.PolicyParams;
  *       incoming vGPU's quantum. The policy learns that start from the turn's first completion (its end minus the
  *       GPU time it was accounted: on a time-shared group the first request runs alone, right after the switch);
  *       until then the slice counts from the dispatch decision.</li>
- *   <li>The next owner is chosen by the {@link TurnOrder}: by default ({@code round-robin}) the first vGPU after the
- *       owner in cyclic index order that has queued work; gVirt as VMCG describes it ({@code gvirt}) takes the vGPU
- *       whose oldest queued request arrived first, as its shared FCFS queue would serve it.</li>
+ *   <li>The next owner is the first vGPU after the owner in cyclic index order that has queued work.</li>
  *   <li>If no other vGPU has work, the owner keeps the GPU: with work left it gets a fresh slice at once (no
  *       context switch, so no drain), with none it stays owner and continues without a switch when it queues
  *       more before anyone else does.</li>
@@ -59,22 +57,11 @@ public final class RoundRobinPolicy implements GpuPolicy {
   /** Parameter: how many dispatched requests may be in flight at once (a count). */
   public static final String MAX_INFLIGHT = "max-inflight";
 
-  /** Which vGPU with queued work gets the GPU after the owner. */
-  public enum TurnOrder {
-    /** The first after the owner in cyclic vGPU index order. */
-    CYCLIC_INDEX,
-    /** The one whose oldest queued request arrived first (a shared FCFS queue decides whose turn it is). */
-    OLDEST_REQUEST
-  }
-
-  private record Queued(GpuWork work, long arrival) {}
-
   private final String name;
-  private final TurnOrder turnOrder;
   private final long slice;
   private final int maxPerSlice;
   private final int maxInflight;
-  private final NavigableMap<Integer, Deque<Queued>> queues = new TreeMap<>();
+  private final NavigableMap<Integer, Deque<GpuWork>> queues = new TreeMap<>();
   private final RequestLedger ledger;
   private final java.util.Set<Integer> departed = new java.util.HashSet<>();
 
@@ -84,22 +71,20 @@ public final class RoundRobinPolicy implements GpuPolicy {
   private boolean sliceStartKnown;
   private int dispatchedInSlice;
   private long switches;
-  private long arrivals;
 
   /** {@code round-robin}: reads {@code slice}, {@code max-kernels-per-slice} and {@code max-inflight}. */
   public RoundRobinPolicy(PolicyParams params) {
     this(NAME, ParamChecks.positiveNanos(params, NAME, SLICE),
         ParamChecks.positiveCount(params, NAME, MAX_KERNELS_PER_SLICE),
-        ParamChecks.positiveCount(params, NAME, MAX_INFLIGHT), TurnOrder.CYCLIC_INDEX);
+        ParamChecks.positiveCount(params, NAME, MAX_INFLIGHT));
   }
 
-  /** Round robin under another registry name, with checked values (gVirt as VMCG's baseline builds one). */
-  public RoundRobinPolicy(String name, long sliceNanos, int maxPerSlice, int maxInflight, TurnOrder turnOrder) {
+  /** Round robin under another registry name, with checked values. */
+  public RoundRobinPolicy(String name, long sliceNanos, int maxPerSlice, int maxInflight) {
     if (sliceNanos <= 0 || maxPerSlice <= 0 || maxInflight <= 0) {
       throw new IllegalArgumentException(name + ": slice, requests per slice and max-inflight must be > 0");
     }
     this.name = name;
-    this.turnOrder = turnOrder;
     this.slice = sliceNanos;
     this.maxPerSlice = maxPerSlice;
     this.maxInflight = maxInflight;
@@ -120,7 +105,7 @@ public final class RoundRobinPolicy implements GpuPolicy {
 
   @Override
   public void removeVgpu(int vgpu) {
-    Deque<Queued> queue = queues.get(vgpu);
+    Deque<GpuWork> queue = queues.get(vgpu);
     if (queue == null) {
       throw new IllegalArgumentException(name + ": unknown vGPU " + vgpu + " cannot leave");
     }
@@ -133,12 +118,12 @@ public final class RoundRobinPolicy implements GpuPolicy {
 
   @Override
   public void queued(GpuWork work, long now) {
-    Deque<Queued> queue = queues.get(work.vgpu());
+    Deque<GpuWork> queue = queues.get(work.vgpu());
     if (queue == null) {
       throw new IllegalArgumentException(name + ": request " + work.id() + " from unknown vGPU " + work.vgpu());
     }
     ledger.queued(work);
-    queue.addLast(new Queued(work, arrivals++));
+    queue.addLast(work);
   }
 
   @Override
@@ -194,22 +179,18 @@ public final class RoundRobinPolicy implements GpuPolicy {
   }
 
   private boolean ownerMayContinue(long now) {
-    Deque<Queued> queue = queues.get(owner);
+    Deque<GpuWork> queue = queues.get(owner);
     return queue != null && !queue.isEmpty() && now - sliceStart < slice && dispatchedInSlice < maxPerSlice;
   }
 
-  /** The next vGPU with queued work in {@link #turnOrder}, the owner itself only when no other has any; -1 if none. */
+  /** The next vGPU with queued work in cyclic index order, the owner itself only when no other has any; -1 if none. */
   private int successor() {
-    return turnOrder == TurnOrder.CYCLIC_INDEX ? nextInIndexOrder() : oldestRequestOwner();
-  }
-
-  private int nextInIndexOrder() {
-    for (Map.Entry<Integer, Deque<Queued>> e : queues.tailMap(owner, false).entrySet()) {
+    for (Map.Entry<Integer, Deque<GpuWork>> e : queues.tailMap(owner, false).entrySet()) {
       if (!e.getValue().isEmpty()) {
         return e.getKey();
       }
     }
-    for (Map.Entry<Integer, Deque<Queued>> e : queues.headMap(owner, true).entrySet()) {
+    for (Map.Entry<Integer, Deque<GpuWork>> e : queues.headMap(owner, true).entrySet()) {
       if (!e.getValue().isEmpty()) {
         return e.getKey();
       }
@@ -217,22 +198,8 @@ public final class RoundRobinPolicy implements GpuPolicy {
     return -1;
   }
 
-  private int oldestRequestOwner() {
-    int oldest = -1;
-    long arrival = Long.MAX_VALUE;
-    for (Map.Entry<Integer, Deque<Queued>> e : queues.entrySet()) {
-      Queued head = e.getValue().peekFirst();
-      if (head != null && e.getKey() != owner && head.arrival() < arrival) {
-        oldest = e.getKey();
-        arrival = head.arrival();
-      }
-    }
-    Deque<Queued> own = queues.get(owner);
-    return oldest < 0 && own != null && !own.isEmpty() ? owner : oldest;
-  }
-
   private GpuDecision dispatchHead() {
-    GpuWork head = queues.get(owner).removeFirst().work();
+    GpuWork head = queues.get(owner).removeFirst();
     dispatchedInSlice++;
     ledger.dispatched(head);
     return new GpuDecision.Dispatch(head);

@@ -10,7 +10,9 @@ import java.util.TreeMap;
 import org.gpuemu.policies.gpu.VgpuParams;
 
 /**
- * VGRIS hybrid scheduling (§3.2, Algorithm 1). It starts in proportional share with fair shares. Once a second it
+ * VGRIS hybrid scheduling (§3.2, Algorithm 1). It starts in proportional share with a full GPU share for every VM
+ * (§4.3: "hybrid scheduling employs proportional-share scheduling algorithm and assigns full GPU resource for each VM
+ * since both of their FPS satisfy the FPS criteria"). Once a second it
  * hears every running VM's FPS and GPU usage of that second: under proportional share, when some VM's FPS has been
  * below {@code fpsThreshold} for {@code windowSeconds} consecutive seconds it switches to SLA-aware; under
  * SLA-aware, when the total GPU usage has been below {@code gpuThreshold} for {@code windowSeconds} consecutive
@@ -26,10 +28,14 @@ import org.gpuemu.policies.gpu.VgpuParams;
  *       seconds divided by {@code windowSeconds} (a second it did not report counts 0), not the last second alone:
  *       it smooths the per-second noise of Reality Model Games, and Σu is then the window's mean total usage, below
  *       {@code gpuThreshold} ≤ 1, so every share is positive.</li>
- *   <li>VMs come and go (Figure 11: 3DMark05 GT3 arrives at 28 s and leaves 87 s later). Shares are always Eq. 2
- *       over the VMs present: every u_i is 0 until the first switch back (so Eq. 2 gives the fair 1/n), a VM that
- *       joins later has u = 0 (it gets its part of the surplus), and a VM that leaves takes its u with it, its part
- *       being divided among the rest.</li>
+ *   <li>The start: §3.2 says hybrid scheduling "employs proportional-share scheduling with a fair share as the
+ *       default algorithm", §4.3 that it "assigns full GPU resource for each VM" while the FPS criteria hold. The
+ *       experiment's text is taken: until the first switch back to proportional share every present VM's share is
+ *       1 (its budget never binds: a VM cannot use more than the whole GPU), which is the default sharing with the
+ *       agents only watching; no u_i has been measured yet.</li>
+ *   <li>VMs come and go (Figure 11: 3DMark05 GT3 arrives at 28 s and leaves 87 s later). Once Eq. 2 has been
+ *       applied, shares are always Eq. 2 over the VMs present: a VM that joins later has u = 0 (it gets its part of
+ *       the surplus), and a VM that leaves takes its u with it, its part being divided among the rest.</li>
  *   <li>Absence is not evidence: a present VM that did not report a second (it just started) resets its own FPS
  *       streak instead of counting as starved, so a VM triggers a switch only after {@code windowSeconds}
  *       consecutive reports under the threshold. A second with no reports at all resets every count.</li>
@@ -42,6 +48,8 @@ public final class HybridController implements Controller {
   private final int windowSeconds;
 
   private Algorithm current = Algorithm.PROPORTIONAL_SHARE;
+  /** Whether Eq. 2 has been applied (the first switch back to proportional share); before it every share is 1. */
+  private boolean measured;
   /** Eq. 2's u_i of every present VM. */
   private final SortedMap<Integer, Double> usage = new TreeMap<>();
   /** Consecutive seconds each VM reported an FPS below the threshold, counted under proportional share. */
@@ -101,6 +109,7 @@ public final class HybridController implements Controller {
     }
     if (current == Algorithm.SLA_AWARE) {
       usage.replaceAll((vgpu, u) -> usageOverStreak.getOrDefault(vgpu, 0.0) / windowSeconds);
+      measured = true;
     }
     Algorithm next = current == Algorithm.SLA_AWARE ? Algorithm.PROPORTIONAL_SHARE : Algorithm.SLA_AWARE;
     switches.add(new AlgorithmSwitch(now, current, next));
@@ -109,10 +118,16 @@ public final class HybridController implements Controller {
     return true;
   }
 
-  /** Eq. 2 over the present VMs. */
+  /** A full share for every present VM until Eq. 2 is first applied, then Eq. 2 over the present VMs. */
   @Override
   public SortedMap<Integer, Double> shares() {
-    return usage.isEmpty() ? new TreeMap<>() : Shares.fromUsage(usage);
+    if (usage.isEmpty()) return new TreeMap<>();
+    if (!measured) {
+      SortedMap<Integer, Double> full = new TreeMap<>();
+      usage.keySet().forEach(vgpu -> full.put(vgpu, 1.0));
+      return full;
+    }
+    return Shares.fromUsage(usage);
   }
 
   @Override

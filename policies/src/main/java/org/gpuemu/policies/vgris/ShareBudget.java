@@ -51,7 +51,9 @@ public final class ShareBudget {
 
   /**
    * Sets every VM's share; VMs missing from {@code newShares} are dropped, new ones start with a full budget.
-   * Shares must be in (0, 1] and sum to at most 1.
+   * Shares must be in (0, 1]. Their sum is not bounded here: hybrid scheduling starts with a full share for every
+   * VM (vgris.txt §4.3, HybridController); configured shares are checked against 1 where they are read
+   * ({@link Shares#configured}), and Eq. 2's always sum to 1.
    */
   public void setShares(SortedMap<Integer, Double> newShares) {
     newShares.forEach((vgpu, share) -> {
@@ -59,9 +61,6 @@ public final class ShareBudget {
         throw new IllegalArgumentException("share of vGPU " + vgpu + " must be in (0, 1], got " + share);
       }
     });
-    if (Shares.total(newShares) > 1 + Shares.TOLERANCE) {
-      throw new IllegalArgumentException("shares sum to " + Shares.format(Shares.total(newShares)) + ", above 1");
-    }
     accounts.keySet().retainAll(newShares.keySet());
     newShares.forEach((vgpu, share) -> {
       long refill = Math.max(1, Math.round(period * share));

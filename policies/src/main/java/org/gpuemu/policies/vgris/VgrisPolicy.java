@@ -31,9 +31,9 @@ import org.gpuemu.policies.gpu.VgpuParams;
  * replenishment goes on, so the hybrid switches back with budgets that carry no debt from SLA-aware); budgets are
  * brought up to date at every call that passes a time, so a share change at a join or leave applies from the
  * latest event. {@code vgris-share} uses the scenario's shares ({@link Shares#configured}); {@code vgris-hybrid}
- * ignores them, since Algorithm 1 starts from fair shares and computes its own. A request completing after its VM
- * left is not charged and is reported by {@link #checkInvariants}, as the caller must drain a VM before removing
- * it.
+ * ignores them, since Algorithm 1 starts from the full GPU for each VM (§4.3) and computes its own. A request
+ * completing after its VM left is not charged and is reported by {@link #checkInvariants}, as the caller must drain
+ * a VM before removing it.
  *
  * <p>Parameters: all read {@code max-inflight} (count, &gt; 0); policies that can pace read {@code present-history}
  * (count, &gt; 0); policies that can share read {@code period} (nanos, &gt; 0); the hybrid reads {@code

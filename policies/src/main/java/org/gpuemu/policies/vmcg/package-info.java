@@ -6,7 +6,7 @@
  * org.gpuemu.policies.vmcg.CreditModel}) kept in the credit1/credit2 arrays of §4.2 ({@link
  * org.gpuemu.policies.vmcg.CreditAccounts}), four CRBs per credit; the GpuScheduler actor feeds it CPU times and
  * resource shares through {@link org.gpuemu.policies.vmcg.VmcgInputs}. {@link
- * org.gpuemu.policies.vmcg.GvirtBaseline} ({@code gvirt}) is the paper's baseline, and {@link
+ * org.gpuemu.policies.vmcg.GvirtTbsPolicy} ({@code gvirt}) is the paper's baseline, XenGT's timer-based scheduler, and {@link
  * org.gpuemu.policies.vmcg.Fairness} its fairness metric λ.
  */
 package org.gpuemu.policies.vmcg;

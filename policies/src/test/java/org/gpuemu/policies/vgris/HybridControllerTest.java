@@ -48,10 +48,11 @@ class HybridControllerTest {
   }
 
   @Test
-  void hybrid_startsInProportionalShare_withFairShares() {
+  void hybrid_startsInProportionalShare_withTheFullGpuForEachVm() {
+    // §4.3: "assigns full GPU resource for each VM since both of their FPS satisfy the FPS criteria"
     join(0, 1, 2);
     assertEquals(Algorithm.PROPORTIONAL_SHARE, hybrid.algorithm());
-    hybrid.shares().values().forEach(s -> assertEquals(1.0 / 3, s, EXACT));
+    assertEquals(Map.of(0, 1.0, 1, 1.0, 2, 1.0), hybrid.shares());
     assertEquals(List.of(), hybrid.switches());
   }
 
@@ -167,13 +168,22 @@ class HybridControllerTest {
   }
 
   @Test
-  void shares_areRecomputedOverThePresentVms_asTheyJoinAndLeave() {
+  void shares_beforeEq2_areTheFullGpuForEveryPresentVm_asTheyJoinAndLeave() {
     join(0, 1);
-    assertEquals(Map.of(0, 0.5, 1, 0.5), hybrid.shares());
+    assertEquals(Map.of(0, 1.0, 1, 1.0), hybrid.shares());
     join(2);
-    hybrid.shares().values().forEach(s -> assertEquals(1.0 / 3, s, EXACT));
+    assertEquals(Map.of(0, 1.0, 1, 1.0, 2, 1.0), hybrid.shares());
     hybrid.leave(1);
-    assertEquals(Map.of(0, 0.5, 2, 0.5), hybrid.shares());
+    assertEquals(Map.of(0, 1.0, 2, 1.0), hybrid.shares());
+    starveVm1ForFiveSecondsAfterLeave();
+    assertEquals(Map.of(0, 1.0, 2, 1.0), hybrid.shares(), "SLA-aware does not apply Eq. 2; the switch back does");
+  }
+
+  private void starveVm1ForFiveSecondsAfterLeave() {
+    for (int s = 0; s < 5; s++) {
+      second(fps(0, GOOD_FPS), fps(2, LOW_FPS));
+    }
+    assertEquals(Algorithm.SLA_AWARE, hybrid.algorithm());
   }
 
   @Test

@@ -127,11 +127,20 @@ class ShareBudgetTest {
   }
 
   @Test
-  void shares_mustBeBetweenZeroAndOne_andSumToAtMostOne() {
-    IllegalArgumentException over =
-        assertThrows(IllegalArgumentException.class, () -> budget.setShares(shares(0.7, 0.4)));
-    assertEquals("shares sum to 1.1, above 1", over.getMessage());
+  void shares_mustBeBetweenZeroAndOne_eachOfThem() {
     assertThrows(IllegalArgumentException.class, () -> budget.setShares(shares(0.0)));
+    assertThrows(IllegalArgumentException.class, () -> budget.setShares(shares(0.5, 1.2)));
     budget.setShares(shares(0.7, 0.3));
+  }
+
+  @Test
+  void fullSharesForEveryVm_neverPostponeAVmThatUsedLessThanThePeriod() {
+    // hybrid scheduling's start (vgris.txt §4.3): every VM's share is 1, so its budget is the whole period
+    budget.setShares(shares(1.0, 1.0, 1.0));
+    budget.charge(0, 600_000, 0);
+    budget.charge(1, 300_000, 0);
+    assertEquals(0, budget.presentAllowedAt(0, 0));
+    assertEquals(0, budget.presentAllowedAt(1, 0));
+    assertEquals(1_000_000, budget.budget(2, 0));
   }
 }

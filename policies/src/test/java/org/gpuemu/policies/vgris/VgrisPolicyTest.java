@@ -195,7 +195,7 @@ class VgrisPolicyTest {
   @Test
   void hybrid_underSlaAware_pacesAndAllowsEveryPresent() {
     create("vgris-hybrid", vm(0), vm(1));
-    assertEquals(new PresentMode.ProportionalShare(0.5), policy.presentMode(0));
+    assertEquals(new PresentMode.ProportionalShare(1.0), policy.presentMode(0), "§4.3: the full GPU for each VM");
     starveVm1ForFiveSeconds();
     assertEquals(new PresentMode.SlaAware(33_000_000, 20), policy.presentMode(0));
     runOnGpu(0, 50 * MS, 5 * SECOND + MS);
@@ -227,13 +227,13 @@ class VgrisPolicyTest {
   }
 
   @Test
-  void hybrid_recomputesFairSharesAsVmsJoinAndLeave() {
+  void hybrid_givesEveryVmTheFullGpu_asVmsJoinAndLeave_untilEq2() {
     create("vgris-hybrid", vm(0), vm(1), vm(2, 0.9));
-    assertEquals(1.0 / 3, policy.shares().get(2), EXACT, "the hybrid ignores a configured share");
+    assertEquals(1.0, policy.shares().get(2), EXACT, "the hybrid ignores a configured share");
     policy.removeVgpu(1);
-    assertEquals(Map.of(0, 0.5, 2, 0.5), policy.shares());
+    assertEquals(Map.of(0, 1.0, 2, 1.0), policy.shares());
     policy.addVgpu(vm(3));
-    assertEquals(1.0 / 3, policy.shares().get(3), EXACT);
+    assertEquals(1.0, policy.shares().get(3), EXACT);
   }
 
   @Test
@@ -242,7 +242,7 @@ class VgrisPolicyTest {
     GpuWork work = new GpuWork(1, 1, MS, 0, false);
     policy.queued(work, 0);
     assertThrows(IllegalStateException.class, () -> policy.removeVgpu(1));
-    assertEquals(new PresentMode.ProportionalShare(0.5), policy.presentMode(1), "VM 1 is still there");
+    assertEquals(new PresentMode.ProportionalShare(1.0), policy.presentMode(1), "VM 1 is still there");
     policy.next(0, 0);
     policy.completed(work, MS, MS);
   }
