@@ -277,7 +277,9 @@ public final class ClusterRun {
       Receptionist.Listing listing = AskPattern.<Receptionist.Command, Receptionist.Listing>ask(system.receptionist(),
           r -> Receptionist.find(NodeAgent.KEY, r), ASK, system.scheduler()).toCompletableFuture()
           .get(ASK.toSeconds(), TimeUnit.SECONDS);
-      Set<ActorRef<NodeAgent.Command>> found = listing.getServiceInstances(NodeAgent.KEY);
+      // also the agents of nodes unreachable for the moment: on a loaded machine heartbeats come late and a node
+      // flaps, and waiting for all to be reachable at once could miss every chance
+      Set<ActorRef<NodeAgent.Command>> found = listing.getAllServiceInstances(NodeAgent.KEY);
       if (found.size() >= nodes) {
         Map<String, ActorRef<NodeAgent.Command>> byNode = new TreeMap<>();
         for (ActorRef<NodeAgent.Command> a : found) {
