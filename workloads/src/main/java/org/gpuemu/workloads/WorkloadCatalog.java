@@ -101,7 +101,7 @@ public final class WorkloadCatalog {
    * below 70 FPS within 5 % of its time: an 85 FPS scene with complexity in [0.85, 1.23] (≈4 %). Figure 2 shows GT2
    * running from the 115th to the 180th second, so GT1 lasts 115 s (with loading) and GT2 65 s; GT3 as long.
    * 3DMark06 saturates the GPU in all four tests ("maximizes the GPU resource usage", §4); their FPS are Table 3's
-   * native ones with default settings (GT1 43.023, GT2 48.686, HDR1 59.062, HDR2 65.808; until issue 20 they were
+   * native ones with default settings (GT1 43.023, GT2 48.686, HDR1 59.062, HDR2 65.808; earlier they were
    * assumed at 40, 35, 45 and 55, Table 3 having been overlooked), 60 s each; batches as before.
    */
   private static void threeDMark(List<Workload> list) {

@@ -187,18 +187,55 @@ class GballoonWorkloadsTest {
       "midori, 20, 30, 96"})
   void traces_alone_takeTheirRunTime(String name, long seconds, long gpuPercent, long demandMib) {
     Alone alone = runAlone(WorkloadCatalog.get(name), AMPLE);
-    // Each 2 ms operation is CPU work and then a synchronous draw: alone they never overlap.
-    assertEquals(seconds * S, alone.endNanos());
-    assertEquals(seconds * S * (100 - gpuPercent) / 100, alone.cpuNanos());
-    assertEquals(seconds * S / (2 * MS), alone.frames().size());
+    // Each 2 ms operation is CPU work; its draw runs beside the next one's, so alone the run is its CPU time, plus
+    // the 10 us read-backs and throttle waits (each waits for nothing older) and the last replay's last draw.
+    assertEquals(seconds * S, alone.cpuNanos());
+    long waits = alone.frames().size();
+    long lastDraw = 2 * MS * gpuPercent / 100;
+    assertEquals(seconds * S + GballoonWorkloads.REPLAYS * lastDraw + waits * GballoonWorkloads.READBACK,
+        alone.endNanos(), 1_000);
+    // one wait per 20 ms of operations (ten or eleven of them) and the 15 read-backs
+    long ops = seconds * S / (2 * MS);
+    assertTrue(waits >= ops / 11 && waits <= ops / 10 + 15, waits + " waits for " + ops + " operations");
+    long gpu = alone.frames().stream().mapToLong(Frame::gpuNanos).sum();
+    assertEquals(ops * (2 * MS * gpuPercent / 100) + waits * GballoonWorkloads.READBACK, gpu);
     assertEquals(List.of(new Step.Malloc(demandMib * MIB), new Step.Free(demandMib * MIB)), alone.memorySteps());
+  }
+
+  @Test
+  void aTrace_submitsWithoutWaiting_throttledAt20ms_andReadsBackAtTheEndOfEachOf15Replays() {
+    Program midori = WorkloadCatalog.get("midori").start(1);
+    List<Step> steps = new ArrayList<>();
+    long t = 0;
+    for (Step step = midori.next(t); step != null; step = midori.next(t)) {
+      steps.add(step);
+      if (step instanceof Step.Malloc m) ((MemoryAware) midori).held(m.bytes());
+      if (step instanceof Step.CpuBurst b) t += b.nanos();
+    }
+    long launches = steps.stream().filter(Step.LaunchKernel.class::isInstance).count();
+    assertEquals(10_000, launches, "every operation's draw is launched asynchronously");
+    List<String> waits = steps.stream().filter(Step.SyncCall.class::isInstance)
+        .map(c -> ((Step.SyncCall) c).kernel().name()).toList();
+    assertEquals(GballoonWorkloads.REPLAYS, waits.stream().filter("midori/readback"::equals).count());
+    // on a GPU that is never late, 20 s of operations see a throttle point every 20 ms (11 operations: the 11th is
+    // planned at 20 ms), less those that fall on a read-back
+    long throttles = waits.stream().filter("midori/throttle"::equals).count();
+    assertEquals(10_000 / 11, throttles, 15);
+    // a throttle wait comes before its operation's launch (it waits for what is older), a read-back after it
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.get(i) instanceof Step.SyncCall c) {
+        boolean throttle = c.kernel().name().endsWith("/throttle");
+        Step neighbour = throttle ? steps.get(i + 1) : steps.get(i - 1);
+        assertInstanceOf(Step.LaunchKernel.class, neighbour, "step " + i);
+      }
+    }
   }
 
   @Test
   void aTrace_withHalfItsMemory_takesLongerInProportion() {
     // Midori holds 48 of its 96 MiB: every operation's CPU and GPU work grows by 6.26 x 1/2.
     Alone alone = runAlone(WorkloadCatalog.get("midori"), cap(48 * MIB));
-    assertEquals(20 * S * (1 + GballoonWorkloads.DEFICIT_SLOWDOWN / 2), alone.endNanos(), 20 * MS);
+    assertEquals(20 * S * (1 + GballoonWorkloads.DEFICIT_SLOWDOWN / 2), alone.cpuNanos(), 20 * MS);
     assertEquals(10_000L * 12, alone.returns(), "48 MiB missing: 12 objects of 4 MiB per operation");
   }
 
@@ -272,7 +309,8 @@ class GballoonWorkloadsTest {
     }
     // gnome's trace: 15 s alone in 2 ms operations, every one counted; Lightsmark's timedemo runs 60 s at 150 FPS
     Alone gnome = runAlone(WorkloadCatalog.get("gnome-system-monitor"), AMPLE);
-    assertEquals(gnome.frames().size(), runs.get(1).count());
+    assertEquals(15 * S / (2 * MS), runs.get(1).count());
+    assertEquals(gnome.cpuNanos() / (2 * MS), runs.get(1).count());
     assertEquals(150, runs.get(0).rate(Long.MAX_VALUE), 5);
     // the frames or operations per second of a benchmark still running are counted up to the end of the run
     BenchmarkRun running = new BenchmarkRun("valley", true, 2 * S, -1, 30);

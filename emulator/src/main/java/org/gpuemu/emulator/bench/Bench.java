@@ -25,10 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code bench} command's work: measures, on the machine at hand, what issue 6 asks of the emulator (timer
- * lateness against Pekko's schedulers, request path throughput, scale, fast forward, emulation overhead) and, when
- * asked for, whether the runs' own fidelity verdicts can be trusted (every shipped scenario against a slower run of
- * itself), prints one progress line per step and a table at the end, and writes {@code bench.json}. Figures are
+ * The {@code bench} command's work: measures, on the machine at hand, what its performance goals ask of the emulator
+ * (timer lateness against Pekko's schedulers, request path throughput, scale, fast forward, emulation overhead) and,
+ * when asked for, whether the runs' own fidelity verdicts can be trusted (every shipped scenario against a slower run
+ * of itself), prints one progress line per step and a table at the end, and writes {@code bench.json}. Figures are
  * reported, never judged: poor numbers are a result, and only a section that could not run at all makes the bench
  * fail.
  */

@@ -3,8 +3,8 @@ package org.gpuemu.emulator.bench;
 import java.util.List;
 
 /**
- * How much the bench measures: {@link #quick()} (CI; under 3 minutes on 2 cores) or {@link #full()} (the README's
- * figures). Durations are emulated seconds unless named wall.
+ * How much the bench measures: {@link #quick()} (CI; under 3 minutes on 2 cores) or {@link #full()} (the figures
+ * docs/performance.md records). Durations are emulated seconds unless named wall.
  *
  * @param name "quick" or "full"
  * @param timerCounts concurrent timers (one per probe actor) of the lateness section
@@ -73,7 +73,7 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
         List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 2.0, 0.5, 0.5, 0.5);
   }
 
-  /** Longer runs, interleaved trials: the figures the README publishes (about ten minutes here). */
+  /** Longer runs, interleaved trials: the figures docs/performance.md records (about ten minutes on 2 cores). */
   public static BenchPlan full() {
     return new BenchPlan("full", List.of(100, 1_000, 10_000), 10, 4, 7, 5_000, 3.0, List.of(1, 8, 64),
         List.of(1.0, 10.0),

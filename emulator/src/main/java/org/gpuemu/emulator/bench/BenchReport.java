@@ -11,7 +11,7 @@ import java.util.Map;
  * @param started when the bench started (ISO-8601, local time)
  * @param wallSeconds how long the bench took
  * @param fidelity the fidelity section (not part of a plain bench: null unless {@code --only} names it)
- * @param goals the goals of issue 6, each with its measured figure
+ * @param goals the performance goals, each with its measured figure
  * @param errors section key to why it could not be measured
  */
 record BenchReport(String plan, Machine machine, String started, double wallSeconds,
@@ -30,7 +30,7 @@ record BenchReport(String plan, Machine machine, String started, double wallSeco
   record Machine(int cores, String java, String vm, List<String> gc, long maxHeapMb, List<String> jvmArgs) {}
 
   /**
-   * A goal of issue 6 and what the bench measured for it.
+   * A performance goal and what the bench measured for it.
    *
    * @param goal what is measured
    * @param target the issue's figure

@@ -25,7 +25,7 @@ final class BenchTable {
       line(b, "%s: NOT MEASURED: %s", e.getKey(), e.getValue());
     }
     line(b, "");
-    line(b, "Goals (issues 6 and 17)");
+    line(b, "Goals (docs/performance.md)");
     line(b, "%-52s %-27s %-28s %s", "goal", "target", "measured", "met");
     for (BenchReport.Goal g : r.goals()) {
       line(b, "%-52s %-27s %-28s %s", g.goal(), g.target(), g.measured(),

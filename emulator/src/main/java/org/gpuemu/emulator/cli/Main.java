@@ -111,7 +111,7 @@ public final class Main implements Callable<Integer> {
         + "gpu-hang@2s:vm2 or vcpu-stall@1s:vm1:500ms (kinds: gpu-hang, vcpu-stall, vm-reboot, core-offline, "
         + "message-delay, message-duplicate, message-loss, emulator-stall, and the crashes vgpu-, vcpu-, vm-, agent-, "
         + "gpu-scheduler-, cpu-scheduler-, smgroup-, memory-, metrics-crash; "
-        + "no target: the first VM; repeatable; README: Fault experiments and soak)")
+        + "no target: the first VM; repeatable; docs/guides/faults-and-soak.md)")
     List<String> faults = new ArrayList<>();
 
     @Option(names = "--faults", paramLabel = "random", description = "also draw faults from the run's seed, "
@@ -123,7 +123,7 @@ public final class Main implements Callable<Integer> {
     String faultRate;
 
     @Option(names = "--plugins", paramLabel = "DIR", description = "load policy plugins from the jars in this folder "
-        + "(README: Bring your own policy)")
+        + "(docs/guides/writing-a-policy-plugin.md)")
     Path plugins;
 
     private PolicyCatalog policies;

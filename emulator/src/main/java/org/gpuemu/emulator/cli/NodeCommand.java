@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 /** {@code node --seed HOST:PORT [--port P] [--host H]}: one node of a cluster run, until the run ends it. */
 @Command(name = "node", mixinStandardHelpOptions = true,
-    description = "Start a node of a cluster run that joins the seed (README: Many hosts).")
+    description = "Start a node of a cluster run that joins the seed (docs/guides/cluster.md).")
 final class NodeCommand implements Callable<Integer> {
   @Option(names = "--seed", required = true, paramLabel = "HOST:PORT", description = "the seed node to join")
   String seed;
@@ -24,7 +24,7 @@ final class NodeCommand implements Callable<Integer> {
   String host;
 
   @Option(names = "--heartbeat-pause", defaultValue = "3s", paramLabel = "DURATION",
-      description = "failure detector: heartbeats missed this long make a node unreachable (README: Many hosts)")
+      description = "failure detector: heartbeats missed this long make a node unreachable (docs/guides/cluster.md)")
   String heartbeatPause;
 
   @Option(names = "--stable-after", defaultValue = "7s", paramLabel = "DURATION",

@@ -12,8 +12,8 @@ import org.gpuemu.policies.spi.PolicyCatalog;
 
 /**
  * compare.json's {@code paper}: each number the scenario's {@code expect} block gives for a policy the compare ran
- * (README "Reproduce"), beside the value this compare measured for it, so that the report draws the paper's value
- * beside the bar. Rows that state only an ordering, or name a policy the compare did not run, are left out.
+ * (docs/guides/reproducing.md), beside the value this compare measured for it, so that the report draws the paper's
+ * value beside the bar. Rows that state only an ordering, or name a policy the compare did not run, are left out.
  */
 final class PaperValues {
   private PaperValues() {}

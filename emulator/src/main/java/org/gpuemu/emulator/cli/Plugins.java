@@ -14,7 +14,7 @@ import org.gpuemu.policies.spi.PolicyCatalog;
 
 /**
  * {@code --plugins DIR}: every jar in DIR on a class loader over the emulator's own, and the policies its
- * providers offer together with the built-in ones (README "Bring your own policy"). Without the option, the
+ * providers offer together with the built-in ones (docs/guides/writing-a-policy-plugin.md). Without the option, the
  * policies on the class path (built-in, and any jar added with {@code -cp}). Every failure is bad input (exit 2)
  * with one line naming the folder or jar.
  */

@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code reproduce}: every scenario file with an {@code expect} block, under the policies its figure compares and
  * several seeds, judged against the paper's numbers into {@code reproduction.json} and {@code reproduction.md}
- * (README "Reproduce"). Exit 0, 1 when a run broke an invariant or failed, 2 on bad input.
+ * (docs/guides/reproducing.md). Exit 0, 1 when a run broke an invariant or failed, 2 on bad input.
  */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
     description = "Run every figure's scenario that declares the paper's numbers (scenario.expect) and judge each "
@@ -55,7 +55,7 @@ final class Reproduce implements Callable<Integer> {
   boolean warmUp;
 
   @Option(names = "--render", paramLabel = "JSON", description = "only print the Markdown tables of this "
-      + "reproduction.json (what goes into the README) and exit")
+      + "reproduction.json (what goes into the docs) and exit")
   Path render;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code soak SCENARIO}: one long run, sampled every check period, ending with {@code ok} or what leaked, stalled or
- * got lost (README: Soak). Exit 0 ok, 1 not ok, 2 bad input.
+ * got lost (docs/guides/faults-and-soak.md). Exit 0 ok, 1 not ok, 2 bad input.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true, description = "Run a scenario for a long emulated time, "
     + "sample heap, threads and requests every check period, and judge whether anything leaked, stalled or got lost "

@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>{@link Order#ARRIVAL}: an inbox hands each event over as it arrives, in order when it can; an event that
  *       arrives after a later one has been handled is a <em>causality violation</em>, counted with its size (how
  *       much earlier it was stamped than the latest event handled) and handled at once at the actor's latest model
- *       time. Which of two racing chains reaches a shared actor first is then decided by thread timing (README
- *       "Time": the design this one replaced, kept to measure against).
+ *       time. Which of two racing chains reaches a shared actor first is then decided by thread timing
+ *       (docs/concepts/time-and-order.md: the design this one replaced, kept to measure against).
  * </ul>
  *
  * <p>One thread-local ({@link OnThread}) carries the sender's side across a {@code tell}: {@link CausalMailbox} reads

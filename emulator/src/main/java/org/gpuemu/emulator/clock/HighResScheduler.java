@@ -24,8 +24,8 @@ import scala.concurrent.duration.FiniteDuration;
  * {@code pekko.scheduler.implementation = org.gpuemu.emulator.clock.HighResScheduler}.
  *
  * <p>Pekko's default scheduler sleeps in whole-millisecond ticks (p50 ~30 ms late at the 10 ms default, ~2.7 ms at
- * its 1 ms minimum, DESIGN.md §8): useless for 46 µs kernels. This one keeps every task in a priority queue by
- * {@link System#nanoTime()} deadline on one dedicated timer thread, which parks until {@code
+ * its 1 ms minimum; the Pekko notes in CONTRIBUTING.md): useless for 46 µs kernels. This one keeps every task in a
+ * priority queue by {@link System#nanoTime()} deadline on one dedicated timer thread, which parks until {@code
  * gpuemu.high-res-scheduler.spin} before the earliest deadline (park alone overshoots by ~50-90 µs of Linux timer
  * slack), then busy-spins with {@link Thread#onSpinWait()} to the deadline; it never spins longer than that without
  * blocking once, so that dense timers cannot keep the threads it wakes off the CPU. Because it is the actor system's
@@ -61,8 +61,8 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
   private long nextSeq; // guarded by queue; keeps equal deadlines in submission order
   private int cancelledInQueue; // guarded by queue; approximate, only triggers purges
   private boolean closed; // guarded by queue
-  // While paused (the dashboard's pause, README "Live dashboard") nothing fires, and a task armed meanwhile counts
-  // its delay from the pause's instant; resume() moves every deadline on by the time paused.
+  // While paused (the dashboard's pause, docs/guides/report-and-dashboard.md) nothing fires, and a task armed meanwhile
+  // counts its delay from the pause's instant; resume() moves every deadline on by the time paused.
   private boolean paused; // guarded by queue
   private long pausedAtNanos; // guarded by queue
   // Set when a new earliest task arrives while the timer thread may be spinning on the old one.

@@ -109,10 +109,11 @@ public record RunContext(EmulatedClock clock, TimerLateness lateness, TimerLaten
 
   /**
    * The model time at which an actor whose latest event was at {@code latest} acts on a message stamped
-   * {@code stamp} (a message's stamp or a fired timer's due time): never before its own latest event (DESIGN.md
-   * §4). One stamped earlier arrived out of order — a message another sender stamped later, or a timer due later,
-   * was handled first — and is handled later in model time than it happened; that difference (0 when in order) is
-   * recorded as message skew, the part of wall-clock delay that timer lateness does not see.
+   * {@code stamp} (a message's stamp or a fired timer's due time): never before its own latest event
+   * (docs/concepts/time-and-order.md). One stamped earlier arrived out of order — a message another sender stamped
+   * later, or a timer due later, was handled first — and is handled later in model time than it happened; that
+   * difference (0 when in order) is recorded as message skew, the part of wall-clock delay that timer lateness does not
+   * see.
    */
   public long received(long latest, long stamp) {
     skew.recordNanos(latest - stamp);

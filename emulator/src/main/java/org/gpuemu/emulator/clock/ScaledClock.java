@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
  * <p>The origin is captured at construction; {@link #start()} moves it to "now" so that building the actor tree
  * does not count as emulated time. Call it once, before any actor reads the clock: moving the origin later
  * would make time jump backwards. {@link #pause} stops the clock and {@link #resume} starts it again from where it
- * stood, its origin moved by the wall time it stood still (the dashboard's pause, README "Live dashboard").
+ * stood, its origin moved by the wall time it stood still (the dashboard's pause, docs/guides/report-and-dashboard.md).
  */
 public final class ScaledClock implements EmulatedClock {
 

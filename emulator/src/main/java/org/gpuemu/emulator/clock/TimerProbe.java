@@ -32,11 +32,11 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 public final class TimerProbe {
 
   /**
-   * The default dispatcher the emulator should run on: DESIGN.md §8 found JDK 17's ForkJoinPool with parallelism
-   * 1-2 starving timer-driven actors when two actor chains stayed busy (apache/pekko#661), while a fixed 2-thread
-   * pool did not and gave the best loaded lateness. Two threads because this machine has two cores; never more
-   * threads than cores. With {@link HighResScheduler} spinning, two threads are already one busy thread more than
-   * two cores: {@link #main} has a one-thread row to weigh that.
+   * The default dispatcher the emulator should run on: the Pekko notes in CONTRIBUTING.md found JDK 17's ForkJoinPool
+   * with parallelism 1-2 starving timer-driven actors when two actor chains stayed busy (apache/pekko#661), while a
+   * fixed 2-thread pool did not and gave the best loaded lateness. Two threads because this machine has two cores;
+   * never more threads than cores. With {@link HighResScheduler} spinning, two threads are already one busy thread more
+   * than two cores: {@link #main} has a one-thread row to weigh that.
    */
   public static final Config RECOMMENDED_DISPATCHER =
       ConfigFactory.parseString(

@@ -47,7 +47,7 @@ public final class ChildJvms implements ClusterRun.Launcher {
     out.flush();
   }
 
-  /** The process ids of the nodes started (the README's kill -9 of a node). */
+  /** The process ids of the nodes started (for a kill -9 of a node, docs/guides/cluster.md). */
   public List<Long> pids() {
     return processes.stream().map(Process::pid).toList();
   }

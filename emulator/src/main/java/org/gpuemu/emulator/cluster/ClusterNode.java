@@ -59,7 +59,7 @@ public final class ClusterNode implements AutoCloseable {
   /**
    * The node's Pekko configuration: listening on {@code host:port} (0: any free port), joining the seed at
    * {@code seed} ({@code host:port}). The failure detector and split-brain resolver settings are documented in the
-   * README ("Many hosts"): keep-oldest (the oldest node is the run's coordinator; a run cannot outlive it), a node
+   * docs/guides/cluster.md: keep-oldest (the oldest node is the run's coordinator; a run cannot outlive it), a node
    * unreachable for {@code acceptable-heartbeat-pause} is suspected and downed after {@code stable-after}
    * ({@link Downing}).
    */

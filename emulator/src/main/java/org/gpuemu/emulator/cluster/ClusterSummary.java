@@ -154,7 +154,7 @@ final class ClusterSummary {
   }
 
   /**
-   * The checker's verdict over every node's (issue 18): invalid if any node's is, else unknown if any is, else valid;
+   * The checker's verdict over every node's: invalid if any node's is, else unknown if any is, else valid;
    * each reason prefixed with its node.
    */
   @SuppressWarnings("unchecked")

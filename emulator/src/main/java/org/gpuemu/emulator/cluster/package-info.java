@@ -1,5 +1,5 @@
 /**
- * Cluster mode (issue 23): a run spread over several JVMs on Pekko Cluster. Each node runs its hosts' VMs in a model
+ * Cluster mode: a run spread over several JVMs on Pekko Cluster. Each node runs its hosts' VMs in a model
  * actor system of its own, with its own clock and causal order (a VM's vCPU, vGPU and schedulers all on one node),
  * and takes part in the cluster through a second actor system: VMs are Cluster Sharding entities (shard = host,
  * placed on nodes by {@link org.gpuemu.emulator.cluster.HostAllocation}), the run's parts are handed out and

@@ -16,7 +16,7 @@ import org.gpuemu.workloads.TraceException;
 
 /**
  * A window of Alibaba's GPU-sharing cluster trace ({@link ClusterTrace}) as a scenario of many hosts
- * ({@code scenario.trace}, README "Many hosts"): the block expands into {@code hosts}, {@code workloads} and
+ * ({@code scenario.trace}, docs/guides/cluster.md): the block expands into {@code hosts}, {@code workloads} and
  * {@code vms} before the scenario is read, so that they are checked, placed and run as if written by hand. The
  * mapping, written down before any run:
  *

@@ -26,7 +26,7 @@ import org.gpuemu.policies.spi.PolicyKind;
 
 /**
  * A scenario's {@code expect} block: the paper's numbers its figure reports, which {@code reproduce} checks
- * (README "Reproduce"). Keys and defaults are in reference.conf ({@code scenario-defaults.expect} and
+ * (docs/guides/reproducing.md). Keys and defaults are in reference.conf ({@code scenario-defaults.expect} and
  * {@code expect-row}); every problem is reported with its key path, e.g. {@code scenario.expect.rows[2].tolerance}.
  *
  * @param paper the paper whose figure this is; null: the name of the scenario file's folder
@@ -36,7 +36,8 @@ import org.gpuemu.policies.spi.PolicyKind;
  * @param quickDurationNanos the same under {@code --quick}; 0: the duration cut to {@link #QUICK_WALL_NANOS} of
  *                           wall time at the file's time scale
  * @param timeScale the time scale of a reproduce run; 0: the file's. Under the conservative order a run's figures
- *                  are the same at any scale (README "Time"), so a long reproduction may run in fast forward
+ *                  are the same at any scale (docs/concepts/time-and-order.md), so a long reproduction may run in
+ *                  fast forward
  * @param groups the co-location groups (or any other variants) the figure runs the file in: every combination of
  *               its axes' values, each under every policy; none: the file as it is
  * @param policySettings scenario values set when the file runs under a policy, by policy and path (the paper's

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 import java.util.function.BiConsumer;
 
 /**
- * The faults a run injects (issue 18), each at an emulated time on a named VM, with its heal: declared in the scenario
+ * The faults a run injects, each at an emulated time on a named VM, with its heal: declared in the scenario
  * ({@code scenario.faults}), on the command line ({@code --fault KIND@TIME[:TARGET[:DURATION]]}) or drawn from the
  * run's seed ({@code --faults random --fault-rate 1/10s}). Pure: parsing, validation and the random draw, no actor;
  * the same seed draws the same faults, so a failing random run replays exactly.
@@ -60,8 +60,8 @@ public record FaultPlan(List<Fault> faults, Channel channel, long pressureBytes)
   /**
    * A kind of fault: its name as written, the reason its victims' requests fail with (null: none fails), whom those
    * are ({@link Scope}), what its heal-after means ({@link Heal}) and whether a random plan draws it. What each does
-   * and how it heals is written where it is carried out (SmGroupModel, VgpuFaults, CpuScheduler, ... : README
-   * "Fault experiments and soak" has the table).
+   * and how it heals is written where it is carried out (SmGroupModel, VgpuFaults, CpuScheduler, ... :
+   * docs/guides/faults-and-soak.md has the table).
    */
   public enum Kind {
     /** The target's next kernel never finishes; the TDR watchdog resets the engine after the heal delay. */
@@ -94,7 +94,7 @@ public record FaultPlan(List<Fault> faults, Channel channel, long pressureBytes)
     /**
      * The emulator itself stops for the heal delay, read as WALL time: a dispatcher thread blocks, as a GC pause or a
      * descheduled thread would stop it. Nothing in the model happens (the target names no victim); what it tests is
-     * the run's order and its fidelity verdict (issue 17). Never drawn at random.
+     * the run's order and its fidelity verdict. Never drawn at random.
      */
     EMULATOR_STALL("emulator-stall", null, Scope.HOST, Heal.DURATION, false),
     /**

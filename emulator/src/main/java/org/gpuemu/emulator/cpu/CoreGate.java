@@ -8,7 +8,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 
 /**
- * A core going offline and back ({@code core-offline}, issue 18), in front of its {@link CpuScheduler}: while the core
+ * A core going offline and back ({@code core-offline}), in front of its {@link CpuScheduler}: while the core
  * is offline, what is sent to it goes to another core, so the vCPUs pinned to it move without knowing where they run.
  *
  * <p>Effect ({@link CpuScheduler.Offline}): as Linux's CPU hot-unplug moves the tasks of a CPU going down to an online

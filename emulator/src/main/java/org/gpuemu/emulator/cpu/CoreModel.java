@@ -27,7 +27,7 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * during them goes on once they are over. A vCPU that goes on at once after its request ended was never switched out
  * and pays nothing.
  *
- * <p>Faults (issue 18) take requests back before they are done, each answered with the CPU time left of it: one
+ * <p>Faults take requests back before they are done, each answered with the CPU time left of it: one
  * vCPU's ({@link #withdraw}: its vCPU crashed or rebooted, or its core goes offline) or every one on the core
  * ({@link #takeBackAll}: the core's scheduler crashed). The counters (busy time, context switches) start from what a
  * crashed incarnation had counted.

@@ -31,7 +31,7 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * {@link CoreModel}, which this actor carries out: it turns messages into the model's events at their model times,
  * and the model's effects into timers and messages.
  *
- * <p>Faults (issue 18): {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), the
+ * <p>Faults: {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), the
  * withdrawal of a crashed or rebooting vCPU's request ({@link Withdraw}): {@link CoreLedger}; {@link Offline}: gate.
  */
 public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {

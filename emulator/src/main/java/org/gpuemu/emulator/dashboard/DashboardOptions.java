@@ -26,7 +26,8 @@ public final class DashboardOptions {
   /** How often the runner hands the live view on (the progress line's period). */
   static final long LIVE_EVERY_MILLIS = 250;
 
-  @Option(names = "--dashboard", description = "serve a live dashboard of the run over HTTP (README: Live dashboard)")
+  @Option(names = "--dashboard", description = "serve a live dashboard of the run over HTTP "
+      + "(docs/guides/report-and-dashboard.md)")
   boolean enabled;
 
   /** Whether {@code --dashboard} was given. */
@@ -46,7 +47,8 @@ public final class DashboardOptions {
   String linger;
 
   @Option(names = "--controls", paramLabel = "SUMMARY", description = "replay the controls a run recorded in its "
-      + "summary.json (faults, weights, shares from the dashboard) at their model times (README: Live dashboard)")
+      + "summary.json (faults, weights, shares from the dashboard) at their model times "
+      + "(docs/guides/report-and-dashboard.md)")
   Path controls;
 
   private LiveDashboard dashboard;

@@ -22,12 +22,12 @@ import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.Runner;
 
 /**
- * The dashboard's controls ({@code POST /control}, README "Live dashboard"): a JSON body names what to do, is checked
- * against the scenario, and goes to the running emulation's {@link Runner.Session} — a pause or a resume at once, a
- * fault, a weight or a share to the guardian, which makes it an event just after the model's present. The answer is
- * one JSON object: {@code {"ok": true, ...}} with the model time, or {@code {"error": "..."}} with one line naming
- * the field (400), or the run not going (409). What became of each control reaches every page as a {@code control}
- * event ({@link #controlled}).
+ * The dashboard's controls ({@code POST /control}, docs/guides/report-and-dashboard.md): a JSON body names what to do,
+ * is checked against the scenario, and goes to the running emulation's {@link Runner.Session} — a pause or a resume at
+ * once, a fault, a weight or a share to the guardian, which makes it an event just after the model's present. The
+ * answer is one JSON object: {@code {"ok": true, ...}} with the model time, or {@code {"error": "..."}} with one line
+ * naming the field (400), or the run not going (409). What became of each control reaches every page as a {@code
+ * control} event ({@link #controlled}).
  *
  * <p>Bodies: {@code {"what": "pause"}}, {@code {"what": "resume"}},
  * {@code {"what": "fault", "kind": "gpu-hang", "target": "vm1", "heal_after": "2s"}} (heal_after optional: the

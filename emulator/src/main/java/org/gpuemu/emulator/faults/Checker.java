@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import org.gpuemu.emulator.config.FaultPlan;
 
 /**
- * The run's checker, Jepsen-style (issue 18): from the history of every guest request ({@link RequestHistory}) and
+ * The run's checker, Jepsen-style: from the history of every guest request ({@link RequestHistory}) and
  * the faults that struck, it checks per VM that nothing was lost (every request settled), nothing was duplicated (no
  * request settled twice, none settled that was never submitted) and every failure is attributed to a fault, and gives
  * the run's verdict. Pure: tested on hand-made histories.

@@ -12,12 +12,12 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * The failure an actor throws when a crash fault strikes it (issue 18), and the supervision that restarts it. Every
+ * The failure an actor throws when a crash fault strikes it, and the supervision that restarts it. Every
  * crashable actor wraps its behavior as {@code run.causal(Crashed.restarting(...))}: the causal inbox outside the
- * supervisor, so that what it holds, and its senders' order, survive the restart (README "Time"); children are kept
- * across the restart ({@code withStopChildren(false)}: a VM's units outlive its own actor's crash). Pekko's restart
- * cancels the actor's timers, so an actor with timers disarms them through the run's order on {@code PreRestart}
- * ({@code RunContext.disarmAll}) and its next incarnation arms again what it still needs.
+ * supervisor, so that what it holds, and its senders' order, survive the restart (docs/concepts/time-and-order.md);
+ * children are kept across the restart ({@code withStopChildren(false)}: a VM's units outlive its own actor's crash).
+ * Pekko's restart cancels the actor's timers, so an actor with timers disarms them through the run's order on {@code
+ * PreRestart} ({@code RunContext.disarmAll}) and its next incarnation arms again what it still needs.
  */
 public final class Crashed extends RuntimeException {
 

@@ -14,7 +14,7 @@ import org.gpuemu.emulator.clock.Timed;
 import org.gpuemu.emulator.config.FaultPlan;
 
 /**
- * Injects the run's planned faults (issue 18, {@link FaultPlan}): from time zero it arms one timer per fault and, at
+ * Injects the run's planned faults ({@link FaultPlan}): from time zero it arms one timer per fault and, at
  * each fault's model time, tells the run to strike it ({@link Strike}; the guardian routes it to the actor the kind
  * hits, since this package sits below every actor it can hit). The hit actors answer when the fault healed and when
  * the target VM completed a request again ({@link Outcome}); {@link Report} hands the record of every fault over at
@@ -48,8 +48,8 @@ public final class FaultInjector extends AbstractBehavior<FaultInjector.Command>
   public record Window(int fault, String label, long atNanos, boolean began) {}
 
   /**
-   * A fault not in the plan, struck now (a control from outside the run, README "Live dashboard"): it takes the
-   * next id and is struck, healed, recovered and reported as a planned one.
+   * A fault not in the plan, struck now (a control from outside the run, docs/guides/report-and-dashboard.md): it takes
+   * the next id and is struck, healed, recovered and reported as a planned one.
    */
   public record Inject(FaultPlan.Kind kind, String target, long healAfterNanos) implements Command {}
 

@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The run's history of guest requests, Jepsen-style (issue 18): every GPU call a guest makes (launch, synchronous
+ * The run's history of guest requests, Jepsen-style: every GPU call a guest makes (launch, synchronous
  * call, Present and its tail, flush) gets an id when it is submitted, and whoever settles it records its outcome:
  * completed, or failed with a reason; a guest that sends it again records a retry. The checker reads it at the end
  * ({@link #snapshot}): per VM, a request with no outcome is lost, a second outcome for one id is a duplicate (it ran

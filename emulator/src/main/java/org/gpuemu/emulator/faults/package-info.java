@@ -1,5 +1,5 @@
 /**
- * Fault injection (issue 18): the FaultInjector actor fires the run's {@code FaultPlan} at its model times and keeps
+ * Fault injection: the FaultInjector actor fires the run's {@code FaultPlan} at its model times and keeps
  * what happened to each fault (injected, healed, recovered); the actors a kind hits carry the effect and the heal.
  */
 package org.gpuemu.emulator.faults;

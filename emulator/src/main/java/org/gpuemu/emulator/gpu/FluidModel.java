@@ -6,10 +6,10 @@ import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.workloads.KernelType;
 
 /**
- * The SM group's fluid execution model (DESIGN.md §3). A kernel's work is its solo duration on the whole GPU; on
- * a group of {@code groupSms} of {@code totalSms} SMs it needs {@code solo × total / group} of group time. Kernels
- * that co-run on the same SMs share them: with n co-runners each progresses at 1/n, unless exactly two of distinct
- * types overlap (COMBO Table 3), in which case the pair's makespan shrinks by the table's reduction r and each
+ * The SM group's fluid execution model (docs/concepts/architecture.md). A kernel's work is its solo duration on the
+ * whole GPU; on a group of {@code groupSms} of {@code totalSms} SMs it needs {@code solo × total / group} of group
+ * time. Kernels that co-run on the same SMs share them: with n co-runners each progresses at 1/n, unless exactly two of
+ * distinct types overlap (COMBO Table 3), in which case the pair's makespan shrinks by the table's reduction r and each
  * progresses at 1 / (2·(1 − r)), never faster than alone. Same-type kernels have r = 0 (they serialise). The rates
  * are {@link ColocationTable#rates}, so COMBO's duration predictor forecasts exactly what the group executes.
  */

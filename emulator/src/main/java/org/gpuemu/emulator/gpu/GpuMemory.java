@@ -31,7 +31,7 @@ import org.gpuemu.policies.memory.MemoryPolicy;
  * context switch the SM group asks it what must be copied ({@link SwitchTo}), the vCPUs report their steal time,
  * the copies report their CPU time, and every profiling period it lets the policy adjust the slots (gballoon §3).
  *
- * <p>{@code memory-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it; what it had
+ * <p>{@code memory-crash} ({@link Crash}). Effect: the actor fails and supervision restarts it; what it had
  * not handled waits in its inbox. Recovery: nothing is rebuilt because nothing is lost: the allocations and slots are
  * the GPU's page tables (the policy's state), the counters and the run's wiring live outside the actor
  * ({@link Held}), and the profiling period's timer, cancelled by the restart, is due as before. What the fault checks

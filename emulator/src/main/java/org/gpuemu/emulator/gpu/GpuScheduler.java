@@ -124,7 +124,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     return routes.build();
   }
 
-  /** The model time of an event stamped {@code atNanos}, never before the scheduler's latest (DESIGN.md §4). */
+  /** The model time of an event stamped {@code atNanos}, never before the scheduler's latest (causal order). */
   private long at(long atNanos) {
     clock = run.received(clock, atNanos);
     return clock;

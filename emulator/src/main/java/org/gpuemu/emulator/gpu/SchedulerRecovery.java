@@ -15,7 +15,7 @@ import org.gpuemu.policies.gpu.GpuWork;
 import org.slf4j.Logger;
 
 /**
- * How a GPU scheduler comes back from {@code gpu-scheduler-crash} (issue 18), kept beside the {@link GpuScheduler}.
+ * How a GPU scheduler comes back from {@code gpu-scheduler-crash}, kept beside the {@link GpuScheduler}.
  *
  * <p>Effect: the actor fails and supervision restarts it with a fresh policy from the scenario's configuration, and
  * fresh parts (VGRIS's controller, VMCG's meter, FairGV's router): everything the policy had learnt (fair-queuing tags

@@ -25,7 +25,7 @@ import org.gpuemu.workloads.KernelSpec;
  * takes CPU time from vCPUs). Space sharing (COMBO, combo.txt §5.1-§5.3): {@link Resize}, {@link Resume},
  * {@link Bind} and {@link Grant}; see {@link SmGroupModel} for what each does to the kernels.
  *
- * <p>{@code smgroup-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it; the
+ * <p>{@code smgroup-crash} ({@link Crash}). Effect: the actor fails and supervision restarts it; the
  * driver resets the engine under it ({@link SmGroupModel#resetEngine}): every kernel running or queued on the group
  * fails with reason {@code smgroup-crashed} (its vGPU fails the guest's call and goes on), a hang in progress is
  * cleared with them. Recovery: the model (the group's counters, layout, a context switch or GTT copy in progress),

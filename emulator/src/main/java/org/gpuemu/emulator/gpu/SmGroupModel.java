@@ -250,7 +250,7 @@ public final class SmGroupModel<T> {
   }
 
   /**
-   * A GPU hang (issue 18's {@code gpu-hang}): from {@code at}, {@code vgpu}'s running kernel (or, when none runs, its
+   * A GPU hang (the {@code gpu-hang} fault): from {@code at}, {@code vgpu}'s running kernel (or, when none runs, its
    * next one to start) never finishes. Effect: non-preemptive, it holds the group as long as it is hung, so every
    * vGPU's kernels queue behind it. Recovery: a TDR-style watchdog resets the engine {@code watchdogNanos} after the
    * hang took hold ({@link #nextEventAt} announces it): the hung kernel and the vGPU's other kernels in the FIFO fail
@@ -295,7 +295,7 @@ public final class SmGroupModel<T> {
   }
 
   /**
-   * An engine reset at {@code at} for a reason other than a hang (issue 18's {@code smgroup-crash}: the driver's
+   * An engine reset at {@code at} for a reason other than a hang (the {@code smgroup-crash} fault: the driver's
    * handler of this group failed and the engine is reset with it): every running kernel and every queued one fails
    * ({@link Step#failed}) with {@code reason}; the time each running one held the group stays accounted to its vGPU,
    * a pending hang is cleared with the rest, and the SMs the running kernels spanned beyond the group's target go to

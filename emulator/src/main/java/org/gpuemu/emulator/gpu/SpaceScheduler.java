@@ -162,7 +162,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     return Behaviors.same();
   }
 
-  /** The model time of an event, never before the scheduler's latest (DESIGN.md §4). */
+  /** The model time of an event, never before the scheduler's latest (docs/concepts/time-and-order.md). */
   private long at(long atNanos) {
     clock = run.received(clock, atNanos);
     return clock;
@@ -274,7 +274,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     }
     Held h = f.kernels.poll();
     // the stream's next kernel starts on the GPU when its predecessor ends (no host round trip), once the frame may
-    // start and the guest has launched it: so its start does not wait for the scheduler's clock (DESIGN.md §4)
+    // start and the guest has launched it: so its start does not wait for the scheduler's clock (causal order)
     long startAt = Math.max(Math.max(f.plan.startAt(), renderFreeAt), h.atNanos());
     if (!f.started) {
       f.started = true;

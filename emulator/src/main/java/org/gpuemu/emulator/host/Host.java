@@ -79,7 +79,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
 
   /**
    * The host of index {@code index} in {@code scenario}, with the scenario's VMs placed on it; {@code history}: the
-   * run's record of every guest request (issue 18's checker).
+   * run's record of every guest request (the checker).
    */
   public static Behavior<Command> create(Settings.Scenario scenario, int index, RunContext run,
       ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {

@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The run's fault windows as the timeline sees them (issue 18), and each fault's time to recover, measured on the
+ * The run's fault windows as the timeline sees them, and each fault's time to recover, measured on the
  * timeline's own periods. Pure: the {@link MetricsHub} feeds it each fault's beginning and end and each period's
  * per-VM measure.
  *

@@ -27,7 +27,7 @@ import org.gpuemu.policies.vgris.SlaPacer;
  * file sink runs on the stream's own I/O dispatcher, so no actor blocks on file I/O. A row the queue cannot take
  * is counted, never silently dropped.
  *
- * <p>{@code metrics-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it; what it
+ * <p>{@code metrics-crash} ({@link Crash}). Effect: the actor fails and supervision restarts it; what it
  * counted for the period in progress is lost (that period's timeline rows count only what came after the crash), as
  * a collector loses what it had not yet written. Recovery: the run's totals and distributions, the timeline's stream
  * and the period's timer live outside the actor ({@link Held}), as a metrics store outlives its collector; the new

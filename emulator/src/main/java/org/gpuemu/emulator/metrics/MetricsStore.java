@@ -15,7 +15,7 @@ import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
 
 /**
- * What the {@link MetricsHub} keeps outside its actor, so that it outlives a crash (issue 18's metrics-crash), as a
+ * What the {@link MetricsHub} keeps outside its actor, so that it outlives a crash (the metrics-crash fault), as a
  * metrics store outlives its collector: the run's per-VM totals and distributions, the timeline's stream, where the
  * period stands. The counts of the period in progress are here too; a crash clears them (what the collector had not
  * yet written). Only the hub, in whichever incarnation, touches it.

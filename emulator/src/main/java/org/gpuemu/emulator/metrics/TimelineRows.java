@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The timeline's rows of one metrics period (README "Output (contract)": timeline.jsonl), from the hub's store. */
+/** The timeline's rows of one metrics period (docs/guides/output-files.md: timeline.jsonl), from the hub's store. */
 final class TimelineRows {
   private TimelineRows() {}
 

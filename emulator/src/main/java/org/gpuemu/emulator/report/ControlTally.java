@@ -7,8 +7,8 @@ import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.RunResult;
 
 /**
- * summary.json's record of what was done to a run from outside (its {@code controls}, README "Live dashboard") and
- * of its progress over wall time ({@code fidelity.progress}).
+ * summary.json's record of what was done to a run from outside (its {@code controls},
+ * docs/guides/report-and-dashboard.md) and of its progress over wall time ({@code fidelity.progress}).
  */
 final class ControlTally {
   private ControlTally() {}

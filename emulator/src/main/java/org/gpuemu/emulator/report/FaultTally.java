@@ -13,7 +13,7 @@ import org.gpuemu.emulator.vm.FailedRequest;
 import org.gpuemu.emulator.vm.VGpu;
 
 /**
- * The run's faults in its summary (issue 18): each fault with its heal, its recovery (from the heal to the target
+ * The run's faults in its summary: each fault with its heal, its recovery (from the heal to the target
  * VM's next completed request) and the requests the {@link Checker} attributed to it.
  */
 final class FaultTally {

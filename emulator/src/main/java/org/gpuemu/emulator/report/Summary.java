@@ -27,11 +27,12 @@ import org.gpuemu.policies.vmcg.Fairness;
 import org.gpuemu.workloads.BenchmarkRun;
 
 /**
- * Turns a {@link RunResult} into the output contract (DESIGN.md §5): the {@code summary.json} document, the
- * invariant checks of DESIGN.md §6 and the fidelity verdict, and the table printed at the end of a run.
+ * Turns a {@link RunResult} into the output contract (docs/guides/output-files.md): the {@code summary.json} document,
+ * the invariant checks of docs/guides/output-files.md and the fidelity verdict, and the table printed at the end of a
+ * run.
  */
 public final class Summary {
-  /** Relative tolerance of the GPU-time conservation check (DESIGN.md §6). */
+  /** Relative tolerance of the GPU-time conservation check (docs/guides/output-files.md). */
   static final double CONSERVATION_TOLERANCE = 0.01;
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -71,8 +72,8 @@ public final class Summary {
 
   /**
    * Whether the run's figures are the model's: it is faithful, or it is unfaithful only by lag under the
-   * conservative order, which delays the model without changing what it computes (README "Time"; a run in fast
-   * forward always lags). False when an event was handled out of model-time order.
+   * conservative order, which delays the model without changing what it computes (docs/concepts/time-and-order.md; a
+   * run in fast forward always lags). False when an event was handled out of model-time order.
    */
   public boolean figuresExact() {
     return faithful || ("lag".equals(rule) && r.order().order() == Causality.Order.CONSERVATIVE);

@@ -12,7 +12,7 @@ import java.util.Map;
 import org.gpuemu.emulator.clock.TimerLateness;
 
 /**
- * The {@code summary.json} document (README "Output (contract)"), typed: Jackson writes the components in their
+ * The {@code summary.json} document (docs/guides/output-files.md), typed: Jackson writes the components in their
  * order under their snake_case names. Unwrapped parts and the policies' own figures (open-ended maps, written under
  * each policy's name between the policy switches and {@code gpu}) keep the document flat where the contract is.
  */
@@ -37,7 +37,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   }
 
   /**
-   * The checker's verdict on the run's request history (issue 18): {@code valid}, {@code invalid} (a request lost,
+   * The checker's verdict on the run's request history: {@code valid}, {@code invalid} (a request lost,
    * duplicated, or failed without a fault to explain it) or {@code unknown} (outcomes indeterminate: the GPU did not
    * drain, or no history), with the reasons.
    */
@@ -50,7 +50,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   }
 
   /**
-   * One host (issue 23): its cores and their utilization, its VMs, and each of its GPUs.
+   * One host: its cores and their utilization, its VMs, and each of its GPUs.
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record HostEntry(int cores, double cpuUtilization, List<String> vms, List<GpuEntry> gpus) {}
@@ -73,9 +73,9 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   public record Rejected(String vm, @JsonProperty("at_s") double atS, String reason) {}
 
   /**
-   * A change made to the run from outside (README "Live dashboard"), or a pause: {@code what} (fault, weight, share,
-   * pause), on which VM, the fault's kind and heal, the new value, the model time it took effect ({@code at_s}),
-   * whether it did ({@code applied}, with a {@code note} when not); a pause: its model time and wall length.
+   * A change made to the run from outside (docs/guides/report-and-dashboard.md), or a pause: {@code what} (fault,
+   * weight, share, pause), on which VM, the fault's kind and heal, the new value, the model time it took effect ({@code
+   * at_s}), whether it did ({@code applied}, with a {@code note} when not); a pause: its model time and wall length.
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -92,7 +92,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   public record Benchmark(String unit, int instances, int ended, double performance) {}
 
   /**
-   * One injected fault (issue 18): what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
+   * One injected fault: what, on which VM, when it struck and healed, {@code recoveryS} the emulated time
    * from the heal until the VM completed a request again (null: it did not), {@code recoveryMs} from the heal until
    * every VM's throughput was back within 5 % of its steady state before the fault (the timeline's measure, to its
    * period; null: not within the run, or no steady state before the fault), and the requests it failed, by reason.
@@ -246,7 +246,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
     }
   }
 
-  /** The causal order of the run's events (README "Time"). */
+  /** The causal order of the run's events (docs/concepts/time-and-order.md). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Causality(String order, double horizonWallMs, long eventsOrdered, long eventsHeld,
       long violations, long tieInversions, long observerViolations, ViolationSizes violationUs,
@@ -275,7 +275,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
     }
   }
 
-  /** The invariants of DESIGN.md §6 and what broke them. */
+  /** The invariants of docs/guides/output-files.md and what broke them. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Invariants(long requestsSubmitted, long requestsCompleted, long requestsFailed, long requestsLost,
       long requestsDuplicated, long requestsRetried, long requestsOpenAtEnd, boolean gpuTimeConserved, List<String> failureReasons,

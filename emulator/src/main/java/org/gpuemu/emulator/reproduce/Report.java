@@ -14,7 +14,7 @@ import org.gpuemu.emulator.config.Expectations;
 
 /**
  * {@code reproduction.json} and the Markdown table rendered from it. The table is always rendered from the JSON
- * document (also when a run writes both), so the README's block, checked against a committed JSON, cannot drift.
+ * document (also when a run writes both), so the docs' table, checked against a committed JSON, cannot drift.
  */
 public final class Report {
   /** Verdicts in the order the counts are printed. */

@@ -232,7 +232,7 @@ public final class Reproduction {
   /**
    * One run as a row reads it: its summary document, and whether its figures are exact ({@link
    * Summary#figuresExact}: faithful, or unfaithful by lag alone under the conservative order, whose figures are those
-   * of a faithful run at any time scale: README "Time").
+   * of a faithful run at any time scale: docs/concepts/time-and-order.md).
    */
   record Run(Map<String, Object> document, boolean trusted) {}
 

@@ -4,11 +4,12 @@ import java.util.Locale;
 import org.gpuemu.emulator.config.FaultPlan;
 
 /**
- * A change made to a running emulation from outside it (the live dashboard's controls, README "Live dashboard"), or
- * replayed from a run that had them: a fault struck on a VM, a VM's weight or its GPU share changed. Each becomes an
- * event of the model: the guardian ({@link Emulation}) applies it at a model time strictly after the model's present
- * ({@link #SPACING}, rounded up to a whole millisecond), so that the run stays in its one order, and records it
- * ({@link Record}) in summary.json's {@code controls}, from which the same run can be replayed.
+ * A change made to a running emulation from outside it (the live dashboard's controls,
+ * docs/guides/report-and-dashboard.md), or replayed from a run that had them: a fault struck on a VM, a VM's weight or
+ * its GPU share changed. Each becomes an event of the model: the guardian ({@link Emulation}) applies it at a model
+ * time strictly after the model's present ({@link #SPACING}, rounded up to a whole millisecond), so that the run stays
+ * in its one order, and records it ({@link Record}) in summary.json's {@code controls}, from which the same run can be
+ * replayed.
  */
 public sealed interface Control {
 

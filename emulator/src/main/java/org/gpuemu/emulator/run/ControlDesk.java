@@ -13,9 +13,9 @@ import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.policies.gpu.LiveChange;
 
 /**
- * The guardian's part that carries out {@link Control}s (README "Live dashboard"): it schedules each as an event of
- * the model, carries it out when its time comes and keeps what became of it. A plain object the {@link Emulation}
- * owns and calls from its own events, as the GPU scheduler owns its parts.
+ * The guardian's part that carries out {@link Control}s (docs/guides/report-and-dashboard.md): it schedules each as an
+ * event of the model, carries it out when its time comes and keeps what became of it. A plain object the {@link
+ * Emulation} owns and calls from its own events, as the GPU scheduler owns its parts.
  */
 final class ControlDesk {
   private final Settings.Scenario scenario;

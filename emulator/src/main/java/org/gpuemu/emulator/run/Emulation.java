@@ -103,7 +103,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
   private final ActorRef<FaultInjector.Command> faults;
-  /** Every guest request of the run, by id: the checker's record (issue 18). */
+  /** Every guest request of the run, by id: the checker's record. */
   private final RequestHistory history;
   private Refs refs;
   private final java.util.TreeMap<Integer, Host.Refs> hostsReady = new java.util.TreeMap<>();
@@ -193,7 +193,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   /**
-   * Time zero, handled as a timer due at 0 (DESIGN.md §4): the schedulers' and VMs' starts carry model time 0 and
+   * Time zero, handled as a timer due at 0 (the causal order): the schedulers' and VMs' starts carry model time 0 and
    * the causal order of the event that sent them, so every VM starts at exactly 0 whichever hears of it first.
    */
   private Behavior<Command> onBegan(Began msg) {

@@ -16,10 +16,10 @@ import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
 
 /**
- * Where each fault kind strikes (issue 18): the guardian hands every struck fault here, with the run's actors. What
- * each does and how it heals is written where it is carried out (the actor's class or its faults helper); README
- * "Fault experiments and soak" has the table. Every fault but a hang has its target VM's vGPU watch for the VM's first
- * completed request after the fault: the recovery the injector records.
+ * Where each fault kind strikes: the guardian hands every struck fault here, with the run's actors. What
+ * each does and how it heals is written where it is carried out (the actor's class or its faults helper);
+ * docs/guides/faults-and-soak.md has the table. Every fault but a hang has its target VM's vGPU watch for the VM's
+ * first completed request after the fault: the recovery the injector records.
  */
 final class FaultRouting {
   private FaultRouting() {}

@@ -56,7 +56,7 @@ public final class Runner {
 
   /**
    * Pekko settings every run uses: the high-resolution scheduler, the causal mailbox, and the dispatcher measured
-   * best here for the run's order (README "Performance"): under the conservative order one thread (events of
+   * best here for the run's order (docs/performance.md): under the conservative order one thread (events of
    * different model times run one after the other whatever the threads, and a second thread only adds hand-offs and
    * contention: 8 VMs of sync-loop ran ~70,000 requests per wall second on one, ~40,000 on two); under the arrival
    * order the fixed 2-thread pool measured best before it. JVM system properties ({@code -Dpekko....}) still
@@ -158,8 +158,8 @@ public final class Runner {
   }
 
   /**
-   * A running emulation as the outside sees it (the live dashboard, README "Live dashboard"). Thread-safe; valid
-   * until the run ends.
+   * A running emulation as the outside sees it (the live dashboard, docs/guides/report-and-dashboard.md). Thread-safe;
+   * valid until the run ends.
    */
   public interface Session {
     /**

@@ -5,9 +5,9 @@ import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.config.Settings;
 
 /**
- * Whether a run can be trusted (DESIGN.md §4): it is faithful unless its events were handled out of model-time
- * order, or it fell behind the wall clock for good. The rules, in the order they are checked (the first that fails
- * is the reason; reference.conf {@code fidelity}, written down before the validation runs):
+ * Whether a run can be trusted (docs/concepts/time-and-order.md): it is faithful unless its events were handled out of
+ * model-time order, or it fell behind the wall clock for good. The rules, in the order they are checked (the first that
+ * fails is the reason; reference.conf {@code fidelity}, written down before the validation runs):
  *
  * <ol>
  *   <li>causality, conservative order: no event handled out of model-time order at all. None can be unless the

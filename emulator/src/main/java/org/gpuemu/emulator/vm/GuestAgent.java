@@ -44,7 +44,7 @@ import org.gpuemu.workloads.KernelSpec;
  * predicted for it go to the metrics hub in every mode (Figures 6 and 9: the prediction is the one SLA-aware
  * scheduling sleeps by, made from the costs recorded so far).
  *
- * <p>{@code agent-crash} ({@link Crash}, issue 18). Effect: the actor fails and supervision restarts it. A Present it
+ * <p>{@code agent-crash} ({@link Crash}). Effect: the actor fails and supervision restarts it. A Present it
  * held (sleeping before it, waiting for the controller's permission or for the flush) fails with reason
  * {@code agent-crashed}, its tail too if it had not gone to the vGPU, and the guest is answered: the frame is lost;
  * what it had counted for the controller's second is lost, and the Present cost history the SLA-aware sleep predicts
@@ -151,7 +151,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
       // VGRIS's agent with a fixed sleep (Figure 8): the SLA-aware loop, Flush then Sleep then Present (§3.2)
       flush();
     } else {
-      issuePresent(msg.atNanos()); // passed through at the guest's model time (DESIGN.md §4)
+      issuePresent(msg.atNanos()); // passed through at the guest's model time (causal order)
     }
     return Behaviors.same();
   }

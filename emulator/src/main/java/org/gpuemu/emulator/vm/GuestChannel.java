@@ -10,7 +10,7 @@ import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.faults.RequestHistory;
 
 /**
- * The guest's side of its channel to the vGPU when a message fault targets the VM (issue 18: {@code message-delay},
+ * The guest's side of its channel to the vGPU when a message fault targets the VM ({@code message-delay},
  * {@code message-duplicate}, {@code message-loss}). Without one a vCPU tells its vGPU directly and nothing here exists.
  *
  * <p>With one, every launch, synchronous call and flush travels as a {@link VGpu.Transmitted}: its request id and the

@@ -33,7 +33,7 @@ import org.gpuemu.workloads.Step;
  * {@code present-wait} is {@code poll}: then the vCPU spins on its core while Present is blocked and goes on once
  * the core has let it see the answer (a Windows guest's Direct3D runtime polling the GPU at its render-ahead limit).
  *
- * <p>Faults (issue 18): {@code vcpu-crash} ({@link Crash}) and {@code vm-reboot} ({@link Reboot}), what each does
+ * <p>Faults: {@code vcpu-crash} ({@link Crash}) and {@code vm-reboot} ({@link Reboot}), what each does
  * and how it recovers: {@link VcpuGuest}.
  */
 public final class VCpu extends AbstractBehavior<VCpu.Command> {

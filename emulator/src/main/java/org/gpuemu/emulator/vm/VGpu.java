@@ -41,7 +41,7 @@ import org.gpuemu.emulator.vm.VgpuRequests.Waiter;
  * makes Present expensive under contention, Figure 6; {@code Flush} ahead of it waits until those requests have run)
  * and no more than {@code commandBuffer} frames are unfinished.
  *
- * <p>Faults (issue 18): {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
+ * <p>Faults: {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
  * an engine reset took; what each does and how it recovers: {@link VgpuFaults}.
  */
 public final class VGpu extends AbstractBehavior<VGpu.Command> {

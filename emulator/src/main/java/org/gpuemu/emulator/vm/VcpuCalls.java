@@ -36,7 +36,7 @@ final class VcpuCalls {
   private final ActorRef<MetricsHub.Command> metrics;
   private final VcpuReports reports;
   private final MemoryCalls memoryCalls;
-  /** Where every GPU call gets its id (issue 18's checker). */
+  /** Where every GPU call gets its id (the checker). */
   private final RequestHistory history;
   /** The channel to the vGPU when a message fault targets the VM (null: the vCPU tells the vGPU directly). */
   final GuestChannel channel;

@@ -29,7 +29,7 @@ final class VcpuState {
   /**
    * The model time of the event this vCPU last acted on (a CPU burst's end, a kernel's completion, a sleep's
    * due time): the next step starts then, not when the message about it arrived, so message latency does not
-   * become emulated time (DESIGN.md §4: chain from due times). Never after the clock's now.
+   * become emulated time (docs/concepts/time-and-order.md: chain from due times). Never after the clock's now.
    */
   long clock;
   long ran;

@@ -12,7 +12,7 @@ import org.gpuemu.policies.gpu.GpuWork;
 import org.slf4j.Logger;
 
 /**
- * What faults do to a {@link VGpu} (issue 18), kept beside the actor.
+ * What faults do to a {@link VGpu}, kept beside the actor.
  *
  * <p>{@code vgpu-crash} ({@link VGpu.Crash}). Effect: the actor fails ({@code faults.Crashed}) and its supervisor
  * restarts it ({@code Crashed.restarting}). The dying incarnation, on Pekko's {@code PreRestart} signal, fails every

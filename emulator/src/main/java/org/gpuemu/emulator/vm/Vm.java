@@ -29,7 +29,7 @@ import org.gpuemu.workloads.Workload;
  * on vCPU 0; a multi-threaded workload's other threads ({@code Workload#threads}) on the next vCPUs; the other
  * vCPUs exist but idle, as a single-threaded game leaves them.
  *
- * <p>{@code vm-crash} ({@link Crash}, issue 18). Effect: the VM's own actor (the VM's control process, as QEMU's
+ * <p>{@code vm-crash} ({@link Crash}). Effect: the VM's own actor (the VM's control process, as QEMU's
  * main loop beside its vCPU threads) fails and supervision restarts it; its units are kept ({@code withStopChildren
  * (false)}). It is on no request's path, so no guest call waits for it. Recovery: the new incarnation finds its units
  * again among its children ({@code ActorContext.getChild}) and answers for them as before.

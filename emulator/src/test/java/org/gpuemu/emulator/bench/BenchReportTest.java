@@ -118,7 +118,7 @@ class BenchReportTest {
         Goals.of(timers(), path(), scale(), fastForward(), overhead()), Map.of());
     String table = BenchTable.render(report);
     for (String heading : List.of("Timer lateness", "Request path", "Scale", "Fast forward", "Emulation overhead",
-        "Goals (issues 6 and 17)", "OS floor", "Fidelity", "vmcg/a.conf", "vms.vm1.gpu_share 0.0050 abs",
+        "Goals (docs/performance.md)", "OS floor", "Fidelity", "vmcg/a.conf", "vms.vm1.gpu_share 0.0050 abs",
         "vmcg/b.conf                      ERROR: cannot load", "runs 1, faithful 1, verdict right 1, missed 0",
         "conf/scenarios/vmcg/a.conf at scale 0.2: NOT faithful: p99 too late", "12/2,000")) {
       assertTrue(table.contains(heading), heading + " missing from:\n" + table);

@@ -60,7 +60,7 @@ class HighResSchedulerActorSystemTest {
     } finally {
       system.terminate();
     }
-    // A hang here is the bug DESIGN.md §8 warns about: close() must run Pekko's TaskRunOnClose tasks.
+    // A hang here is the bug CONTRIBUTING.md, Pekko notes warns about: close() must run Pekko's TaskRunOnClose tasks.
     system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
     // Termination closed the scheduler, so it refuses new work.
     assertThrows(IllegalStateException.class, () -> Adapter.toClassic(system).scheduler()

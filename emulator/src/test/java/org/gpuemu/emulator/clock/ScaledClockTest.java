@@ -19,7 +19,7 @@ class ScaledClockTest {
     ScaledClock clock = new ScaledClock(0.1, wallNanos::get);
     wallNanos.addAndGet(10_000_000);
     assertEquals(1_000_000, clock.nowNanos());
-    // DESIGN.md §4: at 0.1 a 46 µs kernel takes 460 µs of wall time.
+    // docs/concepts/time-and-order.md: at 0.1 a 46 µs kernel takes 460 µs of wall time.
     assertEquals(460_000, clock.toWallNanos(46_000));
     assertEquals(46_000, clock.toEmulatedNanos(460_000));
   }

@@ -37,7 +37,7 @@ class EveryScenarioFileTest {
     String folder = file.getParent().getFileName().toString();
     boolean custom = folder.equals("custom");
     assertTrue(custom ? head.startsWith("# Custom workloads (issue 22)")
-            : folder.equals("cluster") ? head.startsWith("# Many hosts (issue 23)")
+            : folder.equals("cluster") ? head.startsWith("# Many hosts")
             : head.matches("# .*\\b(vgris|fairgv|vmcg|combo|gballoon)\\.txt\\b.*"),
         file + " should open with a comment naming the paper and figure it reproduces: " + head);
   }

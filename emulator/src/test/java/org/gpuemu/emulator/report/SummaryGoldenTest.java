@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole summary.json of two hand-made runs, text for text, against files captured from the map-building summary
- * the typed one replaced: summary.json is a contract (README "Output (contract)"), its keys, nesting, order and
+ * the typed one replaced: summary.json is a contract (docs/guides/output-files.md), its keys, nesting, order and
  * values must not move.
  */
 public class SummaryGoldenTest {

@@ -17,7 +17,7 @@ import org.gpuemu.emulator.run.Runner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Alibaba trace window as arrivals and departures on hosts drawn from its node list (issue 23). */
+/** The Alibaba trace window as arrivals and departures on hosts drawn from its node list. */
 class ClusterTraceTest {
   private static final Path FILE = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster",
       "openb-window.conf");

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The figures of COMBO's evaluation that the emulator reproduces (README "COMBO"), on the groups {@code reproduce
+ * The figures of COMBO's evaluation that the emulator reproduces (docs/papers/combo.md), on the groups {@code reproduce
  * --quick} runs of {@code evaluation.conf} (one per game, every DNN, two compute- and two memory-intensive Parboil
  * benchmarks), {@code stable-vs-dynamic.conf} and {@code sm-ratio.conf}, as fast as the machine goes. Bounds are the
  * paper's: Figure 13's "improves the throughput for all 128 co-location groups", Figure 14's average FPS above 119

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Short runs of the COMBO scenario files (conf/scenarios/combo) as fast as the machine goes ({@link FastForward}),
- * with the paper's orderings asserted with margins well inside what the runs measure (see the README's COMBO
+ * with the paper's orderings asserted with margins well inside what the runs measure (see docs/papers/combo.md's COMBO
  * section for the figures): Table 6, Figure 13 (its four games), Figure 14's p99 FPS on those runs,
  * Figures 15 (the headroom distribution) and 16 (merging), and 17 (switching).
  */
@@ -76,7 +76,7 @@ class ComboScenarioTest {
     String all = String.format("exact %.3f / %.3f (%d QoS misses), relaxed %.3f / %.3f", exactStable, exactDynamic,
         exactDynamicRun.qosViolations(), relaxedStable, relaxedDynamic);
     // Table 6's ordering: exact is better under the stable load, relaxed under the dynamic one, where each change of
-    // the split costs the BE group its frame (measured, see the README: exact 1.34 / 0.98, relaxed 1.02 / 1.27)
+    // the split costs the BE group its frame (measured, see docs/papers/combo.md: exact 1.34 / 0.98, relaxed 1.02 / 1.27)
     // (ratios 1.31-1.34 and 1.28-1.31 over seven runs each, two of them on a loaded machine; without the suspension
     // the dynamic one was 1.06-1.11)
     assertTrue(exactStable > 1.15 * relaxedStable, all);

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The conservative order's guarantee on a whole run (README "Time"; issue 17): the same scenario and seed give the
- * same figures and the same timeline whatever the threads do — run again, run at another time scale, or with the
+ * The conservative order's guarantee on a whole run (docs/concepts/time-and-order.md): the same scenario and seed give
+ * the same figures and the same timeline whatever the threads do — run again, run at another time scale, or with the
  * emulator itself stalled on purpose for a while (the {@code emulator-stall} fault blocks a dispatcher thread).
  * A stall shorter than the horizon (100 ms of wall time) leaves the run faithful; a longer one makes it unfaithful
  * by lag — its figures still exact, since a late thread delays the model instead of reordering it.
@@ -53,7 +53,7 @@ class DeterminismTest {
 
   @BeforeAll
   void warmUp() throws Exception {
-    // the verdict's lag rule reads wall time: compile the actors' paths first, as `run` does (README "Warm-up")
+    // the verdict's lag rule reads wall time: compile the actors' paths first, as `run` does (docs/performance.md)
     Runner.warmUp(scenario(1, List.of()), 1_000_000_000L);
   }
 

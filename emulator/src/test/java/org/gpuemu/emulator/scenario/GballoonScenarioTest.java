@@ -103,7 +103,7 @@ class GballoonScenarioTest {
   /**
    * Figure 5 over Valley's whole benchmark (234 s, its demand rising to 13 slots), the VMs' FPS summed: with three
    * and six VMs gVirt-1024 is ahead of gVirt-384, and gBalloon within 10 % of gVirt-1024 at three; at nine VMs
-   * gVirt-1024 is within 10 % of gVirt-384 ("similar"). (The README's table gives 12 and 15 VMs, and gBalloon from
+   * gVirt-1024 is within 10 % of gVirt-384 ("similar"). (docs/papers/gballoon.md's table gives 12 and 15 VMs, and gBalloon from
    * six VMs on, where the emulator contradicts the paper.)
    */
   @Test
@@ -128,7 +128,7 @@ class GballoonScenarioTest {
    * is Figure 8's +4 % within the paper's 2 points: the calibration point of what a missing slot costs Valley
    * (GballoonWorkloads.DEFICIT_SLOWDOWN), checked to be what runs (measured 1.035). cg's performance is its run time's
    * inverse: gVirt-1024's copies cost it the most, gBalloon's less (paper: 19 % and 1.5 %; measured 6.7 % and 6.1 %:
-   * the README says why), and gBalloon's Valley, with its memory and fewer copies, is above gVirt-384's.
+   * docs/papers/gballoon.md says why), and gBalloon's Valley, with its memory and fewer copies, is above gVirt-384's.
    */
   @Test
   void figure8_valleyUnderGvirt1024IsItsCalibration_gvirt1024CostsCgTheMost_gballoonLess(@TempDir Path out)

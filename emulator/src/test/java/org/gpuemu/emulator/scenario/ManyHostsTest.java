@@ -17,7 +17,7 @@ import org.gpuemu.emulator.run.Runner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Scenarios of many hosts in one JVM (issue 23): placement, each host's own schedulers, summary per host. */
+/** Scenarios of many hosts in one JVM: placement, each host's own schedulers, summary per host. */
 class ManyHostsTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster");
 

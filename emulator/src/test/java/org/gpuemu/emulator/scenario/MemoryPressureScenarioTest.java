@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * conf/scenarios/faults/memory-pressure-gballoon.conf (issue 18) in fast forward, cut to 24 s: the host withdraws the
+ * conf/scenarios/faults/memory-pressure-gballoon.conf in fast forward, cut to 24 s: the host withdraws the
  * top 6 of the 54 guest slots from 10 s to 20 s. What the mechanisms guarantee, in the run's own figures: under
  * static-384 the VM in those slots (v9) loses its 256 MB, is refused until the heal, and gets its memory back after;
  * under gBalloon the VM there (v2) grows to the left one slot per request until its 4 slots of memory are back (10

@@ -58,7 +58,7 @@ class RequestPathTest {
   /** One core, one GPU, one VM whose vCPUs run the given programs. */
   private final class Rig {
     final RunContext run;
-    /** The checker's record of the VM's requests (issue 18). */
+    /** The checker's record of the VM's requests. */
     final RequestHistory history = new RequestHistory(List.of("vm"));
     final ActorRef<CpuScheduler.Command> core;
     final ActorRef<VGpu.Command> vgpu;

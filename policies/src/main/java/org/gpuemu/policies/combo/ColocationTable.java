@@ -24,7 +24,7 @@ import org.gpuemu.workloads.KernelType;
  * blocks, and the emulator's default: RT+CD 13.7 %, Figure 7's average over the real RT and Parboil kernels (25.9 %
  * at most); RT+TC 0, as Figure 7 finds real RT and TC kernels "consistently 0 or even negative" (a negative gain is
  * not modelled: a co-location that slows both is one COMBO never chooses); CD+TC 35.7 %, derived from
- * the real kernels of §4.2 (issue 21; before, Table 3's 44.12 % for synthetic kernels that touch no memory was used
+ * the real kernels of §4.2 (before, Table 3's 44.12 % for synthetic kernels that touch no memory was used
  * for the DNN and Parboil kernels, which do). The derivation: §1 says "the experimental results in §4.2 show that
  * the co-location of CD kernels with either TC kernels or RT kernels brings an average 18.1%", and §4.1's experiment
  * co-locates 4 RT kernels, one TC kernel (tzgemm) and 8 Parboil CD kernels: 32 RT+CD pairs, whose mean is Figure 7's

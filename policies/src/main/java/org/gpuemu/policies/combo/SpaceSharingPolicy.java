@@ -49,7 +49,7 @@ import org.gpuemu.workloads.RenderScene;
  * (a 1.2 ms mri-q kernel lasts 12.3 ms in the 8-SM BE group of Table 6's stable load): the BE task is then not blocked, the change costs
  * about half a frame of BE work instead of a frame, and where the render group grows that kernel holds SMs the frame
  * needs, so QoS is not met. Interpretations: every exact change suspends, whether the render group grows or shrinks
- * (the text says every change, though the QoS motive holds only for growth; the README compares the two); a
+ * (the text says every change, though the QoS motive holds only for growth; docs/papers/combo.md compares the two); a
  * scheme switch does not suspend: §5.3 handles a switch to the relaxed scheme, where BE-group kernels may still run,
  * with the original render kernels only. This is at odds with Figure 11b, where a BE kernel keeps its SMs across an
  * exact adjustment and only the original render kernel (11c) protects the frame; that happens here on a switch to
@@ -72,7 +72,7 @@ import org.gpuemu.workloads.RenderScene;
  * target less the guard. §6.7 measures the kernel launch latency at "less than
  * 0.1ms"; a kernel planned to end exactly at a limit would overrun it by that much.
  *
- * <p>Online overhead (§6.7, issue 21): "the overhead includes the prediction latency, the latency for determining the
+ * <p>Online overhead (§6.7): "the overhead includes the prediction latency, the latency for determining the
  * scheme, and the kernel launch latency ... executed sequentially, so their latencies cannot overlap. The average
  * prediction time is 0.06ms, the selection of the scheme takes 0.02ms, and the latency for kernel launch is less
  * than 0.1ms." Per frame, the prediction (Eq. 4, which Eq. 5 and the co-location forecast need) and, for the

@@ -13,7 +13,7 @@ import org.gpuemu.policies.PolicyParams;
 /**
  * A CFS-like weighted fair share of one physical core among the vCPUs placed on it: the CPU scheduling of the
  * host (Linux CFS under KVM) that the GPU papers' vCPUs run on, with CFS's virtual runtime, target latency and
- * sleeper placement. It is the "weighted fair / CFS-like" CPU policy of the design (DESIGN.md §2).
+ * sleeper placement. It is the "weighted fair / CFS-like" CPU policy of the design (docs/concepts/architecture.md).
  *
  * <p>Rules and the interpretations chosen:
  * <ul>

@@ -41,7 +41,7 @@ import org.gpuemu.policies.gpu.VgpuParams;
  *       being over, and never picked without requests. A request within the spin finds it still active with its
  *       own start tag; after it, the vGPU is blocked, and a request wakes it ({@link StartTags#wake}) at the
  *       virtual time if it is behind. Blocking at the turn's end instead cost the vGPU that had just run, usually
- *       the heaviest, its lag at almost every turn (README, FairGV).</li>
+ *       the heaviest, its lag at almost every turn (docs/papers/fairgv.md).</li>
  *   <li>Coscheduling requests are raised on a context switch (Algorithm 3 runs "when it changes the current vGPU
  *       context"): the first owner counts as one, an owner that gets the next turn again does not.</li>
  *   <li>The vCPU of a request is the frontend's tag ({@link #queued(GpuWork, int, long)}); the request names the

@@ -13,7 +13,7 @@ package org.gpuemu.policies.gballoon;
  * (n·16 ms + n·k_384·c) = 3.5, gives c = 3.5 ms at 6 VMs and 3.0 ms at 9 ({@code CopyCostTest}); the emulated
  * Nexuiz frames (their CPU work, batches and the copies' CPU time on Dom0's cores) give smaller ratios than that
  * arithmetic, so the default {@code copy-per-slot} is the value for which the emulated ratios at 6 and 9 VMs average
- * 3.5 (issue 21): running {@code nexuiz-3to15.conf} at 6 and 9 VMs, 60 s, gave averages of 3.185 (3.2 ms per
+ * 3.5: running {@code nexuiz-3to15.conf} at 6 and 9 VMs, 60 s, gave averages of 3.185 (3.2 ms per
  * slot), 3.408 (3.6 ms) and 3.635 (4.0 ms); interpolated, 3.76 ms, which gave 3.341 and 3.656 (mean 3.499): 229 ns
  * per GTT entry, the order of one uncached MMIO write per entry. The ratios at 12 and 15 VMs, Figures 5-8 and 10 are
  * outputs.

@@ -55,7 +55,7 @@ public interface GttMemoryPolicy extends MemoryPolicy {
   Profile periodEnded(long now, int hostCpus);
 
   /**
-   * A memory-pressure fault (issue 18): the host withdraws the top {@code slots} of the guests' slots until
+   * A memory-pressure fault: the host withdraws the top {@code slots} of the guests' slots until
    * {@link #restore}; returns the holding, after eviction, of every VM that lost memory.
    */
   SortedMap<Integer, Long> withdraw(int slots);

@@ -55,7 +55,7 @@ public final class SlotMap {
 
   /**
    * The slots guests can use now: all {@link #slots} but while the host has withdrawn the top ones (a memory-pressure
-   * fault, issue 18: slots [usable, M) are the host's until it heals).
+   * fault: slots [usable, M) are the host's until it heals).
    */
   public int usable() {
     return usable;

@@ -245,7 +245,7 @@ abstract class SlotPolicy implements GttMemoryPolicy {
   }
 
   /**
-   * A memory-pressure fault (issue 18): the host withdraws the top {@code slots} of the guests' slots until
+   * A memory-pressure fault: the host withdraws the top {@code slots} of the guests' slots until
    * {@link #restore}. Every VM's capacity is then the usable part of its range; what a VM held beyond it is evicted
    * (its guest learns its holding from the answer, and may free what it believed it held, as after a reduction).
    * The policy adapts as it adapts to any lack of memory: gVirt's static types refuse, gBalloon expands within the

@@ -105,7 +105,8 @@ public final class GpuPolicies implements PolicyProvider {
                     "requests timed one by one at the start of a turn (§3.3.2: \"5 in our system\")"),
                 // §3.2.2: "after spinning 100K times". 100K iterations of a polling loop (a pause, about 10 cycles on
                 // the testbed's Haswell Xeon E5-2620 v3, plus a load, compare and branch: about 24 cycles) at its
-                // 2.4 GHz take about 1 ms. Guests keep their VM's spin-limit (README, FairGV: why not the same 1 ms).
+                // 2.4 GHz take about 1 ms. Guests keep their VM's spin-limit (docs/papers/fairgv.md: why not the same 1
+                // ms).
                 Param.duration("idle-spin", "1ms",
                     "a vGPU with an empty ring spins this long, then releases the GPU (§3.2.2: 100K spins, ~1 ms)"),
                 Param.flag("work-conserving", true,

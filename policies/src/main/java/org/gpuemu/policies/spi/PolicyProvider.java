@@ -8,7 +8,7 @@ import java.util.List;
  * class path or from {@code --plugins DIR}. The built-in policies register through this same interface (the
  * {@code policies} jar lists its own four providers there), so a plugin policy is selected, parameterised,
  * validated, listed and wired exactly like a built-in one. A provider needs a public no-argument constructor.
- * The README's "Bring your own policy" walks through writing one.
+ * docs/guides/writing-a-policy-plugin.md walks through writing one.
  */
 public interface PolicyProvider {
   /** Every policy this provider offers; names must be unique across all providers and kinds. */

@@ -9,7 +9,7 @@ import org.gpuemu.policies.memory.MemoryDecision;
 import org.junit.jupiter.api.Test;
 
 /**
- * A memory-pressure fault (issue 18) on the slot policies: the host withdraws the top slots of the guests' 54, every
+ * A memory-pressure fault on the slot policies: the host withdraws the top slots of the guests' 54, every
  * VM's capacity is the usable part of its range, what it held beyond is evicted, and each policy adapts as it adapts
  * to any lack of memory: gVirt's static types refuse, gBalloon grows within the usable slots. At the heal the slots
  * are the guests' again.

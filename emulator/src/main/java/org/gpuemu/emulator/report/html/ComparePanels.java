@@ -95,7 +95,7 @@ final class ComparePanels {
       String[] key = e.getKey().split("\\|", 2);
       panels.add(new Panel("cmp-paper-" + n++, PAPER, key[0] + ": " + key[1], "This compare's value beside the "
           + "paper's, for each row of the scenario's expect block that gives a number (compare.json paper; "
-          + "README \"Reproduce\" says how `reproduce` judges them, over its own durations and seeds)." + notes,
+          + "docs/guides/reproducing.md says how `reproduce` judges them, over its own durations and seeds)." + notes,
           Charts.bars(key[1], categories, series)));
     }
   }

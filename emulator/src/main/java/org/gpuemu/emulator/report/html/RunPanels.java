@@ -175,7 +175,7 @@ final class RunPanels {
     if (vms.isEmpty()) return;
     add("latency", FRAMES, "Frame latency per VM", "Time between two Present returns (vgris §3.2), in ms. "
         + "This summary.json keeps only these percentiles, not the distribution (frame_latency_ms.cdf, written by "
-        + "runs since issue 19), so no CDF (VGRIS Figures 2, 7) is drawn.",
+        + "runs of later versions), so no CDF (VGRIS Figures 2, 7) is drawn.",
         Charts.bars("ms", vms, series));
   }
 
@@ -331,7 +331,7 @@ final class RunPanels {
           .append(r.path("p50").asText("-")).append(", p90 ").append(r.path("p90").asText("-")).append('.');
     }
     add("headroom", SPACE, "QoS headroom histogram", "Frames per 1 ms bucket of QoS headroom (COMBO Figure 15; "
-        + "summary.json headroom_ms.histogram_1ms, defined in the README's COMBO section)." + stats,
+        + "summary.json headroom_ms.histogram_1ms, defined in the docs/papers/combo.md)." + stats,
         Charts.bars("frames", categories, series));
   }
 
