@@ -32,7 +32,8 @@ final class Compare implements Callable<Integer> {
 
   @Option(names = "--policies", required = true, split = ",", paramLabel = "P1,P2,...",
       description = "GPU policies to run the scenario under, e.g. fairgv,credit-poll; or memory policies "
-          + "(static-384,static-1024,gballoon), which set memory.policy instead")
+          + "(static-384,static-1024,gballoon), which set memory.policy instead; or the sharing modes mig and mps, "
+          + "which set gpu.mode (the policies then run time-sliced)")
   List<String> policies;
 
   @CommandLine.Mixin Main.WarmUpOption warmUp;
@@ -59,8 +60,15 @@ final class Compare implements Callable<Integer> {
       p.problems().forEach(err::println);
       return Main.BAD_INPUT;
     }
+    boolean modes = policies.stream().anyMatch(Compare::sharingMode);
     for (String policy : policies) {
-      options.opts.sets.put(memoryPolicy(catalog, policy) ? "memory.policy" : "scheduler.gpu.policy", policy);
+      if (sharingMode(policy)) { // MIG or MPS: the mode is the entry, FCFS queues to each instance or the GPU
+        options.opts.sets.put("gpu.mode", policy);
+        options.opts.sets.put("scheduler.gpu.policy", "fcfs");
+      } else {
+        if (modes) options.opts.sets.put("gpu.mode", "time-sliced");
+        options.opts.sets.put(memoryPolicy(catalog, policy) ? "memory.policy" : "scheduler.gpu.policy", policy);
+      }
       try {
         scenarios.add(options.opts.loadForOneJvm());
       } catch (ConfigProblems p) {
@@ -89,6 +97,7 @@ final class Compare implements Callable<Integer> {
       dashboard.endCompare(results, stdout);
     }
     Map<String, Map<String, Object>> rows = rows(results);
+    if (modes || policies.stream().anyMatch(p -> p.startsWith("vgpu-"))) SharingRows.add(rows, results);
     stdout.print(table(rows, List.copyOf(results.keySet())));
     Map<String, Object> compare = new LinkedHashMap<>();
     compare.put("scenario", scenarios.get(0).name());
@@ -130,6 +139,11 @@ final class Compare implements Callable<Integer> {
       results.put(label, summary);
     }
     return true;
+  }
+
+  /** An entry of --policies that names a sharing mode (gpu.mode) rather than a policy: mig or mps. */
+  static boolean sharingMode(String entry) {
+    return entry.equals("mig") || entry.equals("mps");
   }
 
   /** A memory policy's name (gBalloon's comparisons vary the memory policy; names are unique across kinds). */

@@ -55,7 +55,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "emulator", mixinStandardHelpOptions = true, version = "gpuemu 0.1.0",
     description = "Actor-based emulator of GPU sharing between virtual machines.",
     subcommands = {Main.Run.class, Main.Validate.class, Main.ListCommand.class, Compare.class,
-        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class, NodeCommand.class, DocsCommand.class})
+        Main.BenchCommand.class, ReportCommand.class, Reproduce.class, SoakCommand.class, ExploreCommand.class,
+        NodeCommand.class, DocsCommand.class})
 public final class Main implements Callable<Integer> {
   static final int OK = 0;
   static final int BROKEN = 1;

@@ -17,7 +17,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * An actor's side of the run's causal order ({@link Causality}): every stamped event — a message sent while its
  * sender handled an event ({@link CausalMailbox}) or a {@link Timed} timer armed through {@link RunContext#arm} —
- * is handed to the actor in model-time order, ties broken by the sender's stable key and sequence number. Under the
+ * is handed to the actor in model-time order, ties broken by the sender's stable key (or a rank drawn from the run's
+ * order seed, {@link Causality#tieRank}) and sequence number. Under the
  * conservative order an event waits here until it is the run's earliest ({@link Frontier}), until no stamped
  * message is left in the actor's mailbox and no earlier timer of the actor's is still to fire; under the arrival
  * order it is handed over as it arrives and counted as a violation when a later one was handled first. Messages
@@ -52,7 +53,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * An event. {@code generation}: how many messages it is, at its own stamp, after a timer; {@code counted}: it is
    * in the run's frontier, to be done once handled.
    */
-  private record Held(long stamp, int generation, long sender, long seq, long arrival, Object msg,
+  private record Held(long stamp, int generation, long tie, long sender, long seq, long arrival, Object msg,
       boolean counted) {
     Frontier.Level level() {
       return new Frontier.Level(stamp, generation);
@@ -79,7 +80,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   }
 
   private static final Comparator<Held> ORDER = Comparator.comparingLong(Held::stamp)
-      .thenComparingInt(Held::generation).thenComparingLong(Held::sender).thenComparingLong(Held::seq)
+      .thenComparingInt(Held::generation).thenComparingLong(Held::tie).thenComparingLong(Held::sender).thenComparingLong(Held::seq)
       .thenComparingLong(Held::arrival);
 
   private final Causality run;
@@ -205,13 +206,14 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     long arrival = arrivals++;
     if (msg instanceof Timed t) {
       Armed a = armedFor(msg);
-      if (a == null) return new Held(t.due(), 0, key, nextSeq(), arrival, msg, false); // armed without an inbox
-      a.fired = new Held(a.level.stamp(), a.level.generation(), key, a.seq, arrival, msg, frontier != null);
+      if (a == null) return new Held(t.due(), 0, run.tieRank(key, t.due()), key, nextSeq(), arrival, msg, false);
+      a.fired = new Held(a.level.stamp(), a.level.generation(), run.tieRank(key, a.level.stamp()), key, a.seq,
+          arrival, msg, frontier != null);
       return a.fired;
     }
     if (sent == null) return null;
-    return new Held(sent.stamp(), sent.generation(), sent.sender(), sent.seq(), arrival, msg,
-        sent.frontier() != null);
+    return new Held(sent.stamp(), sent.generation(), run.tieRank(sent.sender(), sent.stamp()), sent.sender(),
+        sent.seq(), arrival, msg, sent.frontier() != null);
   }
 
   /**
@@ -340,7 +342,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     if (frontier == null) return false;
     frontier.add(a.level.stamp(), a.level.generation());
     if (due > run.clock().nowNanos()) return false;
-    a.fired = new Held(a.level.stamp(), a.level.generation(), this.key, a.seq, arrivals++, message, true);
+    a.fired = new Held(a.level.stamp(), a.level.generation(), run.tieRank(this.key, a.level.stamp()), this.key, a.seq,
+        arrivals++, message, true);
     held.add(a.fired);
     return true;
   }
@@ -397,7 +400,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
       if (a.level.stamp() != event.stamp()) continue;
       if (a.fired != null) continue;
       int c = Frontier.compare(a.level.stamp(), a.level.generation(), event.stamp(), event.generation());
-      if (c < 0 || c == 0 && (key < event.sender() || key == event.sender() && a.seq < event.seq())) return true;
+      if (c < 0) return true;
+      long tie = run.tieRank(key, a.level.stamp());
+      if (c == 0 && (tie < event.tie() || tie == event.tie()
+          && (key < event.sender() || key == event.sender() && a.seq < event.seq()))) {
+        return true;
+      }
     }
     return false;
   }

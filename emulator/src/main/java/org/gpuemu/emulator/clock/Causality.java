@@ -92,12 +92,23 @@ public final class Causality {
   private final LongAccumulator largestViolation = new LongAccumulator(Math::max, 0);
   private final TimerLateness violationSizes;
   private final TimerLateness lag;
+  /** The seed the tie order among events of one level is drawn from; 0: the senders' stable keys ({@link #tieRank}). */
+  private final long orderSeed;
 
   /**
    * The causal order of a run on {@code clock}; {@code horizonNanos}: the lag (emulated ns) beyond which an event
    * counts as handled behind the horizon ({@link Snapshot#beyondHorizon}).
    */
   public Causality(EmulatedClock clock, Order order, long horizonNanos) {
+    this(clock, order, horizonNanos, 0);
+  }
+
+  /**
+   * As {@link #Causality(EmulatedClock, Order, long)}, with the tie order among events of the same level drawn from
+   * {@code orderSeed} (0: the senders' stable keys, the default order): see {@link #tieRank}.
+   */
+  public Causality(EmulatedClock clock, Order order, long horizonNanos, long orderSeed) {
+    this.orderSeed = orderSeed;
     this.clock = clock;
     this.order = order;
     this.horizonNanos = horizonNanos;
@@ -118,6 +129,31 @@ public final class Causality {
 
   public EmulatedClock clock() {
     return clock;
+  }
+
+  /** The seed of the tie order; 0: the default order (the senders' stable keys). */
+  public long orderSeed() {
+    return orderSeed;
+  }
+
+  /**
+   * Where events sent by {@code sender} stand among the other senders' events of the same level (model time and
+   * generation) at model time {@code stamp}: lower goes first; an inbox then orders one sender's events by its
+   * sequence number. With no order seed it is the sender's stable key, the same order in every run; with one, a
+   * 64-bit mix of key, seed and model time, so each model time gets its own permutation of the senders. Either is a
+   * legal causal order: no event causes another of its own level (a consequence is at least one generation later),
+   * and one sender's events keep the order it sent them in, as Pekko keeps it between two actors (docs/guides/explore.md).
+   */
+  long tieRank(long sender, long stamp) {
+    if (orderSeed == 0) return sender;
+    return mix(sender ^ mix(orderSeed ^ stamp * 0x9E3779B97F4A7C15L));
+  }
+
+  /** SplittableRandom's 64-bit finaliser (Stafford's variant 13 of MurmurHash3's). */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+    return z ^ (z >>> 31);
   }
 
   public Order order() {

@@ -313,7 +313,10 @@ public record FaultPlan(List<Fault> faults, Channel channel, long pressureBytes)
   public static List<Fault> random(long seed, long everyNanos, long durationNanos, List<String> vms, Defaults defaults,
       List<Kind> kinds) {
     if (everyNanos <= 0) throw new IllegalArgumentException("fault rate interval must be > 0");
-    SplittableRandom rng = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + 18);
+    // Not seed * golden gamma: SplittableRandom steps its state by that same gamma, so seed s + k drew seed s's
+    // faults shifted by k draws (explore's consecutive seeds got near-copies of one schedule). The salt 18 keeps
+    // this stream apart from any other generator seeded from the run's seed.
+    SplittableRandom rng = new SplittableRandom(new SplittableRandom(seed).nextLong() + 18);
     List<Fault> drawn = new ArrayList<>();
     long at = 0;
     while (true) {

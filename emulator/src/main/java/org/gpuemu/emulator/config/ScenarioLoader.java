@@ -193,6 +193,7 @@ public final class ScenarioLoader {
         case "workloads" -> { } // keys per workload kind: ScenarioWorkloads, once the GPU's SMs are known
         case "expect" -> Expectations.check(e.getValue(), path, reference.getConfig("expect-row"), policies,
             (where, message) -> problems.add(at(where, message)));
+        case "explore" -> ExploreBlock.check(e.getValue(), path, (where, message) -> problems.add(at(where, message)));
         case "scheduler" -> checkScheduler(e.getValue(), path);
         case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));
         case "placement" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.PLACEMENT));
@@ -475,7 +476,7 @@ public final class ScenarioLoader {
     double lagShare = c.getDouble("fidelity.lag-share");
     if (!(lagShare >= 0 && lagShare < 1)) problems.add(at("scenario.fidelity.lag-share", "expected a fraction in [0, 1), got " + lagShare));
     Settings.Fidelity fidelity = new Settings.Fidelity(order, positiveNanos(c, "fidelity.horizon"), lagShare,
-        threshold, rate, positiveNanos(c, "fidelity.liveness-timeout"));
+        threshold, rate, positiveNanos(c, "fidelity.liveness-timeout"), c.getLong("fidelity.order-seed"));
     long period = positiveNanos(c, "metrics.period");
     custom = ScenarioWorkloads.read(user.hasPath("workloads") ? user.getValue("workloads") : null,
         reference.getConfig("workload-kinds"), path, gpu.sms(), (key, message) -> problems.add(at(key, message)));
@@ -483,6 +484,14 @@ public final class ScenarioLoader {
     List<Settings.Vm> vms = vms(user, hosts);
     List<Settings.Rejection> rejected = new ArrayList<>();
     vms = place(vms, hosts, placement, duration, rejected, user.hasPath("hosts") && problems.isEmpty());
+    SharingModes.Shared shared = null;
+    if (user.hasPath("vms") && problems.isEmpty()) { // gpu.mode: the one GPU time-sliced, MIG instances or MPS
+      shared = SharingModes.apply(c, user, reference.getConfig("scenario-defaults.vm-defaults"), gpu, hosts, vms,
+          gpuPolicy, (key, message) -> problems.add(at(key, message)));
+      hosts = shared.hosts();
+      vms = shared.vms();
+      gpuPolicy = shared.gpuPolicy();
+    }
     tryPolicy(cpuPolicy, "scenario.scheduler.cpu");
     tryPolicy(memPolicy, "scenario.memory");
     if (space && hosts.size() + hosts.get(0).gpus() > 2) {
@@ -498,6 +507,7 @@ public final class ScenarioLoader {
     FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
         o.faults(), slotMemory,
         (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : at(key, message)));
+    faults = fatalException(c, shared, faults, vms, duration);
     for (FaultPlan.Fault f : faults.faults()) { // a memory pressure shrinks a slot policy's shared capacity
       if (f.kind() != FaultPlan.Kind.MEMORY_PRESSURE || slotMemory) continue;
       problems.add(at("scenario.memory.policy", "a memory-pressure fault needs a slot memory policy (static-384, "
@@ -519,6 +529,30 @@ public final class ScenarioLoader {
     return new Settings.Scenario(name, c.getString("description"), path.toString(), scale, duration, seed,
         hosts, gpu, gpuPolicy, cpuPolicy, memPolicy, fidelity, period, vms, custom.workloads(), faults, placement,
         rejected);
+  }
+
+  /** {@code gpu.fatal-exception}: one fatal GPU exception in a tenant, as the sharing mode contains it. */
+  private FaultPlan fatalException(Config c, SharingModes.Shared shared, FaultPlan faults, List<Settings.Vm> vms,
+      long duration) {
+    long at = c.getDuration("gpu.fatal-exception.at").toNanos();
+    String target = c.getString("gpu.fatal-exception.target");
+    if (at == 0 && target.isEmpty()) return faults;
+    if (vms.stream().noneMatch(v -> v.name().equals(target))) {
+      problems.add(at("scenario.gpu.fatal-exception.target", "expected the name of a VM, one of "
+          + vms.stream().map(Settings.Vm::name).toList() + ", got '" + target + "'"));
+      return faults;
+    }
+    if (at <= 0 || at >= duration) {
+      problems.add(at("scenario.gpu.fatal-exception.at", "expected a time inside the run (0s, duration), got "
+          + c.getValue("gpu.fatal-exception.at").render()));
+      return faults;
+    }
+    if (shared == null) return faults;
+    int next = faults.faults().stream().mapToInt(FaultPlan.Fault::id).max().orElse(-1) + 1;
+    List<FaultPlan.Fault> all = new ArrayList<>(faults.faults());
+    all.addAll(SharingModes.fatalException(shared.mode(), target, at,
+        c.getDuration("fault-defaults.reboot-after").toNanos(), vms, next));
+    return new FaultPlan(all, faults.channel(), faults.pressureBytes());
   }
 
   private Settings.Gpu gpu(Config c, String key, String fullPath) {

@@ -110,7 +110,28 @@ public final class Settings {
    * its own scheduler, SM groups and memory) and their settings, and the CPU time a core loses when it switches
    * context ({@code vcpu-switch}; the derivation is beside its default in reference.conf).
    */
-  public record Host(String name, int cores, int gpus, Gpu gpu, long vcpuSwitchNanos) {
+  public record Host(String name, int cores, int gpus, Gpu gpu, long vcpuSwitchNanos, List<Gpu> partitions) {
+    public Host {
+      partitions = List.copyOf(partitions);
+      if (!partitions.isEmpty() && partitions.size() != gpus) {
+        throw new IllegalArgumentException("host " + name + ": " + partitions.size() + " partitions for " + gpus + " GPUs");
+      }
+    }
+
+    /** A host whose GPUs all have the settings {@code gpu}. */
+    public Host(String name, int cores, int gpus, Gpu gpu, long vcpuSwitchNanos) {
+      this(name, cores, gpus, gpu, vcpuSwitchNanos, List.of());
+    }
+
+    /**
+     * The settings of GPU unit {@code g}: {@link #gpu} unless the host's GPU is partitioned (MIG instances, MPS
+     * clients capped by their active-thread percentage: {@code config/SharingModes}), each partition a unit of its
+     * own with its SMs of the whole GPU's.
+     */
+    public Gpu gpuOf(int g) {
+      return partitions.isEmpty() ? gpu : partitions.get(g);
+    }
+
     /** The single host of a scenario with {@code scenario.host}, its GPU set later ({@link #withGpu}). */
     public Host(int cores) {
       this(cores, 0);
@@ -122,7 +143,7 @@ public final class Settings {
     }
 
     public Host withGpu(Gpu g) {
-      return gpu != null ? this : new Host(name, cores, gpus, g, vcpuSwitchNanos);
+      return gpu != null ? this : new Host(name, cores, gpus, g, vcpuSwitchNanos, partitions);
     }
 
     /** The name of the host's actor: {@code host} for the single host, else {@code host-<name>}. */
@@ -131,7 +152,17 @@ public final class Settings {
     }
   }
 
-  public record Gpu(int sms, long memoryBytes, long contextSwitchNanos, int maxConcurrentKernels) {}
+  /**
+   * A GPU unit's settings: its SMs, memory, context-switch cost and concurrency; {@code totalSms} is the whole GPU's
+   * SMs, against which kernels' solo durations are given (a partition of fewer SMs runs them longer, {@code
+   * FluidModel.workNanos}); equal to {@code sms} for a whole GPU.
+   */
+  public record Gpu(int sms, long memoryBytes, long contextSwitchNanos, int maxConcurrentKernels, int totalSms) {
+    /** A whole GPU. */
+    public Gpu(int sms, long memoryBytes, long contextSwitchNanos, int maxConcurrentKernels) {
+      this(sms, memoryBytes, contextSwitchNanos, maxConcurrentKernels, sms);
+    }
+  }
 
   /**
    * A policy picked by name from the policy catalog (built-in or plugin), with its parameters (defaults merged).
@@ -172,7 +203,13 @@ public final class Settings {
    * @param violationRate arrival order: the share of events allowed to be violations
    */
   public record Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
-      double violationThreshold, double violationRate, long livenessTimeoutNanos) {
+      double violationThreshold, double violationRate, long livenessTimeoutNanos, long orderSeed) {
+    /** With the default tie order ({@code order-seed = 0}). */
+    public Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
+        double violationThreshold, double violationRate, long livenessTimeoutNanos) {
+      this(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos, 0);
+    }
+
     /** The defaults of reference.conf (tests). */
     public static Fidelity defaults(long livenessTimeoutNanos) {
       return new Fidelity(org.gpuemu.emulator.clock.Causality.Order.CONSERVATIVE, 100_000_000L, 0.01, 0.1, 0.001,

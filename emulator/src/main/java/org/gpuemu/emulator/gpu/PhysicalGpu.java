@@ -88,7 +88,7 @@ public final class PhysicalGpu {
       }
       SmGroup.GttCopies copies = copiesGtt
           ? new SmGroup.GttCopies(memory, copyCores) : SmGroup.GttCopies.NONE;
-      ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), gpu.maxConcurrentKernels(),
+      ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.totalSms(), gpu.maxConcurrentKernels(),
           gpu.contextSwitchNanos(), FluidModel.sharedEqually(), copies, run), "sm-group-0");
       Ready ready = new Ready(List.of(whole), memory, ctx.getSelf());
       replyTo.tell(ready);

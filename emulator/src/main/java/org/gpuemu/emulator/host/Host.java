@@ -135,7 +135,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
       unit = new Unit(time.narrow(), time, null, parts, new VcpuReports(parts.cpuTime(), copiesGtt),
           parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE);
     }
-    physical.add(ctx.spawn(PhysicalGpu.create(host.gpu(), scenario.spaceShared(), memoryPolicy, copiesGtt,
+    physical.add(ctx.spawn(PhysicalGpu.create(host.gpuOf(g), scenario.spaceShared(), memoryPolicy, copiesGtt,
         List.copyOf(cores), run, ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu" + suffix));
     return unit;
   }

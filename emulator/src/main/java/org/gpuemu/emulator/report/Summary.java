@@ -238,10 +238,20 @@ public final class Summary {
       long kernelBusy = 0, switchTime = 0, switches = 0, median = Long.MAX_VALUE, span = emulatedNanos;
       double smBusy = 0;
       int totalSms = gpus.isEmpty() ? 1 : 0;
+      int partitioned = 0;
       for (RunResult.GpuResult gpu : gpus) {
-        // every group of a GPU spans the GPU's SMs (space-shared groups own changing shares of them)
-        totalSms += gpu.smGroups().isEmpty() ? 1 : gpu.smGroups().get(0).totalSms();
+        // every group of a GPU spans the GPU's SMs (space-shared groups own changing shares of them); the units of
+        // a partitioned GPU (MIG instances, capped MPS clients: config/SharingModes) own parts of one GPU's SMs
+        if (gpu.smGroups().isEmpty()) {
+          totalSms += 1;
+        } else if (gpus.size() > 1 && gpu.smGroups().size() == 1
+            && gpu.smGroups().get(0).sms() < gpu.smGroups().get(0).totalSms()) {
+          partitioned = Math.max(partitioned, gpu.smGroups().get(0).totalSms());
+        } else {
+          totalSms += gpu.smGroups().get(0).totalSms();
+        }
       }
+      totalSms += partitioned;
       for (SmGroup.GroupReport g : gpus.stream().flatMap(x -> x.smGroups().stream()).toList()) {
         span = Math.max(span, g.lastEventNanos());
         kernelBusy += g.kernelBusyNanos();

@@ -411,7 +411,7 @@ public final class Runner {
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     Settings.Fidelity f = scenario.fidelity();
     RunContext context = new RunContext(clock, new TimerLateness(clock), new Causality(clock, f.order(),
-        clock.toEmulatedNanos(f.horizonWallNanos())));
+        clock.toEmulatedNanos(f.horizonWallNanos()), f.orderSeed()));
     started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     CompletableFuture<Void> begun = new CompletableFuture<>();

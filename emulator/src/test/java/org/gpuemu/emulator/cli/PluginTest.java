@@ -154,7 +154,7 @@ class PluginTest {
   }
 
   /** Compiles against the policies module and what it depends on, nothing else (as the guide's pom does). */
-  private static void compile(Path classes, List<Path> sources) {
+  static void compile(Path classes, List<Path> sources) {
     List<String> args = new ArrayList<>(List.of("--release", "17", "-d", classes.toString(), "-classpath",
         location(PolicyProvider.class) + java.io.File.pathSeparator + location(KernelSpec.class)));
     sources.forEach(p -> args.add(p.toString()));
@@ -170,7 +170,7 @@ class PluginTest {
     }
   }
 
-  private static void jar(Path jar, Path... roots) throws IOException {
+  static void jar(Path jar, Path... roots) throws IOException {
     try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file)) {
       for (Path root : roots) {
         try (Stream<Path> files = Files.walk(root)) {

@@ -38,6 +38,8 @@ class EveryScenarioFileTest {
     boolean custom = folder.equals("custom");
     assertTrue(custom ? head.startsWith("# Custom workloads (issue 22)")
             : folder.equals("cluster") ? head.startsWith("# Many hosts")
+            // sharing/ holds the vendor's sharing modes (NVIDIA vGPU, MIG, MPS): no paper, the documentation instead
+            : folder.equals("sharing") ? head.startsWith("# Sharing modes (NVIDIA's documentation)")
             : head.matches("# .*\\b(vgris|fairgv|vmcg|combo|gballoon)\\.txt\\b.*"),
         file + " should open with a comment naming the paper and figure it reproduces: " + head);
   }

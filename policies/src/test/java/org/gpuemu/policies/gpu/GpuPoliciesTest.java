@@ -11,8 +11,8 @@ import org.gpuemu.policies.PolicyParams;
 import org.junit.jupiter.api.Test;
 
 class GpuPoliciesTest {
-  private static final String VALID = "credit-hs, credit-poll, fairgv, fcfs, gvirt, round-robin, strict-co, vgris-hybrid, "
-      + "vgris-share, vgris-sla, vmcg";
+  private static final String VALID = "credit-hs, credit-poll, fairgv, fcfs, gvirt, round-robin, strict-co, vgpu-best-effort, "
+      + "vgpu-equal-share, vgpu-fixed-share, vgris-hybrid, vgris-share, vgris-sla, vmcg";
 
   @Test
   void registry_unknownName_failsListingTheValidNames() {
@@ -30,7 +30,7 @@ class GpuPoliciesTest {
   @Test
   void registry_namesAreSorted_andEachHasADescription() {
     assertEquals(List.of("credit-hs", "credit-poll", "fairgv", "fcfs", "gvirt", "round-robin", "strict-co",
-        "vgris-hybrid", "vgris-share", "vgris-sla", "vmcg"),
+        "vgpu-best-effort", "vgpu-equal-share", "vgpu-fixed-share", "vgris-hybrid", "vgris-share", "vgris-sla", "vmcg"),
         List.copyOf(PolicyCatalog.builtIn().names(PolicyKind.GPU)));
     for (String name : PolicyCatalog.builtIn().names(PolicyKind.GPU)) {
       assertFalse(PolicyCatalog.builtIn().spec(PolicyKind.GPU, name).description().isBlank(), name);
