@@ -82,9 +82,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
-
   private record FromScheduler(Scheduling.ToVgpu message) implements Command {}
-
   private record KernelFinished(SmGroup.Finished finished) implements Command {}
 
   /**
@@ -98,7 +96,6 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   public record Watch(int fault, long sinceNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
 
   public record Drained(int vgpu) {}
-
   /** Final figures of this vGPU; requests are GPU calls (launch, sync, present, flush). */
   public record VgpuReport(int vgpu, long submitted, long completed, long failed, long outstanding,
       long kernelsCompleted, long gpuBusyNanos, long kernelsInRun, long gpuBusyInRunNanos,
