@@ -4,23 +4,110 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.time.Duration;
 import org.gpuemu.emulator.cluster.ChildJvms;
+import org.gpuemu.emulator.cluster.ClusterNode;
+import org.gpuemu.emulator.cluster.PolicySet;
+import org.gpuemu.emulator.cluster.Tls;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.emulator.cluster.ClusterRun;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 
-/** {@code run SCENARIO --cluster N}: the run on N nodes of this machine (this JVM and N - 1 more). */
+/**
+ * {@code run SCENARIO --cluster N}: the run on N nodes of this machine (this JVM and N - 1 more); {@code run SCENARIO
+ * --cluster-port P --nodes N}: the run on this node and N - 1 nodes started elsewhere ({@code node --seed HOST:P}).
+ */
 final class ClusterCli {
   private ClusterCli() {}
 
+  /** How long the coordinator waits for nodes started elsewhere, unless {@code --join-timeout} says. */
+  static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(120);
+
+  /** A cluster run's nodes: {@code launch} more on this machine, or none (they join), and where the seed listens. */
+  record Plan(int nodes, boolean launch, String host, int port, Tls tls, PolicySet policies, Path plugins,
+      TlsOptions tlsOptions, Duration joinTimeout, ClusterNode.Downing downing) {}
+
+  /** The cluster run the options ask for; null: none (a run of one JVM). Bad input for a wrong combination. */
+  static Plan plan(Integer cluster, Integer clusterPort, Integer nodes, String clusterHost, String joinTimeout,
+      TlsOptions tlsOptions, Path plugins, PolicyCatalog catalog, String heartbeatPause, String stableAfter)
+      throws ConfigProblems {
+    if (cluster == null && clusterPort == null) {
+      if (nodes != null || clusterHost != null || joinTimeout != null) {
+        throw ConfigProblems.of("--nodes, --cluster-host and --join-timeout go with --cluster-port");
+      }
+      if (heartbeatPause != null || stableAfter != null) {
+        throw ConfigProblems.of("--heartbeat-pause and --stable-after go with --cluster or --cluster-port");
+      }
+      if (tlsOptions.tls() != null) throw ConfigProblems.of("--tls-*: TLS is between the nodes of a cluster run");
+      return null;
+    }
+    if (cluster != null && clusterPort != null) {
+      throw ConfigProblems.of("--cluster N starts its nodes on this machine, --cluster-port P waits for nodes started "
+          + "elsewhere: give one of them");
+    }
+    PolicySet policies = PolicySet.of(catalog, plugins);
+    Tls tls = tlsOptions.tls();
+    ClusterNode.Downing downing = new ClusterNode.Downing(
+        positive("--heartbeat-pause", heartbeatPause, ClusterNode.Downing.DEFAULT.heartbeatPause()),
+        positive("--stable-after", stableAfter, ClusterNode.Downing.DEFAULT.stableAfter()));
+    if (cluster != null) {
+      if (cluster < 1 || cluster > 64) throw ConfigProblems.of("--cluster " + cluster + ": expected 1 to 64 nodes");
+      if (nodes != null || clusterHost != null || joinTimeout != null) {
+        throw ConfigProblems.of("--nodes, --cluster-host and --join-timeout go with --cluster-port");
+      }
+      return new Plan(cluster, true, "127.0.0.1", 0, tls, policies, plugins, tlsOptions, Duration.ofSeconds(90),
+          downing);
+    }
+    if (nodes == null) throw ConfigProblems.of("--cluster-port " + clusterPort + ": give --nodes N, the run's nodes "
+        + "with this one");
+    if (nodes < 1 || nodes > 64) throw ConfigProblems.of("--nodes " + nodes + ": expected 1 to 64 nodes");
+    if (clusterPort < 1 || clusterPort > 65_535) {
+      throw ConfigProblems.of("--cluster-port " + clusterPort + ": expected a port in 1..65535 (the nodes are told it)");
+    }
+    String host = clusterHost == null ? "127.0.0.1" : clusterHost;
+    Tls.requireBeyondLoopback("--cluster-host", host, tls);
+    if (!ClusterNode.portFree(host, clusterPort)) {
+      throw ConfigProblems.of("--cluster-port " + clusterPort + ": " + host + ":" + clusterPort
+          + " is in use or cannot be bound");
+    }
+    long wait = joinTimeout == null ? DEFAULT_JOIN_TIMEOUT.toNanos()
+        : Main.durationNanos("--join-timeout", joinTimeout, "120s");
+    if (wait <= 0) throw ConfigProblems.of("--join-timeout " + joinTimeout + ": expected a duration > 0");
+    return new Plan(nodes, false, host, clusterPort, tls, policies, plugins, tlsOptions, Duration.ofNanos(wait),
+        downing);
+  }
+
+  private static Duration positive(String option, String value, Duration otherwise) throws ConfigProblems {
+    if (value == null) return otherwise;
+    long nanos = Main.durationNanos(option, value, otherwise.toSeconds() + "s");
+    if (nanos <= 0) throw ConfigProblems.of(option + " " + value + ": expected a duration > 0");
+    return Duration.ofNanos(nanos);
+  }
+
   @SuppressWarnings("unchecked")
-  static int run(Settings.Scenario scenario, ClusterRun.Source source, int nodes, Path dir, boolean noReport,
+  static int run(Settings.Scenario scenario, ClusterRun.Source source, Plan plan, Path dir, boolean noReport,
       PrintWriter out, PrintWriter err) throws Exception {
+    int nodes = plan.nodes();
     out.printf("running %s on %d nodes: %d VMs on %d hosts, policy %s, %.1f emulated s at time scale %s -> %s%n",
         scenario.name(), nodes, scenario.vms().size(), scenario.hosts().size(), scenario.gpuPolicy().name(),
         scenario.durationNanos() / 1e9, scenario.timeScale(), dir);
     out.flush();
-    ClusterRun.Outcome o = ClusterRun.run(source, scenario, nodes, dir, new ChildJvms(dir, out));
+    List<String> childArgs = new java.util.ArrayList<>(plan.tlsOptions().args());
+    if (plan.plugins() != null) childArgs.addAll(List.of("--plugins", plan.plugins().toAbsolutePath().toString()));
+    ClusterRun.Launcher launcher = plan.launch() ? new ChildJvms(dir, out, childArgs) : new ClusterRun.Elsewhere();
+    ClusterRun.Network network = new ClusterRun.Network(plan.host(), plan.port(), plan.tls(), plan.policies(),
+        plan.joinTimeout(), line -> {
+          out.println(line);
+          out.flush();
+        });
+    if (!plan.launch()) {
+      out.printf("waiting up to %d s for %d more nodes: on each, node --seed %s:%d%s%n", plan.joinTimeout().toSeconds(),
+          nodes - 1, plan.host(), plan.port(), plan.tls() == null ? "" : " with its --tls-key-store and --tls-trust-store");
+      out.flush();
+    }
+    ClusterRun.Outcome o = ClusterRun.run(source, scenario, nodes, dir, launcher, plan.downing(), network);
     Map<String, Object> cluster = (Map<String, Object>) o.summary().get("cluster");
     for (Object n : (List<Object>) cluster.get("nodes")) {
       Map<String, Object> node = (Map<String, Object>) n;

@@ -3,6 +3,9 @@ package org.gpuemu.emulator.cli;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.gpuemu.emulator.cluster.ClusterNode;
+import org.gpuemu.emulator.cluster.PolicySet;
+import org.gpuemu.emulator.cluster.Tls;
+import org.gpuemu.emulator.config.ConfigProblems;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,6 +31,16 @@ final class NodeCommand implements Callable<Integer> {
       description = "split-brain resolver: an unreachable node is downed once membership was stable this long")
   String stableAfter;
 
+  @Option(names = "--plugins", paramLabel = "DIR", description = "load policy plugins from the jars in this folder; "
+      + "the coordinator refuses a node whose policies differ from its own")
+  java.nio.file.Path plugins;
+
+  @Option(names = "--join-timeout", defaultValue = "60s", paramLabel = "WALL",
+      description = "give up (exit 2) when not a member of the seed's cluster by then (default: ${DEFAULT-VALUE})")
+  String joinTimeout;
+
+  @CommandLine.Mixin TlsOptions tls;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override public Integer call() throws Exception {
@@ -50,26 +63,42 @@ final class NodeCommand implements Callable<Integer> {
       err.println("--stable-after " + stableAfter + ": expected a duration with a unit, > 0, e.g. 7s");
       return Main.BAD_INPUT;
     }
-    if (!portFree(host, port)) {
+    java.util.Optional<Long> join = org.gpuemu.emulator.config.FaultPlan.duration(joinTimeout);
+    if (join.isEmpty() || join.get() <= 0) {
+      err.println("--join-timeout " + joinTimeout + ": expected a duration with a unit, > 0, e.g. 60s");
+      return Main.BAD_INPUT;
+    }
+    ClusterNode.Options options;
+    try {
+      Tls t = tls.tls();
+      Tls.requireBeyondLoopback("--host", host, t);
+      options = new ClusterNode.Options(new ClusterNode.Downing(java.time.Duration.ofNanos(pause.get()),
+          // quiet while it joins: Pekko's warning for each failed attempt would bury the one line saying what failed
+          java.time.Duration.ofNanos(stable.get())), t, PolicySet.of(Plugins.catalog(plugins), plugins), true);
+    } catch (ConfigProblems p) {
+      p.problems().forEach(err::println);
+      return Main.BAD_INPUT;
+    }
+    if (!ClusterNode.portFree(host, port)) {
       err.println("--port " + port + ": " + host + ":" + port + " is in use or cannot be bound");
       return Main.BAD_INPUT;
     }
-    ClusterNode node = ClusterNode.start(host, port, seed, 1, new ClusterNode.Downing(
-        java.time.Duration.ofNanos(pause.get()), java.time.Duration.ofNanos(stable.get())),
+    ClusterNode node = ClusterNode.start(host, port, seed, 1, options,
         () -> Runtime.getRuntime().halt(137)); // node-crash: as kill -9 ends it
     spec.commandLine().getOut().println("node up at " + node.address() + ", joining " + seed);
     spec.commandLine().getOut().flush();
+    if (!node.awaitUp(java.time.Duration.ofNanos(join.get()))) {
+      err.println("--seed " + seed + ": not a member of its cluster within " + joinTimeout + " (is the coordinator "
+          + "listening there, reachable from " + host + ", and do both sides' trust stores hold the other's "
+          + "certificate?)");
+      err.flush();
+      node.crash();
+      return Main.BAD_INPUT;
+    }
+    node.joined();
+    spec.commandLine().getOut().println("node joined " + seed);
+    spec.commandLine().getOut().flush();
     node.awaitTermination();
     return Main.OK;
-  }
-
-  private static boolean portFree(String host, int port) {
-    if (port == 0) return true;
-    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
-      s.bind(new java.net.InetSocketAddress(host, port));
-      return true;
-    } catch (java.io.IOException e) {
-      return false;
-    }
   }
 }

@@ -14,21 +14,30 @@ import java.util.concurrent.TimeUnit;
 public final class ChildJvms implements ClusterRun.Launcher {
   private final Path logDir;
   private final java.io.PrintWriter out;
+  private final List<String> extraArgs;
   private final List<Process> processes = new ArrayList<>();
 
   /** Nodes logging to {@code logDir}; each one's process id is told to {@code out} (for a kill -9 by hand). */
   public ChildJvms(Path logDir, java.io.PrintWriter out) {
+    this(logDir, out, List.of());
+  }
+
+  /** As {@link #ChildJvms(Path, java.io.PrintWriter)}, each node given {@code extraArgs} too (TLS, plugins). */
+  public ChildJvms(Path logDir, java.io.PrintWriter out, List<String> extraArgs) {
     this.logDir = logDir;
     this.out = out;
+    this.extraArgs = List.copyOf(extraArgs);
   }
 
   @Override public void launch(int count, String seed, ClusterNode.Downing downing) throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     for (int i = 1; i <= count; i++) {
-      ProcessBuilder b = new ProcessBuilder(java, "-Xmx768m", "-cp", System.getProperty("java.class.path"),
+      List<String> command = new ArrayList<>(List.of(java, "-Xmx768m", "-cp", System.getProperty("java.class.path"),
           "org.gpuemu.emulator.cli.Main", "node", "--seed", seed, "--port", "0",
           "--heartbeat-pause", downing.heartbeatPause().toMillis() + "ms",
-          "--stable-after", downing.stableAfter().toMillis() + "ms");
+          "--stable-after", downing.stableAfter().toMillis() + "ms"));
+      command.addAll(extraArgs);
+      ProcessBuilder b = new ProcessBuilder(command);
       b.redirectErrorStream(true);
       b.redirectOutput(logDir.resolve("node-" + i + ".log").toFile());
       Process p = b.start();

@@ -32,6 +32,22 @@ public final class ClusterNode implements AutoCloseable {
     public static final Downing DEFAULT = new Downing(Duration.ofSeconds(3), Duration.ofSeconds(7));
   }
 
+  /**
+   * What a node is started with besides its address: how lost nodes are found, Artery over TLS (null: plain TCP, on
+   * loopback only), and the policies it runs (its {@code --plugins}).
+   */
+  public record Options(Downing downing, Tls tls, PolicySet policies, boolean quietJoin) {
+    /** {@code quietJoin}: Pekko logs errors only until {@link #joined} (the node command's join). */
+    public Options(Downing downing, Tls tls, PolicySet policies) {
+      this(downing, tls, policies, false);
+    }
+
+    /** The run's downing, plain TCP, the built-in policies. */
+    public static Options loopback(Downing downing) {
+      return new Options(downing, null, PolicySet.builtIn());
+    }
+  }
+
   private final ActorSystem<Void> system;
   private final NodeAgent.Local local;
 
@@ -47,8 +63,9 @@ public final class ClusterNode implements AutoCloseable {
    * unreachable for {@code acceptable-heartbeat-pause} is suspected and downed after {@code stable-after}
    * ({@link Downing}).
    */
-  public static Config config(String host, int port, String seed, Downing downing) {
-    return ConfigFactory.parseString(String.join("\n",
+  public static Config config(String host, int port, String seed, Downing downing, Tls tls) {
+    Config transport = tls == null ? ConfigFactory.empty() : tls.config();
+    return transport.withFallback(ConfigFactory.parseString(String.join("\n",
         "pekko.loglevel = WARNING",
         "pekko.actor.provider = cluster",
         "pekko.actor.allow-java-serialization = off",
@@ -69,7 +86,7 @@ public final class ClusterNode implements AutoCloseable {
         "pekko.coordinated-shutdown.run-by-actor-system-terminate = off",
         "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
         "pekko.cluster.sharding.passivation.strategy = none",
-        "pekko.coordinated-shutdown.exit-jvm = off"))
+        "pekko.coordinated-shutdown.exit-jvm = off")))
         .withFallback(ConfigFactory.load());
   }
 
@@ -79,17 +96,26 @@ public final class ClusterNode implements AutoCloseable {
    */
   public static ClusterNode start(String host, int port, String seed, int nodes, Downing downing,
       NodeAgent.Crash.How crash) {
+    return start(host, port, seed, nodes, Options.loopback(downing), crash);
+  }
+
+  /** As {@link #start(String, int, String, int, Downing, NodeAgent.Crash.How)}, with TLS and plugins as {@code options}. */
+  public static ClusterNode start(String host, int port, String seed, int nodes, Options options,
+      NodeAgent.Crash.How crash) {
     NodeAgent.Local[] local = new NodeAgent.Local[1];
     ActorSystem<Void> system = ActorSystem.create(Behaviors.setup(ctx -> {
       Address self = Cluster.get(ctx.getSystem()).selfMember().address();
-      local[0] = new NodeAgent.Local(self.toString());
+      local[0] = new NodeAgent.Local(self.toString(), options.policies());
       ClusterSharding.get(ctx.getSystem()).init(Entity.of(VmEntity.KEY, e -> VmEntity.create(local[0]))
           .withMessageExtractor(new VmEntity.Extractor())
           .withAllocationStrategy(new HostAllocation(nodes, self)));
       ActorSystem<Void> sys = ctx.getSystem();
       ctx.spawn(NodeAgent.create(local[0], () -> leave(sys), crash == null ? () -> sys.terminate() : crash), "node");
       return Behaviors.<Void>empty();
-    }), SYSTEM, config(host, port, seed, downing));
+    }), SYSTEM, options.quietJoin()
+        ? ConfigFactory.parseString("pekko.loglevel = ERROR").withFallback(config(host, port, seed,
+            options.downing(), options.tls()))
+        : config(host, port, seed, options.downing(), options.tls()));
     // the guardian's setup runs on the system's thread: wait for it
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (local[0] == null && System.nanoTime() < deadline) Thread.onSpinWait();
@@ -120,6 +146,34 @@ public final class ClusterNode implements AutoCloseable {
   /** Ends the actor system without leaving the cluster: the others see the node stop answering (a crash). */
   public void crash() {
     system.terminate();
+  }
+
+  /**
+   * Waits up to {@code timeout} for this node to be an Up member of the cluster; false when it is not by then (the
+   * seed unreachable, or the TLS handshake refused on one side).
+   */
+  public boolean awaitUp(Duration timeout) throws InterruptedException {
+    java.util.concurrent.CountDownLatch up = new java.util.concurrent.CountDownLatch(1);
+    org.apache.pekko.cluster.Cluster.get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system))
+        .registerOnMemberUp(up::countDown);
+    return up.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** The node has joined: Pekko's warnings are logged again (after a quiet join). */
+  public void joined() {
+    org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system).eventStream()
+        .setLogLevel(org.apache.pekko.event.Logging.WarningLevel());
+  }
+
+  /** Whether {@code host:port} can be listened on now (port 0: any free one). */
+  public static boolean portFree(String host, int port) {
+    if (port == 0) return true;
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.bind(new java.net.InetSocketAddress(host, port));
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 
   /** Blocks until the node's actor system has terminated (the {@code node} command). */

@@ -30,7 +30,7 @@ public final class ClusterProbe {
          ChildJvms other = new ChildJvms(logs, out)) {
       other.launch(1, seed, ClusterNode.Downing.DEFAULT);
       java.util.Map<String, org.apache.pekko.actor.typed.ActorRef<NodeAgent.Command>> agents =
-          ClusterRun.awaitAgents(self.system(), 2, self.address());
+          ClusterRun.awaitAgents(self.system(), 2, self.address(), seed, ClusterRun.Network.loopback());
       ClusterRun.awaitRegions(self.system(), 2);
       ClusterSharding sharding = ClusterSharding.get(self.system());
       EntityRef<VmEntity.Command> local = sharding.entityRefFor(VmEntity.KEY, VmEntity.id(0, ""));

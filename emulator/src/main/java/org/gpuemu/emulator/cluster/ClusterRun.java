@@ -43,19 +43,41 @@ public final class ClusterRun {
     void launch(int count, String seed, ClusterNode.Downing downing) throws Exception;
   }
 
+  /** No node started here: they are started by hand, elsewhere, and join the seed ({@code run --cluster-port P}). */
+  public static final class Elsewhere implements Launcher {
+    @Override public void launch(int count, String seed, ClusterNode.Downing downing) {}
+
+    @Override public void close() {}
+  }
+
+  /**
+   * Where the coordinator listens as the seed ({@code port} 0: a free one), over TLS or not, the policies every node
+   * must have, how long it waits for the nodes to join, and where it tells how many have.
+   */
+  public record Network(String host, int port, Tls tls, PolicySet policies, Duration joinTimeout,
+      java.util.function.Consumer<String> progress) {
+    /** Loopback, a free port, plain TCP, the built-in policies, 90 s for the nodes to join. */
+    public static Network loopback() {
+      return new Network("127.0.0.1", 0, null, PolicySet.builtIn(), Duration.ofSeconds(90), line -> { });
+    }
+  }
+
   /** The scenario as the command line gave it: each node loads it again with the same overrides. */
   public record Source(Path file, ScenarioLoader.Overrides overrides) {}
 
-  /** The merged summary document, its timeline rows, where each host ran (last), the node losses, and what broke. */
-  public record Outcome(Map<String, Object> summary, List<String> timeline, Map<String, String> hostNodes,
-      List<Loss> losses, List<String> broken, boolean faithful) {}
+  /**
+   * The merged summary document, where each host ran (last), the node losses, what broke, and how the timeline was
+   * streamed (its rows, the window's peak, rows out of order).
+   */
+  public record Outcome(Map<String, Object> summary, Map<String, String> hostNodes, List<Loss> losses,
+      List<String> broken, boolean faithful, long timelineRows, int windowPeakRows, long lateRows) {}
 
   /**
-   * A part lost with its node: its hosts, its last progress report (null: none came) and the rows it had reported;
+   * A part lost with its node: its hosts, its last progress report (null: none came) and how many rows it reported;
    * the node unreachable (wall ms since time zero; -1 unseen) and removed; the part restarted at the run's model time
    * {@code restartAtNanos} on {@code restartedOn} (null: the run had ended by then).
    */
-  public record Loss(String node, List<Integer> hosts, NodeAgent.Progress last, List<String> rows,
+  public record Loss(String node, List<Integer> hosts, NodeAgent.Progress last, long rows,
       long unreachableAfterMillis, long removedAfterMillis, long restartAtNanos, String restartedOn) {}
 
   /** Runs {@code scenario} (loaded from {@code source}) on {@code nodes} nodes and writes the merged files to {@code out}. */
@@ -67,15 +89,33 @@ public final class ClusterRun {
   /** As {@link #run(Source, Settings.Scenario, int, Path, Launcher)}, finding lost nodes as {@code downing} says. */
   public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
       ClusterNode.Downing downing) throws Exception {
+    return run(source, scenario, nodes, out, launcher, downing, Network.loopback());
+  }
+
+  /**
+   * As {@link #run(Source, Settings.Scenario, int, Path, Launcher, ClusterNode.Downing)}, the coordinator listening as
+   * {@code network} says. Bad input ({@link ConfigProblems}, the nodes that joined told to stop): fewer than
+   * {@code nodes} nodes joined within the timeout, or a node's policies differ from the coordinator's.
+   */
+  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
+      ClusterNode.Downing downing, Network network) throws Exception {
     long wallStart = System.nanoTime();
-    int port = freePort();
-    String seed = "127.0.0.1:" + port;
-    try (ClusterNode coordinator = ClusterNode.start("127.0.0.1", port, seed, nodes, downing, null); launcher) {
+    int port = network.port() == 0 ? freePort() : network.port();
+    String seed = (network.host().contains(":") ? "[" + network.host() + "]" : network.host()) + ":" + port;
+    String fileText = Files.readString(source.file());
+    try (ClusterNode coordinator = ClusterNode.start(network.host(), port, seed, nodes,
+        new ClusterNode.Options(downing, network.tls(), network.policies()), null); launcher) {
       ActorSystem<Void> system = coordinator.system();
       launcher.launch(nodes - 1, seed, downing);
-      Map<String, ActorRef<NodeAgent.Command>> agents = awaitAgents(system, nodes, coordinator.address());
+      Map<String, ActorRef<NodeAgent.Command>> agents = awaitAgents(system, nodes, coordinator.address(), seed,
+          network);
+      checkPolicies(system, agents, network.policies());
       awaitRegions(system, nodes);
-      RunWatcher.Ledger ledger = new RunWatcher.Ledger();
+      Files.createDirectories(out);
+      Map<String, Integer> vmOrder = new java.util.HashMap<>();
+      for (Settings.Vm vm : scenario.vms()) vmOrder.put(vm.name(), vm.index());
+      TimelineStream timeline = new TimelineStream(out.resolve("timeline.jsonl"), vmOrder, TimelineStream.CAPACITY);
+      RunWatcher.Ledger ledger = new RunWatcher.Ledger(timeline);
       BlockingQueue<Object> events = new LinkedBlockingQueue<>();
       ActorRef<NodeAgent.Progress> watcher = system.systemActorOf(RunWatcher.create(ledger, events), "run-watcher",
           org.apache.pekko.actor.typed.Props.empty());
@@ -88,7 +128,8 @@ public final class ClusterRun {
       long endWall = zero + Math.round(scenario.durationNanos() / scenario.timeScale() / 1e6);
       Map<String, Running> running = new LinkedHashMap<>();
       for (Map.Entry<String, List<Integer>> p : parts.entrySet()) {
-        start(source, system, agents, p.getKey(), p.getValue(), zero, 0, endWall, watcher, running, events);
+        start(source, fileText, system, agents, p.getKey(), p.getValue(), zero, 0, endWall, watcher, running, events,
+            timeline);
       }
       for (Crash c : crashes) {
         ActorRef<NodeAgent.Command> agent = agents.get(c.node());
@@ -105,12 +146,17 @@ public final class ClusterRun {
         Object e = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
         if (e == null) throw new IllegalStateException("parts still running 180 s after the run's end: " + running.keySet());
         if (e instanceof Done d) {
-          if (running.remove(d.key()) != null) results.add(withReportedRows(d, ledger));
+          if (running.remove(d.key()) != null) {
+            NodeAgent.PartDone done = withReportedRows(d, ledger);
+            timeline.close(d.key(), done.timeline());
+            results.add(done);
+          }
         } else if (e instanceof RunWatcher.Removed r) {
           lost.add(r.node());
           for (Running p : List.copyOf(running.values())) {
             if (!p.node().equals(r.node())) continue;
             running.remove(p.key());
+            timeline.close(p.key(), List.of());
             long nowModel = Math.round((System.currentTimeMillis() - zero + RESTART_MARGIN_MILLIS)
                 * scenario.timeScale() * 1e6);
             long period = scenario.metricsPeriodNanos();
@@ -120,7 +166,8 @@ public final class ClusterRun {
               Map<Integer, String> again = provisionAgain(system, scenario, p.hosts());
               to = again.get(p.hosts().get(0));
               if (lost.contains(to)) throw new IllegalStateException("hosts " + p.hosts() + " re-placed on lost " + to);
-              start(source, system, agents, to, p.hosts(), zero, restartAt, endWall, watcher, running, events);
+              start(source, fileText, system, agents, to, p.hosts(), zero, restartAt, endWall, watcher, running, events,
+                  timeline);
             }
             losses.add(new Loss(r.node(), p.hosts(), ledger.last(p.key()), ledger.rows(p.key()),
                 r.unreachableAtMillis() == 0 ? -1 : r.unreachableAtMillis() - zero, r.removedAtMillis() - zero,
@@ -131,15 +178,17 @@ public final class ClusterRun {
       for (Map.Entry<String, ActorRef<NodeAgent.Command>> a : agents.entrySet()) {
         if (!a.getKey().equals(coordinator.address()) && !lost.contains(a.getKey())) a.getValue().tell(new NodeAgent.Stop());
       }
-      ClusterSummary merged = ClusterSummary.merge(scenario, results, losses, (System.nanoTime() - wallStart) / 1e9);
-      Files.createDirectories(out);
+      timeline.close();
+      ClusterSummary merged = ClusterSummary.merge(scenario, results, losses, (System.nanoTime() - wallStart) / 1e9,
+          new ClusterSummary.Streamed(timeline.rows(), timeline.peak(), timeline.late()));
       merged.write(out);
       Map<String, String> where = new LinkedHashMap<>();
       hostNode.forEach((h, n) -> where.put(scenario.hosts().get(h).name(), n));
       for (Loss l : losses) {
         for (int h : l.hosts()) where.put(scenario.hosts().get(h).name(), l.restartedOn());
       }
-      return new Outcome(merged.document(), merged.timeline(), where, losses, merged.broken(), merged.faithful());
+      return new Outcome(merged.document(), where, losses, merged.broken(), merged.faithful(), timeline.rows(),
+          timeline.peak(), timeline.late());
     }
   }
 
@@ -160,27 +209,28 @@ public final class ClusterRun {
     NodeAgent.PartDone p = d.done();
     if (p.error() != null) return p;
     long deadline = System.nanoTime() + 30_000_000_000L;
-    while (ledger.rows(d.key()).size() < p.reportedRows()) {
+    while (ledger.rows(d.key()) < p.reportedRows()) {
       if (System.nanoTime() > deadline) {
         return NodeAgent.PartDone.failed(p.node(), p.hosts(), p.restartAtNanos(), "its last progress reports did not "
-            + "arrive: " + ledger.rows(d.key()).size() + " of " + p.reportedRows() + " rows");
+            + "arrive: " + ledger.rows(d.key()) + " of " + p.reportedRows() + " rows");
       }
       Thread.sleep(20);
     }
-    return p.withRows(ledger.rows(d.key()));
+    return p;
   }
 
-  private static void start(Source source, ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
+  private static void start(Source source, String fileText, ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
       String node, List<Integer> hosts, long zero, long restartAt, long endWall, ActorRef<NodeAgent.Progress> watcher,
-      Map<String, Running> running, BlockingQueue<Object> events) {
+      Map<String, Running> running, BlockingQueue<Object> events, TimelineStream timeline) {
     ActorRef<NodeAgent.Command> agent = agents.get(node);
     if (agent == null) throw new IllegalStateException("no agent at " + node + " among " + agents.keySet());
     String key = RunWatcher.Ledger.key(node, hosts, restartAt);
+    timeline.open(key, restartAt);
     running.put(key, new Running(key, node, List.copyOf(hosts), restartAt));
     ScenarioLoader.Overrides o = source.overrides();
     long wait = Math.max(1, endWall - System.currentTimeMillis()) + 140_000;
     AskPattern.<NodeAgent.Command, NodeAgent.PartDone>ask(agent, r -> new NodeAgent.RunPart(
-        source.file().toAbsolutePath().toString(), o.timeScale(), o.durationNanos(), o.seed(), o.sets(),
+        source.file().toAbsolutePath().toString(), fileText, o.timeScale(), o.durationNanos(), o.seed(), o.sets(),
         o.faults().faults(), o.faults().mode(), o.faults().rate(), List.copyOf(hosts), zero, restartAt, watcher, r),
         Duration.ofMillis(wait), system.scheduler())
         .whenComplete((done, failure) -> events.add(new Done(key, done != null ? done
@@ -215,15 +265,21 @@ public final class ClusterRun {
     return out;
   }
 
-  /** The agents of {@code nodes} nodes, by node address (the coordinator's under its own address). */
+  /**
+   * The agents of {@code nodes} nodes, by node address (the coordinator's under its own address); tells how many have
+   * joined whenever that changes. Bad input when fewer have joined by the network's timeout (those told to stop).
+   */
   static Map<String, ActorRef<NodeAgent.Command>> awaitAgents(ActorSystem<Void> system, int nodes,
-      String selfAddress) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      String selfAddress, String seed, Network network) throws Exception {
+    long deadline = System.nanoTime() + network.joinTimeout().toNanos();
+    int told = 0;
     while (true) {
       Receptionist.Listing listing = AskPattern.<Receptionist.Command, Receptionist.Listing>ask(system.receptionist(),
           r -> Receptionist.find(NodeAgent.KEY, r), ASK, system.scheduler()).toCompletableFuture()
           .get(ASK.toSeconds(), TimeUnit.SECONDS);
-      Set<ActorRef<NodeAgent.Command>> found = listing.getServiceInstances(NodeAgent.KEY);
+      // also the agents of nodes unreachable for the moment: on a loaded machine heartbeats come late and a node
+      // flaps, and waiting for all to be reachable at once could miss every chance
+      Set<ActorRef<NodeAgent.Command>> found = listing.getAllServiceInstances(NodeAgent.KEY);
       if (found.size() >= nodes) {
         Map<String, ActorRef<NodeAgent.Command>> byNode = new TreeMap<>();
         for (ActorRef<NodeAgent.Command> a : found) {
@@ -231,10 +287,40 @@ public final class ClusterRun {
         }
         return byNode;
       }
+      if (found.size() != told) {
+        told = found.size();
+        network.progress().accept("nodes: " + told + " of " + nodes + " joined (the coordinator is one), seed "
+            + seed);
+      }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("only " + found.size() + " of " + nodes + " nodes joined within 90 s");
+        for (ActorRef<NodeAgent.Command> a : found) {
+          if (a.path().address().host().isDefined()) a.tell(new NodeAgent.Stop());
+        }
+        throw ConfigProblems.of("only " + found.size() + " of " + nodes + " nodes joined within "
+            + network.joinTimeout().toSeconds() + " s: start each other node with node --seed " + seed
+            + " (and the same TLS trust), or give fewer --nodes");
       }
       Thread.sleep(200);
+    }
+  }
+
+  /**
+   * Bad input when a node's policies (names, plugin jars and their digests) differ from the coordinator's: checked
+   * before anything is placed, the nodes told to stop.
+   */
+  private static void checkPolicies(ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
+      PolicySet own) throws Exception {
+    for (Map.Entry<String, ActorRef<NodeAgent.Command>> a : agents.entrySet()) {
+      NodeAgent.Described d = AskPattern.<NodeAgent.Command, NodeAgent.Described>ask(a.getValue(),
+          NodeAgent.Describe::new, ASK, system.scheduler()).toCompletableFuture().get(ASK.toSeconds() + 5,
+          TimeUnit.SECONDS);
+      String mismatch = own.mismatch(d.node(), d.policies());
+      if (mismatch != null) {
+        for (ActorRef<NodeAgent.Command> other : agents.values()) {
+          if (other.path().address().host().isDefined()) other.tell(new NodeAgent.Stop());
+        }
+        throw ConfigProblems.of(mismatch);
+      }
     }
   }
 

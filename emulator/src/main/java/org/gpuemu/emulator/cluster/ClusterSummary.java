@@ -41,23 +41,20 @@ final class ClusterSummary {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Map<String, Object> document;
-  private final List<String> timeline;
   private final List<String> broken;
   private final boolean faithful;
 
-  private ClusterSummary(Map<String, Object> document, List<String> timeline, List<String> broken, boolean faithful) {
+  /** How the merged timeline was streamed ({@link TimelineStream}): its rows, the window's peak, rows out of order. */
+  record Streamed(long rows, int windowPeakRows, long lateRows) {}
+
+  private ClusterSummary(Map<String, Object> document, List<String> broken, boolean faithful) {
     this.document = document;
-    this.timeline = timeline;
     this.broken = broken;
     this.faithful = faithful;
   }
 
   Map<String, Object> document() {
     return document;
-  }
-
-  List<String> timeline() {
-    return timeline;
   }
 
   List<String> broken() {
@@ -70,12 +67,11 @@ final class ClusterSummary {
 
   void write(Path dir) throws IOException {
     JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve("summary.json").toFile(), document);
-    Files.write(dir.resolve("timeline.jsonl"), timeline);
   }
 
   @SuppressWarnings("unchecked")
   static ClusterSummary merge(Settings.Scenario s, List<NodeAgent.PartDone> parts, List<ClusterRun.Loss> losses,
-      double wallSeconds) throws IOException {
+      double wallSeconds, Streamed streamed) throws IOException {
     List<String> broken = new ArrayList<>();
     List<Map<String, Object>> docs = new ArrayList<>();
     List<NodeAgent.PartDone> ran = new ArrayList<>();
@@ -145,10 +141,16 @@ final class ClusterSummary {
     if (!faults.isEmpty()) out.put("faults", faults);
     Map<String, Object> benchmarks = benchmarks(docs);
     if (!benchmarks.isEmpty()) out.put("benchmarks", benchmarks);
-    out.put("cluster", cluster(ran, docs, s, lost));
+    Map<String, Object> cluster = cluster(ran, docs, s, lost);
+    Map<String, Object> streaming = new LinkedHashMap<>();
+    streaming.put("rows", streamed.rows());
+    streaming.put("window_peak_rows", streamed.windowPeakRows()); // the reorder window's most rows at once
+    streaming.put("rows_out_of_order", streamed.lateRows()); // 0 unless the window overflowed
+    cluster.put("timeline", streaming);
+    out.put("cluster", cluster);
     boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
         .get("faithful")));
-    return new ClusterSummary(out, timeline(s, ran, losses), broken, faithful);
+    return new ClusterSummary(out, broken, faithful);
   }
 
   /**
@@ -363,29 +365,6 @@ final class ClusterSummary {
         + "coordinator, the others in address order); a lost node's hosts restart on the survivor with the fewest");
     out.put("serialization", "jackson-cbor");
     return out;
-  }
-
-  /** Every node's rows by time, then by the VM's order in the scenario (as one JVM writes them). */
-  private static List<String> timeline(Settings.Scenario s, List<NodeAgent.PartDone> ran, List<ClusterRun.Loss> losses)
-      throws IOException {
-    Map<String, Integer> order = new HashMap<>();
-    for (Settings.Vm vm : s.vms()) order.put(vm.name(), vm.index());
-    record Row(double t, int vm, String line) {}
-    List<Row> rows = new ArrayList<>();
-    for (NodeAgent.PartDone p : ran) {
-      for (String line : p.timeline()) {
-        Map<String, Object> r = JSON.readValue(line, new TypeReference<Map<String, Object>>() { });
-        rows.add(new Row(((Number) r.get("t_s")).doubleValue(), order.getOrDefault((String) r.get("vm"), -1), line));
-      }
-    }
-    for (ClusterRun.Loss l : losses) {
-      for (String line : l.rows()) {
-        Map<String, Object> r = JSON.readValue(line, new TypeReference<Map<String, Object>>() { });
-        rows.add(new Row(((Number) r.get("t_s")).doubleValue(), order.getOrDefault((String) r.get("vm"), -1), line));
-      }
-    }
-    rows.sort(Comparator.comparingDouble(Row::t).thenComparingInt(Row::vm));
-    return rows.stream().map(Row::line).toList();
   }
 
   private static double num(Map<String, Object> m, String key) {

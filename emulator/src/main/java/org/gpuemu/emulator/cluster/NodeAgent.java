@@ -48,7 +48,7 @@ public final class NodeAgent {
    * the wall instant {@code zeroEpochMillis}; {@code restartAtNanos} > 0: the hosts are restarted there after their
    * node's loss ({@link NodeScenario#restartAt}). The node reports its progress to {@code progressTo} as it goes.
    */
-  public record RunPart(String file, Double timeScale, Long durationNanos, Long seed, Map<String, String> sets,
+  public record RunPart(String file, String fileText, Double timeScale, Long durationNanos, Long seed, Map<String, String> sets,
       List<String> faults, String faultMode, String faultRate, List<Integer> hosts, long zeroEpochMillis,
       long restartAtNanos, ActorRef<Progress> progressTo, ActorRef<PartDone> replyTo) implements Command {}
 
@@ -63,13 +63,6 @@ public final class NodeAgent {
     static PartDone failed(String node, List<Integer> hosts, long restartAtNanos, String error) {
       return new PartDone(node, hosts, restartAtNanos, null, List.of(), 0, error);
     }
-
-    /** This part with every row of its timeline, the reported ones first. */
-    PartDone withRows(List<String> reported) {
-      List<String> all = new ArrayList<>(reported);
-      all.addAll(timeline);
-      return new PartDone(node, hosts, restartAtNanos, summaryJson, all, reported.size(), error);
-    }
   }
 
   /**
@@ -82,6 +75,12 @@ public final class NodeAgent {
 
   /** A VM's GPU requests so far: submitted, completed, failed (the rest are in flight). */
   public record VmCount(String vm, long submitted, long completed, long failed) implements CborSerializable {}
+
+  /** Asks the node which policies it runs ({@link PolicySet#described}). */
+  public record Describe(ActorRef<Described> replyTo) implements Command {}
+
+  /** A node's policies: name to {@code built-in} or its plugin jar and the jar's SHA-256. */
+  public record Described(String node, Map<String, String> policies) implements CborSerializable {}
 
   /** Ends the node (its JVM, when it was started by {@code node}). */
   public record Stop() implements Command {}
@@ -105,10 +104,17 @@ public final class NodeAgent {
   /** What the node's entities tell the node: the hosts provisioned here. Thread-safe. */
   public static final class Local {
     private final String address;
+    private final PolicySet policies;
     private final Set<Integer> hosts = ConcurrentHashMap.newKeySet();
 
-    Local(String address) {
+    Local(String address, PolicySet policies) {
       this.address = address;
+      this.policies = policies;
+    }
+
+    /** The policies this node runs. */
+    public PolicySet policies() {
+      return policies;
     }
 
     public String address() {
@@ -138,6 +144,10 @@ public final class NodeAgent {
           .onMessage(RunPart.class, m -> onRunPart(ctx, local, model, m))
           .onMessage(Finished.class, m -> {
             m.replyTo().tell(m.done());
+            return Behaviors.same();
+          })
+          .onMessage(Describe.class, m -> {
+            m.replyTo().tell(new Described(local.address(), local.policies().described()));
             return Behaviors.same();
           })
           .onMessage(Stop.class, m -> {
@@ -172,8 +182,9 @@ public final class NodeAgent {
         return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), "hosts " + m.hosts()
             + " were not all provisioned on this node (it has " + local.hosts() + ")");
       }
-      Settings.Scenario whole = ScenarioLoader.load(Path.of(m.file()), new ScenarioLoader.Overrides(m.timeScale(),
-          m.durationNanos(), m.seed(), m.sets(), new FaultPlan.Cli(m.faults(), m.faultMode(), m.faultRate())));
+      Settings.Scenario whole = ScenarioLoader.load(scenarioFile(m), new ScenarioLoader.Overrides(m.timeScale(),
+          m.durationNanos(), m.seed(), m.sets(), new FaultPlan.Cli(m.faults(), m.faultMode(), m.faultRate())),
+          local.policies().catalog());
       Settings.Scenario part = NodeScenario.of(whole, m.hosts());
       long shift = m.restartAtNanos();
       if (shift > 0) part = NodeScenario.restartAt(part, shift);
@@ -222,6 +233,22 @@ public final class NodeAgent {
     } finally {
       if (dir != null) delete(dir);
     }
+  }
+
+  /**
+   * The scenario file as the coordinator read it: the same path when this machine has it with the same text (a
+   * file it names, such as a trace, is then found as on the coordinator), else the coordinator's text in a file of
+   * this node's own.
+   */
+  private static Path scenarioFile(RunPart m) throws java.io.IOException {
+    Path same = Path.of(m.file());
+    if (Files.isRegularFile(same) && Files.readString(same).equals(m.fileText())) return same;
+    Path dir = Files.createTempDirectory("gpuemu-scenario-");
+    dir.toFile().deleteOnExit();
+    Path copy = dir.resolve(same.getFileName().toString());
+    Files.writeString(copy, m.fileText());
+    copy.toFile().deleteOnExit();
+    return copy;
   }
 
   /** A timeline row of a restarted part, its time moved from the part's clock to the run's. */

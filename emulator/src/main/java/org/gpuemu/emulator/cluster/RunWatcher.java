@@ -22,10 +22,18 @@ final class RunWatcher {
   /** A node the cluster removed: at the wall instant {@code removedAtMillis}, unreachable since {@code unreachableAtMillis} (0: never seen so). */
   record Removed(String node, long unreachableAtMillis, long removedAtMillis) {}
 
-  /** What is known of each running part: its last report and every timeline row it reported. Thread-safe. */
+  /**
+   * What is known of each running part: its last report and how many timeline rows it reported (the rows go on to
+   * the merged timeline at once). Thread-safe.
+   */
   static final class Ledger {
     private final Map<String, NodeAgent.Progress> last = new ConcurrentHashMap<>();
-    private final Map<String, List<String>> rows = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> rows = new ConcurrentHashMap<>();
+    private final TimelineStream timeline;
+
+    Ledger(TimelineStream timeline) {
+      this.timeline = timeline;
+    }
 
     static String key(String node, List<Integer> hosts, long restartAtNanos) {
       return node + " " + hosts + " " + restartAtNanos;
@@ -33,8 +41,12 @@ final class RunWatcher {
 
     void report(NodeAgent.Progress p) {
       String k = key(p.node(), p.hosts(), p.restartAtNanos());
-      rows.computeIfAbsent(k, x -> java.util.Collections.synchronizedList(new ArrayList<>())).addAll(p.rows());
-      last.merge(k, p, (a, b) -> b.atNanos() >= a.atNanos() ? b : a);
+      // the last report keeps its counts, not its rows: they are in the timeline
+      NodeAgent.Progress counts = new NodeAgent.Progress(p.node(), p.hosts(), p.restartAtNanos(), p.atNanos(),
+          p.vms(), List.of());
+      last.merge(k, counts, (a, b) -> b.atNanos() >= a.atNanos() ? b : a);
+      timeline.report(k, p.rows(), p.atNanos());
+      rows.computeIfAbsent(k, x -> new java.util.concurrent.atomic.AtomicLong()).addAndGet(p.rows().size());
     }
 
     /** The part's last report, null if it sent none. */
@@ -42,13 +54,10 @@ final class RunWatcher {
       return last.get(key);
     }
 
-    /** Every row the part reported, in order. */
-    List<String> rows(String key) {
-      List<String> r = rows.get(key);
-      if (r == null) return List.of();
-      synchronized (r) {
-        return List.copyOf(r);
-      }
+    /** How many rows the part reported. */
+    long rows(String key) {
+      java.util.concurrent.atomic.AtomicLong r = rows.get(key);
+      return r == null ? 0 : r.get();
     }
   }
 

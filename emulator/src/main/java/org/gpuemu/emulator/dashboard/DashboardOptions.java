@@ -71,6 +71,11 @@ public final class DashboardOptions {
     dashboard = LiveDashboard.start(bind == null ? LOOPBACK : bind, port == null ? DEFAULT_PORT : port, scenario);
     out.println("dashboard: " + dashboard.url() + (lingerMillis == 0 ? " (live while it runs; it stops at the end)"
         : " (live while it runs; it stops " + linger + " after the end)"));
+    if (dashboard.token() != null) {
+      // beyond loopback anyone on the network reaches the port: reading is open, steering needs the token
+      out.println("dashboard: controls need the token " + dashboard.token() + " (open " + dashboard.url() + "#token="
+          + dashboard.token() + ", or send 'Authorization: Bearer " + dashboard.token() + "')");
+    }
     out.flush();
   }
 

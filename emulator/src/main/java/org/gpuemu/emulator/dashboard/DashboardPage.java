@@ -198,8 +198,11 @@ final class DashboardPage {
           list.insertBefore(li, list.firstChild);
         }
         function send(body) {
-          fetch('control', { method: 'POST', headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify(body) })
+          var headers = { 'Content-Type': 'application/json' };
+          // beyond loopback the printed address carries the token in its fragment, which never leaves the browser
+          var token = /[#&]token=([0-9a-f]+)/.exec(location.hash);
+          if (token) headers['Authorization'] = 'Bearer ' + token[1];
+          fetch('control', { method: 'POST', headers: headers, body: JSON.stringify(body) })
             .then(function (r) { return r.json(); })
             .then(function (a) {
               if (a.error) log('refused: ' + a.error, true);

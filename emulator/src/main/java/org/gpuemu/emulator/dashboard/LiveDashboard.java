@@ -6,6 +6,7 @@ import static org.apache.pekko.http.javadsl.server.Directives.entity;
 import static org.apache.pekko.http.javadsl.server.Directives.post;
 import static org.apache.pekko.http.javadsl.server.Directives.completeOK;
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
+import static org.apache.pekko.http.javadsl.server.Directives.extractRequest;
 import static org.apache.pekko.http.javadsl.server.Directives.extractRequestContext;
 import static org.apache.pekko.http.javadsl.server.Directives.get;
 import static org.apache.pekko.http.javadsl.server.Directives.path;
@@ -35,6 +36,10 @@ import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpCharsets;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -69,12 +74,14 @@ public final class LiveDashboard implements AutoCloseable {
   private final LiveFeed feed;
   private final URI url;
   private final RemoteControl control;
+  private final ControlGuard guard;
   private final ObjectMapper json = new ObjectMapper();
   private volatile Runner.Session session;
 
   private LiveDashboard(ActorSystem<Void> system, ServerBinding binding, LiveFeed feed, URI url,
-      RemoteControl control) {
+      RemoteControl control, ControlGuard guard) {
     this.system = system;
+    this.guard = guard;
     this.binding = binding;
     this.feed = feed;
     this.url = url;
@@ -100,24 +107,37 @@ public final class LiveDashboard implements AutoCloseable {
     try {
       LiveFeed feed = new LiveFeed(Materializer.matFromSystem(system));
       RemoteControl control = new RemoteControl(scenario, feed);
+      // the guard needs the bound port (port 0: known after binding), and the route the guard
+      ControlGuard[] guard = new ControlGuard[1];
       ServerBinding binding = Http.get(system).newServerAt(host, port)
-          .bind(routes(feed, control, DashboardPage.html(scenario, control)))
+          .bind(routes(feed, control, () -> guard[0], DashboardPage.html(scenario, control)))
           .toCompletableFuture().get(BIND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       InetSocketAddress bound = binding.localAddress();
+      guard[0] = ControlGuard.of(host, bound.getPort());
       String shown = host.contains(":") ? "[" + host + "]" : host;
       return new LiveDashboard(system, binding, feed, URI.create("http://" + shown + ":" + bound.getPort() + "/"),
-          control);
+          control, guard[0]);
     } catch (ExecutionException | TimeoutException | InterruptedException e) {
       terminate(system);
       throw ConfigProblems.of(cannot + rootMessage(e) + ")");
     }
   }
 
-  private static Route routes(LiveFeed feed, RemoteControl control, String page) {
+  private static Route routes(LiveFeed feed, RemoteControl control,
+      java.util.function.Supplier<ControlGuard> guard, String page) {
     return concat(
-        // a control is a user's action, not a poll: the page posts one per click
-        path("control", () -> post(() -> entity(Unmarshaller.entityToString(),
-            body -> completeWithFuture(control.handle(body))))),
+        // a control is a user's action, not a poll: the page posts one per click; the guard checks who posts it
+        path("control", () -> post(() -> extractRequest(request -> {
+          java.util.Optional<String> refused = guard.get() == null ? java.util.Optional.of("the dashboard is starting")
+              : guard.get().refusal(header(request, "host"), header(request, "origin"),
+                  header(request, "authorization"));
+          if (refused.isPresent()) {
+            return complete(HttpResponse.create().withStatus(StatusCodes.FORBIDDEN).withEntity(
+                ContentTypes.APPLICATION_JSON, new ObjectMapper().createObjectNode().put("error", refused.get())
+                    .toString()));
+          }
+          return entity(Unmarshaller.entityToString(), body -> completeWithFuture(control.handle(body)));
+        }))),
         pathSingleSlash(() -> get(() -> complete(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, page)))),
         path("echarts.min.js", () -> get(() -> complete(HttpEntities.create(
             MediaTypes.APPLICATION_JAVASCRIPT.toContentType(HttpCharsets.UTF_8), EChartsLibrary.script())))),
@@ -125,6 +145,15 @@ public final class LiveDashboard implements AutoCloseable {
         path("events", () -> get(() -> extractRequestContext(request -> completeOK(
             feed.subscribe().keepAlive(Duration.ofSeconds(1), ServerSentEvent::heartbeat),
             EventStreamMarshalling.toEventStream())))));
+  }
+
+  private static java.util.Optional<String> header(HttpRequest request, String name) {
+    return request.getHeader(name).map(HttpHeader::value);
+  }
+
+  /** The token a control needs (printed at start); null when the dashboard listens on loopback only. */
+  public String token() {
+    return guard.token();
   }
 
   /** The page's address, e.g. {@code http://127.0.0.1:8080/}. */

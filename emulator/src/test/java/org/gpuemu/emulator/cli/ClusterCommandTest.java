@@ -61,6 +61,48 @@ class ClusterCommandTest {
     assertFalse(Files.exists(out.resolve("summary.json")), "nothing ran");
   }
 
+  @Test
+  void node_unreachableSeed_wrongStore_noTlsBeyondLoopback_eachOneLine_exit2() throws Exception {
+    int nobody;
+    try (ServerSocket s = new ServerSocket(0)) {
+      nobody = s.getLocalPort(); // free again once closed: no seed listens there
+    }
+    assertOneLine(MainTest.execute("node", "--seed", "127.0.0.1:" + nobody, "--join-timeout", "3s"),
+        "--seed 127.0.0.1:" + nobody + ": not a member of its cluster within 3s");
+    Path conf = Files.writeString(dir.resolve("tls.conf"), "key-store = none.p12\nkey-store-password = x\n"
+        + "trust-store = none.p12\ntrust-store-password = x\n");
+    assertOneLine(MainTest.execute("node", "--seed", "127.0.0.1:2552", "--tls-config", conf.toString()),
+        "TLS key store " + dir.resolve("none.p12") + ": no such file");
+    assertOneLine(MainTest.execute("node", "--seed", "10.200.0.1:2552", "--host", "10.200.0.2"),
+        "--host 10.200.0.2: beyond loopback the nodes talk over TLS only");
+  }
+
+  @Test
+  void run_clusterPort_badCombinations_andNoNodeJoining_oneLine_exit2() {
+    Path out = dir.resolve("out");
+    assertOneLine(MainTest.execute("run", THREE_HOSTS, "--cluster-port", "25999", "--out", out.toString()),
+        "--cluster-port 25999: give --nodes N");
+    assertOneLine(MainTest.execute("run", THREE_HOSTS, "--nodes", "2", "--out", out.toString()),
+        "--nodes, --cluster-host and --join-timeout go with --cluster-port");
+    assertOneLine(MainTest.execute("run", THREE_HOSTS, "--cluster", "2", "--cluster-port", "25999", "--out",
+        out.toString()), "--cluster N starts its nodes on this machine");
+    assertOneLine(MainTest.execute("run", THREE_HOSTS, "--cluster-port", "25999", "--nodes", "2", "--cluster-host",
+        "10.200.0.1", "--out", out.toString()), "--cluster-host 10.200.0.1: beyond loopback the nodes talk over TLS");
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    // the coordinator's own node counts once its agent has registered, which a loaded machine may not see in 2 s
+    MainTest.Result none = MainTest.execute("run", THREE_HOSTS, "--cluster-port", String.valueOf(port), "--nodes",
+        "2", "--join-timeout", "2s", "--duration", "1s", "--out", out.toString());
+    assertOneLine(none, "only ");
+    assertTrue(none.errLines().get(0).matches("only [01] of 2 nodes joined within 2 s: start each other node with "
+        + "node --seed 127\\.0\\.0\\.1:" + port + " .*"), none.err());
+    assertFalse(Files.exists(out.resolve("summary.json")), "nothing ran");
+  }
+
   private static void assertOneLine(MainTest.Result r, String start) {
     assertEquals(2, r.status(), r.toString());
     List<String> lines = r.errLines();
