@@ -32,11 +32,11 @@ class EveryScenarioFileTest {
         () -> file + " does not load");
     assertFalse(s.vms().isEmpty(), file + " has no VM");
     String head = Files.readString(file).lines().findFirst().orElse("");
-    // custom/ holds scenarios of no paper (issue 22's workloads without Java): they say so instead
-    // cluster/ holds issue 23's scenarios of many hosts, of no paper either
+    // custom/ holds scenarios of no paper (workloads defined without Java): they say so instead
+    // cluster/ holds scenarios of many hosts, of no paper either
     String folder = file.getParent().getFileName().toString();
     boolean custom = folder.equals("custom");
-    assertTrue(custom ? head.startsWith("# Custom workloads (issue 22)")
+    assertTrue(custom ? head.startsWith("# Custom workloads:")
             : folder.equals("cluster") ? head.startsWith("# Many hosts")
             // sharing/ holds the vendor's sharing modes (NVIDIA vGPU, MIG, MPS): no paper, the documentation instead
             : folder.equals("sharing") ? head.startsWith("# Sharing modes (NVIDIA's documentation)")
