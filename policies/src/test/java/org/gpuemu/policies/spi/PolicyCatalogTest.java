@@ -39,7 +39,7 @@ class PolicyCatalogTest {
   void builtIns_registerThroughTheServiceLoader_eachKindWithItsNames() {
     PolicyCatalog c = PolicyCatalog.builtIn();
     assertEquals(List.of("credit-hs", "credit-poll", "fairgv", "fcfs", "gvirt", "round-robin", "strict-co",
-        "vgris-hybrid", "vgris-share", "vgris-sla", "vmcg"), c.names(PolicyKind.GPU));
+        "vgpu-best-effort", "vgpu-equal-share", "vgpu-fixed-share", "vgris-hybrid", "vgris-share", "vgris-sla", "vmcg"), c.names(PolicyKind.GPU));
     assertEquals(List.of("combo", "combo-exact", "combo-nm", "combo-relaxed", "pilotfish", "pilotfish-combo"), c.names(PolicyKind.SPACE));
     assertEquals(List.of("weighted-fair"), c.names(PolicyKind.CPU));
     assertEquals(List.of("gballoon", "static", "static-1024", "static-2048", "static-384", "static-512"),
