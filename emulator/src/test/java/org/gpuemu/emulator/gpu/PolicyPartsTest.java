@@ -39,7 +39,7 @@ class PolicyPartsTest {
     Map<String, String> parts = new TreeMap<>();
     for (String name : PolicyCatalog.builtIn().names(PolicyKind.GPU)) parts.put(name, partsOf(name));
     // VGRIS's three policies need its controller; VMCG its CPU time and bus/memory shares; FairGV its GPU-centric
-    // coscheduling and kernel slicing; Pegasus (strict-co) the cores' switches; the baselines nothing
+    // coscheduling and kernel slicing; Pegasus (strict-co) the cores' switches; the baselines and NVIDIA's vGPU schedulers nothing
     assertEquals(Map.ofEntries(
         Map.entry("credit-hs", ""),
         Map.entry("credit-poll", ""),
@@ -48,6 +48,9 @@ class PolicyPartsTest {
         Map.entry("gvirt", ""),
         Map.entry("round-robin", ""),
         Map.entry("strict-co", "cpu-coscheduling"),
+        Map.entry("vgpu-best-effort", ""),
+        Map.entry("vgpu-equal-share", ""),
+        Map.entry("vgpu-fixed-share", ""),
         Map.entry("vgris-hybrid", "vgris-controller"),
         Map.entry("vgris-share", "vgris-controller"),
         Map.entry("vgris-sla", "vgris-controller"),
