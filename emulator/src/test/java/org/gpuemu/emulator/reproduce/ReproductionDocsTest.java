@@ -18,7 +18,7 @@ class ReproductionDocsTest {
   private static final Path ROOT = Paths.get(System.getProperty("conf.dir", "../conf")).toAbsolutePath().getParent();
 
   @ParameterizedTest
-  @CsvSource({"docs/validation/reproduction.md, conf/reproduction/quick.json",
+  @CsvSource({"docs/validation/reproduction.md, conf/reproduction/full.json",
       "docs/validation/headline.md, conf/reproduction/headline.json"})
   void page_isTheRenderingOfTheCommittedJson(String page, String json) throws Exception {
     Path file = ROOT.resolve(json);
