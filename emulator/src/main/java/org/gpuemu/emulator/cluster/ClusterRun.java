@@ -280,17 +280,18 @@ public final class ClusterRun {
       // also the agents of nodes unreachable for the moment: on a loaded machine heartbeats come late and a node
       // flaps, and waiting for all to be reachable at once could miss every chance
       Set<ActorRef<NodeAgent.Command>> found = listing.getAllServiceInstances(NodeAgent.KEY);
+      // every change is told, the last count too: a node that joins before the first look is not a silent start
+      if (found.size() != told) {
+        told = found.size();
+        network.progress().accept("nodes: " + told + " of " + nodes + " joined (the coordinator is one), seed "
+            + seed);
+      }
       if (found.size() >= nodes) {
         Map<String, ActorRef<NodeAgent.Command>> byNode = new TreeMap<>();
         for (ActorRef<NodeAgent.Command> a : found) {
           byNode.put(a.path().address().host().isDefined() ? a.path().address().toString() : selfAddress, a);
         }
         return byNode;
-      }
-      if (found.size() != told) {
-        told = found.size();
-        network.progress().accept("nodes: " + told + " of " + nodes + " joined (the coordinator is one), seed "
-            + seed);
       }
       if (System.nanoTime() > deadline) {
         for (ActorRef<NodeAgent.Command> a : found) {

@@ -204,49 +204,32 @@ public final class Reproduction {
     List<Report.Row> rows = new ArrayList<>();
     List<String> badMetrics = new ArrayList<>();
     boolean broken = false;
-    String warmedPaper = null;
+    String[] warmedPaper = {null};
     int n = 0;
     for (Figure f : figures) {
       n++;
       long start = System.nanoTime();
-      Map<String, Map<String, List<Run>>> summaries = new LinkedHashMap<>();
       List<String> failures = new ArrayList<>();
-      for (Map.Entry<String, Map<String, List<Settings.Scenario>>> g : f.groups().entrySet()) {
-        Map<String, List<Run>> byPolicy = new LinkedHashMap<>();
-        for (Map.Entry<String, List<Settings.Scenario>> e : g.getValue().entrySet()) {
-          List<Run> seeded = new ArrayList<>();
-          String what = (g.getKey().isEmpty() ? "" : g.getKey() + " ") + e.getKey();
-          for (Settings.Scenario s : e.getValue()) {
-            Path dir = o.out().resolve(f.name());
-            if (!g.getKey().isEmpty()) dir = dir.resolve(g.getKey());
-            dir = dir.resolve(e.getKey()).resolve("seed-" + s.seed());
-            Files.createDirectories(dir);
-            try {
-              if (o.warmUp() && !f.paper().equals(warmedPaper)) {
-                Runner.warmUp(s, WARM_UP_WALL_NANOS);
-                warmedPaper = f.paper();
-              }
-              Summary summary = new Summary(Runner.run(s, dir, v -> { }, 1000));
-              summary.write(dir.resolve("summary.json"));
-              if (!summary.brokenInvariants().isEmpty()) {
-                broken = true;
-                failures.add(what + " seed " + s.seed() + " broke " + summary.brokenInvariants());
-              }
-              seeded.add(new Run(summary.document(), summary.figuresExact()));
-            } catch (Exception ex) {
-              broken = true;
-              failures.add(what + " seed " + s.seed() + " failed: " + ex);
-              seeded.add(null);
-            }
+      Map<String, Map<String, List<Run>>> summaries = collect(f, o.out(), failures, (dir, what, s) -> {
+        Files.createDirectories(dir);
+        try {
+          if (o.warmUp() && !f.paper().equals(warmedPaper[0])) {
+            Runner.warmUp(s, WARM_UP_WALL_NANOS);
+            warmedPaper[0] = f.paper();
           }
-          byPolicy.put(e.getKey(), seeded);
+          Summary summary = new Summary(Runner.run(s, dir, v -> { }, 1000));
+          summary.write(dir.resolve("summary.json"));
+          if (!summary.brokenInvariants().isEmpty()) {
+            failures.add(what + " seed " + s.seed() + " broke " + summary.brokenInvariants());
+          }
+          return new Run(summary.document(), summary.figuresExact());
+        } catch (Exception ex) {
+          failures.add(what + " seed " + s.seed() + " failed: " + ex);
+          return null;
         }
-        summaries.put(g.getKey(), byPolicy);
-      }
-      List<Report.Row> judged = judge(f, summaries, badMetrics, o.quick());
-      if (!failures.isEmpty()) {
-        judged = judged.stream().map(r -> withNote(r, String.join("; ", failures))).toList();
-      }
+      });
+      broken |= !failures.isEmpty();
+      List<Report.Row> judged = judgeNoting(f, summaries, failures, badMetrics, o.quick());
       rows.addAll(judged);
       Map<String, Integer> counts = new LinkedHashMap<>();
       for (Report.Row r : judged) counts.merge(r.judged().verdict().label(), 1, Integer::sum);
@@ -266,45 +249,67 @@ public final class Reproduction {
    * {@code <file>/<group>/<policy>/seed-<n>/summary.json}), running nothing: when only the judging changed (an expect
    * row, a verdict rule), the figures are those of the runs. A missing summary is a failed run.
    */
-  public static Outcome rejudge(List<Figure> figures, Options o, PrintWriter progress) {
+  public static Outcome rejudge(List<Figure> figures, Options o, PrintWriter progress) throws IOException {
     List<Report.Row> rows = new ArrayList<>();
     List<String> badMetrics = new ArrayList<>();
     boolean broken = false;
     com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
     for (Figure f : figures) {
-      Map<String, Map<String, List<Run>>> summaries = new LinkedHashMap<>();
       List<String> failures = new ArrayList<>();
-      for (Map.Entry<String, Map<String, List<Settings.Scenario>>> g : f.groups().entrySet()) {
-        Map<String, List<Run>> byPolicy = new LinkedHashMap<>();
-        for (Map.Entry<String, List<Settings.Scenario>> e : g.getValue().entrySet()) {
-          List<Run> seeded = new ArrayList<>();
-          for (Settings.Scenario s : e.getValue()) {
-            Path dir = o.out().resolve(f.name());
-            if (!g.getKey().isEmpty()) dir = dir.resolve(g.getKey());
-            Path file = dir.resolve(e.getKey()).resolve("seed-" + s.seed()).resolve("summary.json");
-            try {
-              @SuppressWarnings("unchecked")
-              Map<String, Object> doc = json.readValue(file.toFile(), LinkedHashMap.class);
-              seeded.add(new Run(doc, exact(doc)));
-            } catch (IOException ex) {
-              broken = true;
-              failures.add(file + ": no summary (" + ex.getMessage() + ")");
-              seeded.add(null);
-            }
-          }
-          byPolicy.put(e.getKey(), seeded);
+      Map<String, Map<String, List<Run>>> summaries = collect(f, o.out(), failures, (dir, what, s) -> {
+        Path file = dir.resolve("summary.json");
+        try {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> doc = json.readValue(file.toFile(), LinkedHashMap.class);
+          return new Run(doc, exact(doc));
+        } catch (IOException ex) {
+          failures.add(file + ": no summary (" + ex.getMessage() + ")");
+          return null;
         }
-        summaries.put(g.getKey(), byPolicy);
-      }
-      List<Report.Row> judged = judge(f, summaries, badMetrics, o.quick());
-      if (!failures.isEmpty()) {
-        judged = judged.stream().map(r -> withNote(r, String.join("; ", failures))).toList();
-      }
-      rows.addAll(judged);
+      });
+      broken |= !failures.isEmpty();
+      rows.addAll(judgeNoting(f, summaries, failures, badMetrics, o.quick()));
     }
     progress.printf(Locale.ROOT, "judged %d figure files from the summaries in %s%n", figures.size(), o.out());
     progress.flush();
     return new Outcome(rows, broken, badMetrics);
+  }
+
+  /** One seed's run of a figure, from its folder: its summary, or null when it failed (it adds the failure). */
+  private interface SeedRun {
+    Run get(Path dir, String what, Settings.Scenario scenario) throws IOException;
+  }
+
+  /**
+   * Every group's, policy's and seed's run of {@code f}, from {@code seedRun} in the seed's folder
+   * {@code out/<file>/<group>/<policy>/seed-<n>}, by group and then policy.
+   */
+  private static Map<String, Map<String, List<Run>>> collect(Figure f, Path out, List<String> failures,
+      SeedRun seedRun) throws IOException {
+    Map<String, Map<String, List<Run>>> summaries = new LinkedHashMap<>();
+    for (Map.Entry<String, Map<String, List<Settings.Scenario>>> g : f.groups().entrySet()) {
+      Map<String, List<Run>> byPolicy = new LinkedHashMap<>();
+      for (Map.Entry<String, List<Settings.Scenario>> e : g.getValue().entrySet()) {
+        List<Run> seeded = new ArrayList<>();
+        String what = (g.getKey().isEmpty() ? "" : g.getKey() + " ") + e.getKey();
+        for (Settings.Scenario s : e.getValue()) {
+          Path dir = out.resolve(f.name());
+          if (!g.getKey().isEmpty()) dir = dir.resolve(g.getKey());
+          seeded.add(seedRun.get(dir.resolve(e.getKey()).resolve("seed-" + s.seed()), what, s));
+        }
+        byPolicy.put(e.getKey(), seeded);
+      }
+      summaries.put(g.getKey(), byPolicy);
+    }
+    return summaries;
+  }
+
+  /** {@code f}'s rows judged on {@code summaries}, each noting the runs that failed, if any. */
+  private static List<Report.Row> judgeNoting(Figure f, Map<String, Map<String, List<Run>>> summaries,
+      List<String> failures, List<String> badMetrics, boolean quick) {
+    List<Report.Row> judged = judge(f, summaries, badMetrics, quick);
+    if (failures.isEmpty()) return judged;
+    return judged.stream().map(r -> withNote(r, String.join("; ", failures))).toList();
   }
 
   /**
