@@ -34,11 +34,14 @@ import org.gpuemu.workloads.KernelSpec;
  *       flush included) − predicted Present cost, then Present; the cost of every Present (issue to return) is
  *       recorded, in every mode, so the prediction is ready when the hybrid switches to SLA-aware. The Flush waits
  *       until the frame's commands have run on the GPU (the event query of {@link VgpuAnswers}), so the frame's GPU
- *       time is inside the measured time and the sleep comes after it; the flush's own CPU cost is not modelled:
- *       the paper measures it instead of predicting it, and so does this agent.</li>
+ *       time is inside the measured time and the sleep comes after it (the paper measures it instead of predicting
+ *       it, and so does this agent).</li>
  *   <li>Proportional share (§3.2): the agent asks the controller before each Present and holds it until the VM's
  *       budget allows.</li>
  * </ul>
+ * What the agent's own work costs (Figure 12's parts, {@link AgentCpu}) and what the Present call itself costs
+ * ({@code Step.Present#cpuNanos}) the guest's vCPU runs on its core, the first when the agent intercepts a Present,
+ * the second inside the Present the agent measures ({@link VCpu.AgentWork}).
  * Under a policy that does not intercept Present the agent passes it through, unless the VM has a fixed
  * {@code present-sleep} (the sleep schedule of Figure 8: "An initial sleep time per frame of 300 ms is set by
  * VGRIS"): then it runs the SLA-aware loop with that sleep instead of a computed one, Flush, Sleep, Present. A frame's latency is measured by the vCPU
