@@ -71,10 +71,23 @@ public final class NodeAgent {
    * report. The coordinator keeps the last one; it is all that is left of a part whose node is lost.
    */
   public record Progress(String node, List<Integer> hosts, long restartAtNanos, long atNanos, List<VmCount> vms,
-      List<String> rows) implements CborSerializable {}
+      List<String> rows, List<Steering.Done> controls) implements CborSerializable {}
 
-  /** A VM's GPU requests so far: submitted, completed, failed (the rest are in flight). */
-  public record VmCount(String vm, long submitted, long completed, long failed) implements CborSerializable {}
+  /**
+   * A VM's GPU requests so far: submitted, completed, failed (the rest are in flight); and its FPS and GPU share of
+   * the last metrics period (the live dashboard's figures).
+   */
+  public record VmCount(String vm, long submitted, long completed, long failed, double fps, double gpuShare)
+      implements CborSerializable {}
+
+  /**
+   * A control from the coordinator's dashboard for the VM {@code steering.target()} running on this node; answered
+   * with the run's model time it will take effect at.
+   */
+  public record Steer(Steering steering, ActorRef<Steered> replyTo) implements Command {}
+
+  /** Where a control takes effect: the run's model time (ns), -1 when the part ends first; or why it was refused. */
+  public record Steered(long atNanos, String refused) implements CborSerializable {}
 
   /** Asks the node which policies it runs ({@link PolicySet#described}). */
   public record Describe(ActorRef<Described> replyTo) implements Command {}
@@ -101,11 +114,15 @@ public final class NodeAgent {
 
   private record Finished(PartDone done, ActorRef<PartDone> replyTo) implements Command {}
 
-  /** What the node's entities tell the node: the hosts provisioned here. Thread-safe. */
+  /** A running part's session, to steer it, and the run's model time its clock starts at. */
+  record PartSession(Runner.Session session, long shiftNanos) {}
+
+  /** What the node's entities tell the node: the hosts provisioned here; and its running parts' VMs. Thread-safe. */
   public static final class Local {
     private final String address;
     private final PolicySet policies;
     private final Set<Integer> hosts = ConcurrentHashMap.newKeySet();
+    private final Map<String, PartSession> sessions = new ConcurrentHashMap<>();
 
     Local(String address, PolicySet policies) {
       this.address = address;
@@ -146,6 +163,10 @@ public final class NodeAgent {
             m.replyTo().tell(m.done());
             return Behaviors.same();
           })
+          .onMessage(Steer.class, m -> {
+            steer(local, m);
+            return Behaviors.same();
+          })
           .onMessage(Describe.class, m -> {
             m.replyTo().tell(new Described(local.address(), local.policies().described()));
             return Behaviors.same();
@@ -174,9 +195,22 @@ public final class NodeAgent {
     return Behaviors.same();
   }
 
+  /** Hands a control to the part running its VM; the answer in the run's model time. */
+  private static void steer(Local local, Steer m) {
+    PartSession p = local.sessions.get(m.steering().target());
+    if (p == null) {
+      m.replyTo().tell(new Steered(-1, "VM " + m.steering().target() + " is not running on node " + local.address()
+          + " (its part has not begun or has ended)"));
+      return;
+    }
+    p.session().control(m.steering().control()).whenComplete((at, failure) -> m.replyTo().tell(
+        new Steered(failure != null || at < 0 ? -1 : at + p.shiftNanos(), null)));
+  }
+
   /** Loads the scenario as the coordinator did, runs this node's hosts, and returns their summary and timeline. */
   static PartDone runPart(Local local, RunPart m) {
     Path dir = null;
+    java.util.concurrent.atomic.AtomicReference<PartSession> steered = new java.util.concurrent.atomic.AtomicReference<>();
     try {
       if (!local.hosts().containsAll(m.hosts())) {
         return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), "hosts " + m.hosts()
@@ -196,6 +230,15 @@ public final class NodeAgent {
       dir = Files.createTempDirectory("gpuemu-node-");
       ConcurrentLinkedQueue<String> rows = new ConcurrentLinkedQueue<>();
       Settings.Scenario ran = part;
+      ConcurrentLinkedQueue<Steering.Done> controls = new ConcurrentLinkedQueue<>();
+      Runner.Attach attach = new Runner.Attach(session -> {
+        PartSession ps = new PartSession(session, shift);
+        steered.set(ps);
+        for (Settings.Vm vm : ran.vms()) local.sessions.put(vm.name(), ps);
+      }, r -> {
+        if (!r.isPause()) controls.add(new Steering.Done(Steering.of(r.control()), r.atNanos() + shift, r.applied(),
+            r.note()));
+      }, List.of());
       int[] reported = {0}; // rows sent with the reports (the sampler runs on this thread)
       Runner.Sampler reports = new Runner.Sampler() {
         @Override public boolean due(long emulatedNanos) {
@@ -204,10 +247,17 @@ public final class NodeAgent {
 
         @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
             RequestHistory.Totals requests) {
+          Map<String, Integer> live = new java.util.HashMap<>();
+          for (int i = 0; i < view.names().size(); i++) live.put(view.names().get(i), i);
           List<VmCount> counts = new ArrayList<>();
           for (VGpu.VgpuReport r : vgpus) {
-            counts.add(new VmCount(ran.vms().get(r.vgpu()).name(), r.submitted(), r.completed(), r.failed()));
+            String vm = ran.vms().get(r.vgpu()).name();
+            Integer i = live.get(vm);
+            counts.add(new VmCount(vm, r.submitted(), r.completed(), r.failed(), i == null ? 0 : view.fps()[i],
+                i == null ? 0 : view.gpuShare()[i]));
           }
+          List<Steering.Done> done = new ArrayList<>();
+          for (Steering.Done d; (d = controls.poll()) != null; ) done.add(d);
           List<String> since = new ArrayList<>();
           long at = view.emulatedNanos() + shift; // the report covers the rows it carries
           for (String row; (row = rows.poll()) != null; ) {
@@ -215,10 +265,10 @@ public final class NodeAgent {
             at = Math.max(at, rowNanos(row) + shift);
           }
           reported[0] += since.size();
-          m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since));
+          m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since, done));
         }
       };
-      Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports));
+      Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports, attach));
       String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.doc());
       List<String> rest = new ArrayList<>(); // the rows since the last report (the drain's among them)
       for (String row; (row = rows.poll()) != null; ) rest.add(shifted(row, shift));
@@ -231,6 +281,8 @@ public final class NodeAgent {
     } catch (Exception e) {
       return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), e.toString());
     } finally {
+      PartSession ps = steered.get();
+      if (ps != null) local.sessions.values().removeIf(p -> p == ps);
       if (dir != null) delete(dir);
     }
   }
