@@ -75,7 +75,7 @@ final class ClusterSession implements Runner.Session {
           + "and its host is not restarted yet"));
     }
     Steering steering = Steering.of(control);
-    return AskPattern.<NodeAgent.Command, NodeAgent.Steered>ask(agent, r -> new NodeAgent.Steer(steering, r), ASK,
+    return AskPattern.<NodeAgent.Command, NodeAgent.Steered>ask(agent, r -> new NodeAgent.Steer(steering, host, r), ASK,
         system.scheduler()).thenApply(s -> {
           if (s.refused() != null) throw new Control.Refused(s.refused());
           return s.atNanos();

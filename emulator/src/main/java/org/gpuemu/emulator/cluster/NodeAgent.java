@@ -81,10 +81,11 @@ public final class NodeAgent {
       implements CborSerializable {}
 
   /**
-   * A control from the coordinator's dashboard for the VM {@code steering.target()} running on this node; answered
-   * with the run's model time it will take effect at.
+   * A control from the coordinator's dashboard for the VM {@code steering.target()} of host {@code host}, whose part
+   * runs on this node; answered with the run's model time it will take effect at (a part that has not reached its
+   * time zero yet takes it just after).
    */
-  public record Steer(Steering steering, ActorRef<Steered> replyTo) implements Command {}
+  public record Steer(Steering steering, int host, ActorRef<Steered> replyTo) implements Command {}
 
   /** Where a control takes effect: the run's model time (ns), -1 when the part ends first; or why it was refused. */
   public record Steered(long atNanos, String refused) implements CborSerializable {}
@@ -114,15 +115,18 @@ public final class NodeAgent {
 
   private record Finished(PartDone done, ActorRef<PartDone> replyTo) implements Command {}
 
-  /** A running part's session, to steer it, and the run's model time its clock starts at. */
-  record PartSession(Runner.Session session, long shiftNanos) {}
+  /**
+   * A part's session, to steer it (completed at the part's time zero; failed if it ends before), and the run's model
+   * time its clock starts at.
+   */
+  record PartSession(CompletableFuture<Runner.Session> session, long shiftNanos) {}
 
   /** What the node's entities tell the node: the hosts provisioned here; and its running parts' VMs. Thread-safe. */
   public static final class Local {
     private final String address;
     private final PolicySet policies;
     private final Set<Integer> hosts = ConcurrentHashMap.newKeySet();
-    private final Map<String, PartSession> sessions = new ConcurrentHashMap<>();
+    private final Map<Integer, PartSession> sessions = new ConcurrentHashMap<>();
 
     Local(String address, PolicySet policies) {
       this.address = address;
@@ -188,7 +192,11 @@ public final class NodeAgent {
 
   private static Behavior<Command> onRunPart(ActorContext<Command> ctx, Local local, ExecutorService model,
       RunPart m) {
-    CompletableFuture<PartDone> done = CompletableFuture.supplyAsync(() -> runPart(local, m), model);
+    // the part's hosts are steerable from now on: a control sent once the coordinator handed out every part waits
+    // here for the part's time zero
+    PartSession steered = new PartSession(new CompletableFuture<>(), m.restartAtNanos());
+    for (int h : m.hosts()) local.sessions.put(h, steered);
+    CompletableFuture<PartDone> done = CompletableFuture.supplyAsync(() -> runPart(local, m, steered), model);
     ctx.pipeToSelf(done, (ok, failure) -> new Finished(ok != null ? ok
         : PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), String.valueOf(failure)),
         m.replyTo()));
@@ -197,20 +205,22 @@ public final class NodeAgent {
 
   /** Hands a control to the part running its VM; the answer in the run's model time. */
   private static void steer(Local local, Steer m) {
-    PartSession p = local.sessions.get(m.steering().target());
+    PartSession p = local.sessions.get(m.host());
     if (p == null) {
       m.replyTo().tell(new Steered(-1, "VM " + m.steering().target() + " is not running on node " + local.address()
-          + " (its part has not begun or has ended)"));
+          + " (its part has ended)"));
       return;
     }
-    p.session().control(m.steering().control()).whenComplete((at, failure) -> m.replyTo().tell(
+    p.session().thenCompose(s -> s.control(m.steering().control())).whenComplete((at, failure) -> m.replyTo().tell(
         new Steered(failure != null || at < 0 ? -1 : at + p.shiftNanos(), null)));
   }
 
-  /** Loads the scenario as the coordinator did, runs this node's hosts, and returns their summary and timeline. */
-  static PartDone runPart(Local local, RunPart m) {
+  /**
+   * Loads the scenario as the coordinator did, runs this node's hosts, and returns their summary and timeline; the
+   * part's session goes to {@code steered} at its time zero.
+   */
+  private static PartDone runPart(Local local, RunPart m, PartSession steered) {
     Path dir = null;
-    java.util.concurrent.atomic.AtomicReference<PartSession> steered = new java.util.concurrent.atomic.AtomicReference<>();
     try {
       if (!local.hosts().containsAll(m.hosts())) {
         return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), "hosts " + m.hosts()
@@ -231,11 +241,7 @@ public final class NodeAgent {
       ConcurrentLinkedQueue<String> rows = new ConcurrentLinkedQueue<>();
       Settings.Scenario ran = part;
       ConcurrentLinkedQueue<Steering.Done> controls = new ConcurrentLinkedQueue<>();
-      Runner.Attach attach = new Runner.Attach(session -> {
-        PartSession ps = new PartSession(session, shift);
-        steered.set(ps);
-        for (Settings.Vm vm : ran.vms()) local.sessions.put(vm.name(), ps);
-      }, r -> {
+      Runner.Attach attach = new Runner.Attach(steered.session()::complete, r -> {
         if (!r.isPause()) controls.add(new Steering.Done(Steering.of(r.control()), r.atNanos() + shift, r.applied(),
             r.note()));
       }, List.of());
@@ -281,8 +287,8 @@ public final class NodeAgent {
     } catch (Exception e) {
       return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), e.toString());
     } finally {
-      PartSession ps = steered.get();
-      if (ps != null) local.sessions.values().removeIf(p -> p == ps);
+      local.sessions.values().removeIf(p -> p == steered);
+      steered.session().completeExceptionally(new IllegalStateException("the part has ended"));
       if (dir != null) delete(dir);
     }
   }
