@@ -118,7 +118,9 @@ public final class ClusterRun {
       launcher.launch(nodes - 1, seed, downing);
       Map<String, ActorRef<NodeAgent.Command>> agents = awaitAgents(system, nodes, coordinator.address(), seed,
           network);
-      checkPolicies(system, agents, network.policies());
+      // a node just joined may still be starting on a loaded machine: it has as long to answer as it had to join
+      checkPolicies(system, agents, network.policies(), network.joinTimeout().compareTo(ASK) > 0
+          ? network.joinTimeout() : ASK);
       awaitRegions(system, nodes);
       Files.createDirectories(out);
       Map<String, Integer> vmOrder = new java.util.HashMap<>();
@@ -326,10 +328,10 @@ public final class ClusterRun {
    * before anything is placed, the nodes told to stop.
    */
   private static void checkPolicies(ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
-      PolicySet own) throws Exception {
+      PolicySet own, Duration patience) throws Exception {
     for (Map.Entry<String, ActorRef<NodeAgent.Command>> a : agents.entrySet()) {
       NodeAgent.Described d = AskPattern.<NodeAgent.Command, NodeAgent.Described>ask(a.getValue(),
-          NodeAgent.Describe::new, ASK, system.scheduler()).toCompletableFuture().get(ASK.toSeconds() + 5,
+          NodeAgent.Describe::new, patience, system.scheduler()).toCompletableFuture().get(patience.toSeconds() + 5,
           TimeUnit.SECONDS);
       String mismatch = own.mismatch(d.node(), d.policies());
       if (mismatch != null) {
