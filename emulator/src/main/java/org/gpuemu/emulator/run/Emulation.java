@@ -283,6 +283,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   private Behavior<Command> onEndRun(EndRun msg) {
+    run.causality().gather(); // the end gathers every host: from here no host runs ahead of another
     endedAt = run.fired(msg.due());
     run.disarmAll(timers);
     for (Host.Refs h : refs.hosts()) for (Host.GpuRefs g : h.gpus()) g.scheduler().tell(new Scheduling.End(endedAt));
