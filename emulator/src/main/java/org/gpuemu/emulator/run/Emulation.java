@@ -49,7 +49,6 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private record EndRun(long due) implements Command, Timed {}
 
-
   private record DrainTimedOut(long due) implements Command, Timed {}
 
   /** The fault injector strikes a fault: routed to the actor its kind hits. */
