@@ -63,8 +63,17 @@ public final class Runner {
    * override them, for measuring alternatives.
    */
   public static Config pekkoConfig(Causality.Order order) {
+    return pekkoConfig(order, 0);
+  }
+
+  /**
+   * As {@link #pekkoConfig(Causality.Order)}, with {@code hostThreads} dispatcher threads when the hosts run apart
+   * ({@code fidelity.host-threads} > 0, {@link Causality#partitioned}); 0: one.
+   */
+  public static Config pekkoConfig(Causality.Order order, int hostThreads) {
     Config dispatcher = order == Causality.Order.CONSERVATIVE
-        ? ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
+        ? ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = "
+            + Math.max(1, hostThreads))
             .withFallback(TimerProbe.RECOMMENDED_DISPATCHER)
         : TimerProbe.RECOMMENDED_DISPATCHER;
     return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"\n"
@@ -178,6 +187,11 @@ public final class Runner {
      * with that model time (ns), or -1 when the run ends first.
      */
     CompletionStage<Long> control(Control control);
+
+    /** Why this run cannot be paused (a cluster run: every node has a clock of its own); null when it can. */
+    default String pauseRefused() {
+      return null;
+    }
   }
 
   /**
@@ -261,7 +275,7 @@ public final class Runner {
     void check() {
       org.gpuemu.emulator.clock.Frontier f = causality.frontier();
       if (f == null) return;
-      org.gpuemu.emulator.clock.Frontier.Level bound = f.bound();
+      org.gpuemu.emulator.clock.Frontier.Level bound = causality.present();
       long now = System.nanoTime();
       if (session.paused()) {
         seen = null;
@@ -377,7 +391,17 @@ public final class Runner {
    */
   public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
       MetricsHub.TimelineTap tap, Sampler sampler) throws Exception {
-    Started run = start(scenario, outDir, c -> { }, tap, Attach.NONE, zeroEpochMillis);
+    return runFrom(scenario, outDir, zeroEpochMillis, everyMillis, tap, sampler, Attach.NONE);
+  }
+
+  /**
+   * As {@link #runFrom(Settings.Scenario, Path, long, long, MetricsHub.TimelineTap, Sampler)}, with {@code attach}'s
+   * session (from time zero on) and control records: a cluster node steered from the coordinator's dashboard.
+   */
+  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
+      MetricsHub.TimelineTap tap, Sampler sampler, Attach attach) throws Exception {
+    Started run = start(scenario, outDir, c -> { }, tap, attach, zeroEpochMillis);
+    run.begun().thenRun(() -> attach.session().accept(run.session()));
     try {
       StallWatch stall = new StallWatch(run.context().causality(), run.session());
       while (!run.ended().isDone()) {
@@ -412,6 +436,9 @@ public final class Runner {
     Settings.Fidelity f = scenario.fidelity();
     RunContext context = new RunContext(clock, new TimerLateness(clock), new Causality(clock, f.order(),
         clock.toEmulatedNanos(f.horizonWallNanos()), f.orderSeed()));
+    if (f.hostThreads() > 0) {
+      context.causality().partitioned(scenario.hosts().stream().map(Settings.Host::actorName).toList());
+    }
     started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     CompletableFuture<Void> begun = new CompletableFuture<>();
@@ -427,7 +454,7 @@ public final class Runner {
     ActorSystem<Emulation.Command> system = ActorSystem.create(
         Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
             attach.planned(), attach.controlled(), history),
-        "emulation", pekkoConfig(f.order()));
+        "emulation", pekkoConfig(f.order(), f.hostThreads()));
     return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
         begun, history);
   }
