@@ -67,11 +67,6 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
   private long pausedAtNanos; // guarded by queue
   // Set when a new earliest task arrives while the timer thread may be spinning on the old one.
   private volatile boolean headChanged;
-  // Whether the timer thread decided to park (set under the queue's lock): only then does a new earliest task need
-  // an unpark, a system call that at tens of thousands of timers a second cost the threads that arm them.
-  private boolean sleeping; // guarded by queue
-  // The tasks due at once, polled in one hold of the lock and fired outside it (confined to the timer thread).
-  private final ArrayList<Task> dueBatch = new ArrayList<>();
   private volatile boolean stopping;
   private long lastBlockedNanos; // confined to the timer thread
 
@@ -201,7 +196,7 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
   }
 
   private Cancellable enqueue(Task task) {
-    boolean wake;
+    boolean newHead;
     synchronized (queue) {
       if (closed) {
         throw new SchedulerException("cannot enqueue after timer shutdown");
@@ -209,15 +204,13 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
       task.deadline += paused ? pausedAtNanos : nanoTime.getAsLong(); // the delay from now (or from the pause)
       task.seq = nextSeq++;
       queue.add(task);
-      boolean newHead = queue.peek() == task;
+      newHead = queue.peek() == task;
       if (newHead) {
         headChanged = true;
       }
-      wake = newHead && sleeping;
     }
-    // Only an earlier deadline can shorten the timer thread's park, and only a parked thread needs waking (a spinning
-    // one sees headChanged; one about to look at the queue sees the task); on its own thread there is nothing to wake.
-    if (wake && Thread.currentThread() != timerThread) {
+    // Only an earlier deadline can shorten the timer thread's park; on its own thread there is nothing to wake.
+    if (newHead && Thread.currentThread() != timerThread) {
       LockSupport.unpark(timerThread);
     }
     return task;
@@ -234,6 +227,7 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
     while (!stopping) {
       // A task that interrupted its (our) thread would make every park return at once: a hidden busy loop.
       Thread.interrupted();
+      Task due = null;
       long waitNanos = 0L;
       Task head;
       synchronized (queue) {
@@ -241,7 +235,6 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
           return;
         }
         headChanged = false;
-        sleeping = false;
         head = queue.peek();
         while (head != null && head.isCancelled()) {
           queue.poll();
@@ -251,21 +244,14 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
         if (paused) {
           head = null; // nothing fires: park until resume() unparks
         } else if (head != null) {
-          // every task due now in one hold of the lock: dense timers would otherwise take it once per task
-          long now = nanoTime.getAsLong();
-          waitNanos = head.deadline - now;
-          while (head != null && head.deadline - now <= 0) {
-            dueBatch.add(queue.poll());
-            head = queue.peek();
+          waitNanos = head.deadline - nanoTime.getAsLong();
+          if (waitNanos <= 0) {
+            due = queue.poll();
           }
-          if (head != null) waitNanos = head.deadline - now;
         }
-        // about to park (not to spin): from now on a new earliest task must unpark this thread
-        sleeping = dueBatch.isEmpty() && (head == null || waitNanos > spinNanos);
       }
-      if (!dueBatch.isEmpty()) {
-        for (int i = 0; i < dueBatch.size(); i++) fire(dueBatch.get(i));
-        dueBatch.clear();
+      if (due != null) {
+        fire(due);
       } else if (head == null) {
         LockSupport.park(this);
         lastBlockedNanos = nanoTime.getAsLong();
