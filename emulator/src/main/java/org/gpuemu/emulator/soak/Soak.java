@@ -43,8 +43,8 @@ public final class Soak {
     Recorder recorder = new Recorder(scenario, checkEveryNanos);
     // poll at least twice per check period (in wall time), at most every second, never more often than 20 times a second
     long liveEvery = Math.max(50, Math.min(1000, Math.round(checkEveryNanos / scenario.timeScale() / 2e6)));
-    RunResult result = Runner.run(scenario, out, progress, liveEvery, recorder::started, MetricsHub.TimelineTap.NONE,
-        recorder);
+    RunResult result = Runner.run(scenario, out, Runner.Options.every(liveEvery, progress)
+        .withStarted(recorder::started).withSampler(recorder));
     Summary summary = new Summary(result);
     summary.write(out.resolve("summary.json"));
     recorder.finalSample(result, summary);
