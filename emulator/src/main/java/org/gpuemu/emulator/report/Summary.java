@@ -17,7 +17,7 @@ import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
-import org.gpuemu.emulator.run.Verdict;
+import org.gpuemu.emulator.run.FidelityVerdict;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
@@ -114,7 +114,7 @@ public final class Summary {
     return new SummaryDoc(header(), vms, many ? List.of() : switches(r.scheduler()), space.top(),
         many ? figures : policyFigures(figures, r.allGpus().get(0)), gpu.figures(), cpu(), hosts(many),
         placement(many), FairnessFigures.of(fairnessRows, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,
-        new SummaryDoc.Verdict(checked.verdict().result(), checked.verdict().reasons()), faults,
+        new SummaryDoc.CheckerVerdict(checked.verdict().result(), checked.verdict().reasons()), faults,
         ControlTally.entries(r.controls()), benchmarks(), null);
   }
 
@@ -301,7 +301,7 @@ public final class Summary {
     long reference = byFrames ? frameMedian : medianKernelNanos;
     boolean known = reference != Long.MAX_VALUE;
     String unit = byFrames ? "median frame" : "GPU-time median kernel";
-    Verdict verdict = Verdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
+    FidelityVerdict verdict = FidelityVerdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
     faithful = verdict.faithful();
     rule = verdict.rule();
     reason = verdict.reason();

@@ -332,14 +332,14 @@ public final class Runner {
   }
 
   /**
-   * The verdict so far, by the rules of the final one ({@link Verdict}); the unit it sizes violations against is the
+   * The verdict so far, by the rules of the final one ({@link FidelityVerdict}); the unit it sizes violations against is the
    * median of the VMs' frame times in the last period (the final verdict takes the median frame of the whole run),
    * and none when no VM renders frames (the size rule is then applied at the end only).
    */
   static String liveVerdict(MetricsHub.LiveView view, RunContext context, Settings.Scenario scenario) {
     double[] fps = java.util.Arrays.stream(view.fps()).filter(x -> x > 0).sorted().toArray();
     long unit = fps.length == 0 ? Long.MAX_VALUE : Math.round(1e9 / fps[fps.length / 2]);
-    Verdict v = Verdict.of(context.causality().snapshot(), unit, "median frame", scenario.fidelity(),
+    FidelityVerdict v = FidelityVerdict.of(context.causality().snapshot(), unit, "median frame", scenario.fidelity(),
         scenario.timeScale());
     return v.faithful() ? "faithful" : "UNFAITHFUL " + v.rule();
   }

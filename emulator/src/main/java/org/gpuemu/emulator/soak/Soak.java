@@ -30,7 +30,7 @@ public final class Soak {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What a soak produced. */
-  public record Result(List<SoakSample> samples, Summary summary, SoakRules.Verdict verdict, double wallSeconds) {}
+  public record Result(List<SoakSample> samples, Summary summary, SoakRules.SoakVerdict verdict, double wallSeconds) {}
 
   private Soak() {}
 
@@ -50,7 +50,7 @@ public final class Soak {
     recorder.finalSample(result, summary);
     SummaryDoc.Invariants inv = summary.doc().invariants();
     SoakRules.Limits limits = limits(scenario);
-    SoakRules.Verdict verdict = SoakRules.judge(recorder.samples, new SoakRules.End(inv.requestsLost(),
+    SoakRules.SoakVerdict verdict = SoakRules.judge(recorder.samples, new SoakRules.End(inv.requestsLost(),
         inv.requestsOpenAtEnd(), inv.requestsDuplicated(), summary.brokenInvariants()), limits);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("scenario", scenario.name());
