@@ -3,7 +3,6 @@ package org.gpuemu.workloads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 
 /**
  * The workloads of COMBO (Chen et al., combo.txt §6.2, Table 7, on an RTX 3090): the four cloud games of Table 2 at
@@ -74,26 +73,92 @@ public final class ComboWorkloads {
 
   /**
    * One DNN training job (§6.2: "The DNN training tasks contain CD kernels and TC kernels"). An iteration runs the
-   * forward pass (per weight layer a TC kernel, convolution or GEMM, then a CD kernel, batch norm and activation), the
+   * forward pass (per weight layer a TC kernel, convolution or GEMM, then a CD kernel, its batch norm and ReLU), the
    * backward pass in reverse (per layer a CD kernel and two TC kernels, data and weight gradients) and one CD optimizer
-   * step, which is a synchronous call (the training loop reads the loss back). Layer counts are the models'; the paper
-   * gives no kernel durations, so the means are assumed, sized so that an iteration's GPU work at batch 64 is what
-   * mixed-precision training takes on an RTX 3090-class GPU (ResNet50 61.7 ms, VGG16 122.4 ms, Inception-v3 90.4 ms,
-   * DenseNet-121 73.9 ms: 3 × layers TC kernels and 2 × layers + 1 CD kernels), with VGG16's kernels the longest
-   * (§6.6: "VGG16, whose kernel duration is longer"). Layers differ in size: each layer's kernels get a fixed weight in
-   * [0.5, 1.5) drawn from the model's name, normalised to mean 1, so the means hold exactly.
+   * step, which is a synchronous call (the training loop reads the loss back). The paper gives no kernel durations;
+   * they are derived, per layer, from the network's architecture ({@link DnnLayers}) and the RTX 3090:
    *
-   * @param layers weight layers (convolutions and fully connected)
-   * @param tcMean mean TC kernel duration on the whole GPU
-   * @param cdMean mean CD kernel duration on the whole GPU
+   * <ul>
+   *   <li>at the GPU's documented peaks (NVIDIA Ampere GA102 whitepaper: TF32 Tensor {@link #TC_PEAK_FLOPS}, GDDR6X
+   *       {@link #DRAM_BYTES_PER_S}) a TC kernel takes 2 × MACs × batch / peak (forward, data and weight gradient
+   *       alike) and a CD kernel bytes / bandwidth: batch norm and ReLU read and write their elements
+   *       {@link #BN_FWD_PASSES} times forward and {@link #BN_BWD_PASSES} times backward (VGG16, ReLU alone: {@link
+   *       #RELU_FWD_PASSES} and {@link #RELU_BWD_PASSES}), 4 bytes each; the optimizer (Adam) {@link
+   *       #ADAM_PASSES} passes over the weights;</li>
+   *   <li>every kernel is then scaled by one factor per network so that the iteration takes what an RTX 3090
+   *       measurably takes: batch / images per second of published PyTorch training throughput on an RTX 3090
+   *       (N. Sentyabov, "RTX 5090 Deep Learning Benchmark", 2025-02-17, FP32 training column, tabulated in
+   *       github.com/nehemiah888/rtx5090aitest: VGG16 260.8, ResNet50 523.0 images/s). No RTX 3090 figure was found
+   *       for Inception-v3 and DenseNet-121: they take ResNet50's factor (the same achieved share of the peaks).</li>
+   * </ul>
+   *
+   * <p>Batch: the paper gives none. Its first author's PilotFish artifact (combo.txt's [37],
+   * github.com/Chen-Binghao/PilotFish, {@code script/kernel-inject.bat}) trains the {@code pytorch_classification}
+   * scripts of github.com/WZMIAOMIAO/deep-learning-for-image-processing, whose VGG16 script trains at batch 32
+   * ({@code Test3_vggnet/train.py}) and ResNet script at 16 ({@code Test5_resnet/train.py}); DenseNet-121 takes 16
+   * and Inception-v3 32 (assumed: the same family of scripts, not verified).
+   *
+   * @param layers   the network's weight layers
+   * @param batch    images per iteration
+   * @param measured published RTX 3090 training throughput, images per second; 0 when none was found
    */
-  record DnnSpec(String key, String title, int layers, long tcMean, long cdMean) {}
+  record DnnSpec(String key, String title, DnnLayers layers, int batch, double measured) {}
+
+  /** NVIDIA GA102 whitepaper: GeForce RTX 3090 peak dense TF32 Tensor throughput, FLOP/s. */
+  static final double TC_PEAK_FLOPS = 35.6e12;
+  /** NVIDIA: GeForce RTX 3090 memory bandwidth, bytes/s. */
+  static final double DRAM_BYTES_PER_S = 936e9;
+  /** FP32 activations and weights. */
+  static final int BYTES = 4;
+  /** Batch norm reads its input twice (statistics, normalisation) and writes once; ReLU reads and writes once. */
+  static final int BN_FWD_PASSES = 5;
+  /** ReLU backward reads two and writes one; batch norm backward reads three (two reductions) and writes two. */
+  static final int BN_BWD_PASSES = 8;
+  static final int RELU_FWD_PASSES = 2;
+  static final int RELU_BWD_PASSES = 3;
+  /** Adam reads weight, gradient and both moments and writes weight and both moments. */
+  static final int ADAM_PASSES = 7;
 
   static final List<DnnSpec> DNNS = List.of(
-      new DnnSpec("resnet50", "ResNet50", 54, 300 * US, 120 * US),       // 53 convolutions + the classifier
-      new DnnSpec("vgg16", "VGG16", 16, 2_000 * US, 800 * US),           // 13 convolutions + 3 fully connected
-      new DnnSpec("inception", "Inception-v3", 95, 250 * US, 100 * US),  // 94 convolutions + the classifier
-      new DnnSpec("densenet", "DenseNet-121", 121, 150 * US, 80 * US));  // 120 convolutions + the classifier
+      new DnnSpec("resnet50", "ResNet50", DnnLayers.resnet50(), 16, 523.0),
+      new DnnSpec("vgg16", "VGG16", DnnLayers.vgg16(), 32, 260.8),
+      new DnnSpec("inception", "Inception-v3", DnnLayers.inceptionV3(), 32, 0),
+      new DnnSpec("densenet", "DenseNet-121", DnnLayers.densenet121(), 16, 0));
+
+  /** A DNN's kernels at the peaks, unscaled: per layer forward TC, forward CD, backward CD; and the optimizer. */
+  record PeakKernels(double[] tc, double[] cdFwd, double[] cdBwd, double optimizer) {
+    double iteration() {
+      double sum = optimizer;
+      for (int l = 0; l < tc.length; l++) sum += 3 * tc[l] + cdFwd[l] + cdBwd[l];
+      return sum;
+    }
+  }
+
+  static PeakKernels peakKernels(DnnSpec d) {
+    List<DnnLayers.Layer> layers = d.layers().layers();
+    int n = layers.size();
+    double[] tc = new double[n];
+    double[] cdFwd = new double[n];
+    double[] cdBwd = new double[n];
+    int fwd = d.layers().norm() ? BN_FWD_PASSES : RELU_FWD_PASSES;
+    int bwd = d.layers().norm() ? BN_BWD_PASSES : RELU_BWD_PASSES;
+    for (int l = 0; l < n; l++) {
+      DnnLayers.Layer layer = layers.get(l);
+      tc[l] = 2.0 * layer.macs() * d.batch() / TC_PEAK_FLOPS * 1e9;
+      double bytes = (double) layer.cdElements() * d.batch() * BYTES;
+      cdFwd[l] = fwd * bytes / DRAM_BYTES_PER_S * 1e9;
+      cdBwd[l] = bwd * bytes / DRAM_BYTES_PER_S * 1e9;
+    }
+    double optimizer = (double) ADAM_PASSES * d.layers().weights() * BYTES / DRAM_BYTES_PER_S * 1e9;
+    return new PeakKernels(tc, cdFwd, cdBwd, optimizer);
+  }
+
+  /** The factor from peak to measured: the published iteration time over the iteration at the peaks. */
+  static double achievedFactor(DnnSpec d) {
+    DnnSpec measured = d.measured() > 0 ? d : DNNS.get(0);
+    return measured.batch() / measured.measured() * 1e9 / peakKernels(measured).iteration();
+  }
+
   /** CPU work per training iteration before its kernels launch (the Python loop; data loading overlaps). Assumed. */
   static final long DNN_CPU_NANOS = MS;
 
@@ -193,45 +258,43 @@ public final class ComboWorkloads {
 
   /** A DNN training job: see {@link DnnSpec}. */
   static StepLoop dnn(DnnSpec d) {
-    double[] weight = layerWeights(d);
+    PeakKernels peak = peakKernels(d);
+    double k = achievedFactor(d);
+    int n = peak.tc().length;
     List<Step> iteration = new ArrayList<>();
     iteration.add(new Step.CpuBurst(DNN_CPU_NANOS));
-    for (int l = 0; l < d.layers(); l++) {
-      iteration.add(launch(d.key() + "/fwd", KernelType.TC, d.tcMean(), weight[l]));
-      iteration.add(launch(d.key() + "/bn-act", KernelType.CD, d.cdMean(), weight[l]));
+    for (int l = 0; l < n; l++) {
+      iteration.add(launch(d.key() + "/fwd", KernelType.TC, k * peak.tc()[l]));
+      iteration.add(launch(d.key() + "/bn-act", KernelType.CD, k * peak.cdFwd()[l]));
     }
-    for (int l = d.layers() - 1; l >= 0; l--) {
-      iteration.add(launch(d.key() + "/bn-act-bwd", KernelType.CD, d.cdMean(), weight[l]));
-      iteration.add(launch(d.key() + "/dgrad", KernelType.TC, d.tcMean(), weight[l]));
-      iteration.add(launch(d.key() + "/wgrad", KernelType.TC, d.tcMean(), weight[l]));
+    for (int l = n - 1; l >= 0; l--) {
+      iteration.add(launch(d.key() + "/bn-act-bwd", KernelType.CD, k * peak.cdBwd()[l]));
+      iteration.add(launch(d.key() + "/dgrad", KernelType.TC, k * peak.tc()[l]));
+      iteration.add(launch(d.key() + "/wgrad", KernelType.TC, k * peak.tc()[l]));
     }
-    iteration.add(new Step.SyncCall(new KernelSpec(d.key() + "/optimizer", KernelType.CD, BE_BLOCKS, d.cdMean())));
+    iteration.add(new Step.SyncCall(kernel(d.key() + "/optimizer", KernelType.CD, k * peak.optimizer())));
     String description = String.format(Locale.ROOT,
-        "%s training (combo §6.2): %d weight layers, TC kernels %.2f ms and CD kernels %.2f ms on average (assumed)",
-        d.title(), d.layers(), d.tcMean() / 1e6, d.cdMean() / 1e6);
+        "%s training (combo §6.2), batch %d: %d weight layers, %.1f ms of GPU work per iteration "
+            + "(per-layer kernels from the architecture and the RTX 3090%s)",
+        d.title(), d.batch(), n, k * peak.iteration() / 1e6,
+        d.measured() > 0 ? String.format(Locale.ROOT, ", %.1f images/s measured", d.measured()) : "");
     return new StepLoop("combo-" + d.key(), description, iteration);
   }
 
-  /** Per-layer size weights of a model: fixed by its name, in [0.5, 1.5) before normalising to mean 1. */
-  static double[] layerWeights(DnnSpec d) {
-    SplittableRandom random = new SplittableRandom(d.key().hashCode());
-    double[] weight = new double[d.layers()];
-    double sum = 0;
-    for (int l = 0; l < weight.length; l++) {
-      weight[l] = 0.5 + random.nextDouble();
-      sum += weight[l];
-    }
-    for (int l = 0; l < weight.length; l++) weight[l] *= weight.length / sum;
-    return weight;
+  /** A DNN kernel: element-wise CD kernels are memory-intensive, TC kernels unclassified. */
+  private static KernelSpec kernel(String name, KernelType type, double nanos) {
+    MemoryClass memory = type == KernelType.CD ? MemoryClass.MEMORY : MemoryClass.UNCLASSIFIED;
+    return new KernelSpec(name, type, BE_BLOCKS, Math.max(1, Math.round(nanos)), memory);
   }
 
-  private static Step launch(String name, KernelType type, long mean, double weight) {
-    return new Step.LaunchKernel(new KernelSpec(name, type, BE_BLOCKS, Math.max(1, Math.round(mean * weight))));
+  private static Step launch(String name, KernelType type, double nanos) {
+    return new Step.LaunchKernel(kernel(name, type, nanos));
   }
 
   /** A Parboil benchmark: see {@link ParboilSpec}. */
   static StepLoop parboil(ParboilSpec p) {
-    KernelSpec kernel = new KernelSpec(p.key(), KernelType.CD, BE_BLOCKS, p.kernelNanos());
+    KernelSpec kernel = new KernelSpec(p.key(), KernelType.CD, BE_BLOCKS, p.kernelNanos(),
+        p.computeIntensive() ? MemoryClass.COMPUTE : MemoryClass.MEMORY);
     List<Step> iteration = new ArrayList<>();
     iteration.add(new Step.CpuBurst(PARBOIL_CPU_NANOS));
     for (int i = 1; i < PARBOIL_LAUNCHES; i++) iteration.add(new Step.LaunchKernel(kernel));

@@ -15,14 +15,28 @@ public final class GameWorkload implements Workload {
   private final String description;
   private final List<GamePhase> phases;
   private final boolean loop;
+  private final long presentCpuNanos;
 
   public GameWorkload(String name, String description, List<GamePhase> phases, boolean loop) {
+    this(name, description, phases, loop, 0);
+  }
+
+  /**
+   * {@code presentCpuNanos}: the CPU time of each Present call itself ({@link Step.Present#cpuNanos}), part of the
+   * frame's CPU time (a game's measured CPU usage includes it), so the frame's other CPU work is that much shorter.
+   */
+  public GameWorkload(String name, String description, List<GamePhase> phases, boolean loop, long presentCpuNanos) {
     if (phases.isEmpty()) throw new IllegalArgumentException("a game needs at least one phase");
+    if (presentCpuNanos < 0) throw new IllegalArgumentException("presentCpuNanos must be >= 0");
     this.name = name;
     this.description = description;
     this.phases = List.copyOf(phases);
     this.loop = loop;
+    this.presentCpuNanos = presentCpuNanos;
   }
+
+  /** The CPU time of each Present call itself (0: not modelled). */
+  public long presentCpuNanos() { return presentCpuNanos; }
 
   @Override public String name() { return name; }
 
@@ -75,7 +89,7 @@ public final class GameWorkload implements Workload {
         sampler = phase.variation().sampler(random);
       }
       Scene s = phase.scene().scaled(sampler.factor(now - startedAt));
-      addFrame(pending, name + "/" + phase.name(), s, phase.batches());
+      addFrame(pending, name + "/" + phase.name(), s, phase.batches(), presentCpuNanos);
       frame++;
       return true;
     }
@@ -86,7 +100,16 @@ public final class GameWorkload implements Workload {
    * work followed by its launch, the last batch going with Present after the frame's pacing.
    */
   static void addFrame(Collection<Step> out, String kernelName, Scene s, int batches) {
-    long cpuEach = Math.max(1, s.cpuNanos() / batches);
+    addFrame(out, kernelName, s, batches, 0);
+  }
+
+  /**
+   * As above, with a Present that costs {@code presentCpuNanos} of CPU of its own, taken from the frame's CPU work
+   * (at most all of it but 1 ns per batch).
+   */
+  static void addFrame(Collection<Step> out, String kernelName, Scene s, int batches, long presentCpuNanos) {
+    long present = Math.min(presentCpuNanos, Math.max(0, s.cpuNanos() - batches));
+    long cpuEach = Math.max(1, (s.cpuNanos() - present) / batches);
     long gpuEach = Math.max(1, s.gpuNanos() / batches);
     KernelSpec batch = KernelSpec.cd(kernelName, gpuEach);
     for (int i = 0; i < batches; i++) {
@@ -94,6 +117,6 @@ public final class GameWorkload implements Workload {
       if (i < batches - 1) out.add(new Step.LaunchKernel(batch));
     }
     if (s.pacingNanos() > 0) out.add(new Step.Sleep(s.pacingNanos()));
-    out.add(new Step.Present(batch));
+    out.add(new Step.Present(batch, present));
   }
 }

@@ -9,13 +9,20 @@ import java.util.Objects;
  * @param type         which GPU unit it runs on
  * @param threadBlocks thread blocks of the grid (used by space sharing and kernel slicing)
  * @param soloNanos    emulated duration when it runs alone on the whole GPU
+ * @param memory       how memory-intensive it is, for its co-location gain ({@link MemoryClass})
  */
-public record KernelSpec(String name, KernelType type, int threadBlocks, long soloNanos) {
+public record KernelSpec(String name, KernelType type, int threadBlocks, long soloNanos, MemoryClass memory) {
   public KernelSpec {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(type, "type");
+    Objects.requireNonNull(memory, "memory");
     if (threadBlocks <= 0) throw new IllegalArgumentException("threadBlocks must be > 0: " + threadBlocks);
     if (soloNanos <= 0) throw new IllegalArgumentException("soloNanos must be > 0: " + soloNanos);
+  }
+
+  /** A kernel whose memory intensity is not classified. */
+  public KernelSpec(String name, KernelType type, int threadBlocks, long soloNanos) {
+    this(name, type, threadBlocks, soloNanos, MemoryClass.UNCLASSIFIED);
   }
 
   /** A CUDA-core kernel, the default of the graphics and GPGPU papers. */

@@ -25,12 +25,23 @@ public sealed interface Step {
   /**
    * End of a frame. {@code tail} is the last batch of the frame's commands, which the Direct3D runtime submits
    * with Present rather than when its command queue fills (vgris.txt §2.2); null when there is none. A policy
-   * that holds Present back (VGRIS proportional share) therefore holds that batch back too.
+   * that holds Present back (VGRIS proportional share) therefore holds that batch back too. {@code cpuNanos} is
+   * the CPU time of the call itself (the runtime's and the kernel driver's present path), which the guest pays on
+   * its vCPU inside the call; 0 where the workload does not model it.
    */
-  record Present(KernelSpec tail) implements Step {
+  record Present(KernelSpec tail, long cpuNanos) implements Step {
+    public Present {
+      if (cpuNanos < 0) throw new IllegalArgumentException("cpuNanos must be >= 0: " + cpuNanos);
+    }
+
+    /** A Present whose own CPU time is not modelled. */
+    public Present(KernelSpec tail) {
+      this(tail, 0);
+    }
+
     /** A Present that submits no commands of its own. */
     public Present() {
-      this(null);
+      this(null, 0);
     }
   }
 

@@ -237,21 +237,34 @@ class ComboWorkloadsTest {
     return kernels.stream().filter(k -> k.type() == type).count();
   }
 
-  @ParameterizedTest(name = "{0}: {1} layers, TC {2} us, CD {3} us, GPU {4} ms per iteration")
+  @ParameterizedTest(name = "{0}: {1} layers, batch {2} at {3} images/s")
   @CsvSource({
-      "combo-resnet50, 54, 300, 120, 61.68", "combo-vgg16, 16, 2000, 800, 122.4",
-      "combo-inception, 95, 250, 100, 90.35", "combo-densenet, 121, 150, 80, 73.89"})
-  void dnnTraining_iterationHas3LTcAnd2LPlus1CdKernels_withTheMeansAssumed(String name, int layers, long tcUs,
-      long cdUs, double gpuMs) {
+      // batch and published RTX 3090 training images per second
+      "combo-resnet50, 54, 16, 523.0", "combo-vgg16, 16, 32, 260.8",
+      // ResNet50's achieved share of the peaks: no published RTX 3090 figure for these two
+      "combo-inception, 95, 32, -1", "combo-densenet, 121, 16, -1"})
+  void dnnTraining_iterationHas3LTcAnd2LPlus1CdKernels_takingThePublishedIterationTime(String name, int layers,
+      int batch, double imagesPerSecond) {
     List<KernelSpec> k = kernels(name);
     assertEquals(3L * layers, count(k, KernelType.TC), "forward, data gradient, weight gradient per layer");
     assertEquals(2L * layers + 1, count(k, KernelType.CD), "batch norm forward and backward per layer, optimizer");
     assertEquals(0, count(k, KernelType.RT), "§6.2: DNN training has CD and TC kernels only");
-    // layer weights are normalised to mean 1, so the means hold up to one nanosecond of rounding per kernel
-    assertEquals(3.0 * layers * tcUs * US, sum(k, KernelType.TC), k.size());
-    assertEquals((2.0 * layers + 1) * cdUs * US, sum(k, KernelType.CD), k.size());
-    assertEquals(gpuMs * MS, sum(k, KernelType.TC) + sum(k, KernelType.CD), 0.01 * MS);
-    assertTrue(k.stream().allMatch(s -> s.soloNanos() >= (tcUs < cdUs ? tcUs : cdUs) * US / 3), "no kernel vanishes");
+    if (imagesPerSecond > 0) {
+      assertEquals(batch / imagesPerSecond * 1e9, sum(k, KernelType.TC) + sum(k, KernelType.CD), k.size());
+    }
+    assertTrue(k.stream().allMatch(s -> s.type() == KernelType.TC
+        ? s.memory() == MemoryClass.UNCLASSIFIED : s.memory() == MemoryClass.MEMORY),
+        "element-wise CD kernels are memory-intensive");
+  }
+
+  @Test
+  void dnnKernels_scaleWithTheirLayersWork() {
+    // VGG16's conv1_2 (224 x 224, 64 -> 64, 3 x 3) does 1.85 G MACs per image, its fc8 4.1 M: their forward kernels
+    // keep that ratio (one factor per network scales the peaks to the measured iteration)
+    List<KernelSpec> vgg = kernels("combo-vgg16").stream().filter(s -> s.name().equals("vgg16/fwd")).toList();
+    double conv12 = 224.0 * 224 * 64 * 64 * 9;
+    double fc8 = 4096.0 * 1000;
+    assertEquals(conv12 / fc8, (double) vgg.get(1).soloNanos() / vgg.get(15).soloNanos(), 0.01 * conv12 / fc8);
   }
 
   @Test
@@ -273,6 +286,8 @@ class ComboWorkloadsTest {
     assertEquals(8, k.size());
     for (KernelSpec s : k) {
       assertEquals(KernelType.CD, s.type(), "§6.2: the scientific applications only contain the CD kernel");
+      assertEquals(Set.of("combo-cp", "combo-mrif", "combo-mriq", "combo-fft").contains(name)
+          ? MemoryClass.COMPUTE : MemoryClass.MEMORY, s.memory(), "§6.3's compute- and memory-intensive benchmarks");
       assertEquals(kernelUs * US, s.soloNanos());
     }
   }

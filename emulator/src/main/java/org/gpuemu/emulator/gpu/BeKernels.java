@@ -22,7 +22,8 @@ final class BeKernels {
 
   /** A BE request arrived: the kernel to queue with the policy. */
   BeKernel queued(Held h) {
-    BeKernel k = new BeKernel(h.work().id(), h.work().vgpu(), h.kernel().type(), h.kernel().soloNanos());
+    BeKernel k = new BeKernel(h.work().id(), h.work().vgpu(), h.kernel().type(), h.kernel().soloNanos(),
+        h.kernel().memory());
     queued.put(k.id(), k);
     held.put(k.id(), h);
     return k;

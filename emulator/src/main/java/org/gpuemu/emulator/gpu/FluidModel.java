@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.workloads.KernelType;
+import org.gpuemu.workloads.MemoryClass;
 
 /**
  * The SM group's fluid execution model (docs/concepts/architecture.md). A kernel's work is its solo duration on the
@@ -51,5 +52,10 @@ public final class FluidModel {
   /** Progress rate (work per nanosecond) of each kernel of a co-running set, in the order given. */
   public double[] rates(List<KernelType> running) {
     return table.rates(running);
+  }
+
+  /** The same, for kernels whose memory class sets their co-location gain ({@link ColocationTable#rates}). */
+  public double[] rates(List<KernelType> running, List<MemoryClass> memory) {
+    return table.rates(running, memory);
   }
 }

@@ -9,6 +9,7 @@ import java.util.OptionalLong;
 import org.HdrHistogram.Histogram;
 import org.gpuemu.workloads.KernelSpec;
 import org.gpuemu.workloads.KernelType;
+import org.gpuemu.workloads.MemoryClass;
 
 /**
  * What an SM group does with its kernels, in model time and nothing else: the {@link SmGroup} actor feeds it the
@@ -94,6 +95,7 @@ public final class SmGroupModel<T> {
   private static final class Running<T> {
     final Kernel<T> kernel;
     final KernelType type;
+    final MemoryClass memory;
     final long started;
     /** SMs it is bound to (SM-bound version), 0 when unbound. */
     final int bound;
@@ -108,6 +110,7 @@ public final class SmGroupModel<T> {
     Running(Kernel<T> kernel, double work, long started, int bound, int span) {
       this.kernel = kernel;
       this.type = kernel.spec().type();
+      this.memory = kernel.spec().memory();
       this.remaining = work;
       this.started = started;
       this.bound = bound;
@@ -338,7 +341,7 @@ public final class SmGroupModel<T> {
     if (switching instanceof Copying) return OptionalLong.empty();
     if (switching instanceof SwitchingUntil s) return OptionalLong.of(s.until());
     if (running.isEmpty()) return OptionalLong.empty();
-    double[] rates = fluid.rates(types());
+    double[] rates = fluid.rates(types(), memories());
     double soonest = Double.MAX_VALUE;
     long watchdog = Long.MAX_VALUE;
     for (int i = 0; i < running.size(); i++) {
@@ -471,7 +474,7 @@ public final class SmGroupModel<T> {
       }
     }
     if (activeCount > 0) {
-      double[] rates = fluid.rates(types());
+      double[] rates = fluid.rates(types(), memories());
       for (int i = 0; i < running.size(); i++) {
         Running<T> k = running.get(i);
         if (!active(k)) continue;
@@ -532,5 +535,11 @@ public final class SmGroupModel<T> {
     List<KernelType> t = new ArrayList<>(running.size());
     for (Running<T> k : running) t.add(k.type);
     return t;
+  }
+
+  private List<MemoryClass> memories() {
+    List<MemoryClass> m = new ArrayList<>(running.size());
+    for (Running<T> k : running) m.add(k.memory);
+    return m;
   }
 }

@@ -20,6 +20,8 @@ final class AgentLedger {
   KernelSpec tail;
   long tailCall = -1;
   long call = -1;
+  /** The Present call's own CPU time ({@code Step.Present#cpuNanos}). */
+  long presentCpu;
   long presentIssued;
   /** Whether the Present went straight through, so that its answer's model time holds. */
   private boolean timed;
@@ -38,6 +40,12 @@ final class AgentLedger {
     tail = p.tail();
     tailCall = p.tailCall();
     call = p.call();
+    presentCpu = p.cpuNanos();
+  }
+
+  /** The vCPU whose Present this is. */
+  ActorRef<VCpu.Command> guest() {
+    return guest;
   }
 
   boolean holds() {

@@ -17,6 +17,8 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.VgrisController;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.clock.RunContext;
+import java.util.function.LongConsumer;
+import org.gpuemu.policies.vgris.AgentCpu;
 import org.gpuemu.policies.vgris.PresentMode;
 import org.gpuemu.policies.vgris.SlaPacer;
 import org.gpuemu.workloads.KernelSpec;
@@ -32,11 +34,14 @@ import org.gpuemu.workloads.KernelSpec;
  *       flush included) − predicted Present cost, then Present; the cost of every Present (issue to return) is
  *       recorded, in every mode, so the prediction is ready when the hybrid switches to SLA-aware. The Flush waits
  *       until the frame's commands have run on the GPU (the event query of {@link VgpuAnswers}), so the frame's GPU
- *       time is inside the measured time and the sleep comes after it; the flush's own CPU cost is not modelled:
- *       the paper measures it instead of predicting it, and so does this agent.</li>
+ *       time is inside the measured time and the sleep comes after it (the paper measures it instead of predicting
+ *       it, and so does this agent).</li>
  *   <li>Proportional share (§3.2): the agent asks the controller before each Present and holds it until the VM's
  *       budget allows.</li>
  * </ul>
+ * What the agent's own work costs (Figure 12's parts, {@link AgentCpu}) and what the Present call itself costs
+ * ({@code Step.Present#cpuNanos}) the guest's vCPU runs on its core, the first when the agent intercepts a Present,
+ * the second inside the Present the agent measures ({@link VCpu.AgentWork}).
  * Under a policy that does not intercept Present the agent passes it through, unless the VM has a fixed
  * {@code present-sleep} (the sleep schedule of Figure 8: "An initial sleep time per frame of 300 ms is set by
  * VGRIS"): then it runs the SLA-aware loop with that sleep instead of a computed one, Flush, Sleep, Present. A frame's latency is measured by the vCPU
@@ -60,8 +65,16 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
    * The guest calls Present, submitting {@code tail} (null: nothing); the answer goes to {@code replyTo} as
    * {@link VCpu.PresentReturned}.
    */
-  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
-      implements Command {}
+  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call,
+      long cpuNanos) implements Command {
+    /** A Present whose own CPU time is not modelled. */
+    public Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call) {
+      this(replyTo, tail, atNanos, tailCall, call, 0);
+    }
+  }
+
+  /** The guest's vCPU ran the CPU work the agent asked of it ({@link VCpu.AgentWork}), ending at {@code atNanos}. */
+  public record GuestCpuRan(long atNanos) implements Command {}
 
   /** Fault {@code fault} (agent-crash) at {@code atNanos}: see the class. */
   public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
@@ -98,6 +111,8 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private int framesSinceReport;
   /** The agent's prediction for the Present in flight when it was issued; -1: none. */
   private long predictedAtIssue = -1;
+  /** What follows the CPU work the guest's vCPU is running for the agent (null: none), given when it ended. */
+  private LongConsumer afterGuestCpu;
 
   public static Behavior<Command> create(Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
       ActorRef<Scheduling.Command> controller, ActorRef<MetricsHub.Command> metrics, RunContext run,
@@ -130,6 +145,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
         .onMessage(Present.class, this::onPresent)
         .onMessage(FromVgpu.class, this::onVgpu)
         .onMessage(SleepEnded.class, this::onSleepEnded)
+        .onMessage(GuestCpuRan.class, this::onGuestCpuRan)
         .onMessage(FromController.class, this::onController)
         .onMessage(Crash.class, this::onCrash)
         .onMessage(Reset.class, this::onReset)
@@ -142,17 +158,44 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
 
   private Behavior<Command> onPresent(Present msg) {
     ledger.held(msg);
+    // the agent's own work on an intercepted Present (Figure 12's parts), run on the guest's vCPU first
+    long agentCpu = AgentCpu.perPresent(mode, vm.presentSleep().set());
     if (mode instanceof PresentMode.SlaAware) {
-      flush();
+      guestCpu(agentCpu, msg.atNanos(), at -> flush());
     } else if (mode instanceof PresentMode.ProportionalShare) {
-      ledger.ask();
-      controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
+      guestCpu(agentCpu, msg.atNanos(), at -> {
+        ledger.ask();
+        controller.tell(new Scheduling.MayPresent(vgpuIndex, controllerMessages));
+      });
     } else if (vm.presentSleep().set()) {
       // VGRIS's agent with a fixed sleep (Figure 8): the SLA-aware loop, Flush then Sleep then Present (§3.2)
-      flush();
+      guestCpu(agentCpu, msg.atNanos(), at -> flush());
     } else {
       issuePresent(msg.atNanos()); // passed through at the guest's model time (causal order)
     }
+    return Behaviors.same();
+  }
+
+  /**
+   * The guest's vCPU runs {@code nanos} of CPU work for the agent from {@code atNanos} (-1: now), then {@code then}
+   * follows with the model time it ended; at once when there is none. The work is the agent's or the Present call's
+   * own: it runs in the guest's thread, so the vCPU's core must run it.
+   */
+  private void guestCpu(long nanos, long atNanos, LongConsumer then) {
+    long at = atNanos >= 0 ? atNanos : run.now();
+    if (nanos <= 0) {
+      then.accept(at);
+      return;
+    }
+    afterGuestCpu = then;
+    ledger.guest().tell(new VCpu.AgentWork(nanos, at, getContext().getSelf()));
+  }
+
+  private Behavior<Command> onGuestCpuRan(GuestCpuRan msg) {
+    LongConsumer then = afterGuestCpu;
+    afterGuestCpu = null;
+    // null: a crash lost what was to follow; not held: the Present failed meanwhile (its guest was answered)
+    if (then != null && ledger.holds()) then.accept(msg.atNanos());
     return Behaviors.same();
   }
 
@@ -244,11 +287,18 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     issuePresent(-1);
   }
 
-  /** {@code atNanos}: the guest's model time when the Present went straight through, -1 when the agent held it. */
+  /**
+   * {@code atNanos}: the guest's model time when the Present went straight through, -1 when the agent held it. The
+   * call's own CPU work runs on the guest's vCPU first (inside the Present the agent measures), then the Present
+   * goes to the vGPU.
+   */
   private void issuePresent(long atNanos) {
     predictedAtIssue = pacer.predictedPresentNanos();
-    ledger.forwarded(run.now(), atNanos >= 0);
-    vgpu.tell(new VGpu.Present(vgpuAnswers, ledger.tail, atNanos, ledger.tailCall, ledger.call));
-    ledger.tailSent();
+    long issued = run.now();
+    guestCpu(ledger.presentCpu, atNanos, end -> {
+      ledger.forwarded(issued, atNanos >= 0);
+      vgpu.tell(new VGpu.Present(vgpuAnswers, ledger.tail, atNanos >= 0 ? end : -1, ledger.tailCall, ledger.call));
+      ledger.tailSent();
+    });
   }
 }

@@ -64,6 +64,9 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   public enum FlushReturned implements Command { INSTANCE }
 
+  /** Inside a Present: run {@code nanos} of CPU work for the guest agent from {@code atNanos}; it hears when done. */
+  public record AgentWork(long nanos, long atNanos, ActorRef<GuestAgent.Command> replyTo) implements Command {}
+
   public record Report(ActorRef<VcpuReport> replyTo) implements Command {}
 
   /** Fault {@code fault} (vcpu-crash) at {@code atNanos}: see the class. */
@@ -151,15 +154,16 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         .onMessage(SyncReturned.class, this::onSyncReturned)
         .onMessage(PresentReturned.class, this::onPresentReturned)
         .onMessage(FlushReturned.class, m -> onAnswered())
+        .onMessage(AgentWork.class, m -> { guest.agentWork(m); return Behaviors.same(); })
         .onMessage(MemoryAnswered.class, this::onMemoryAnswered)
         .onMessage(SleepEnded.class, this::onSleepEnded)
         .onMessage(Report.class, this::onReport)
         .onMessage(Coscheduled.class, this::onCoschedule)
         .onMessage(Crash.class, this::onCrash)
-        .onMessage(Reboot.class, this::onReboot)
+        .onMessage(Reboot.class, m -> { guest.reboot(m); return Behaviors.same(); })
         .onMessage(Rebooted.class, this::onRebooted)
         .onMessage(ChannelFault.class, this::onChannelFault)
-        .onMessage(Received.class, this::onReceived)
+        .onMessage(Received.class, m -> { guest.channel(m.call(), false, -1); return Behaviors.same(); })
         .onMessage(ChannelTimer.class, this::onChannelTimer)
         .onSignal(PreRestart.class, sig -> {
           run.disarmAll(timers); // the restart cancels them; the order must not count them any more
@@ -215,7 +219,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
         return Behaviors.same();
       }
       case PRESENT -> {
-        if (!st.presentSpinning || !st.answered) return Behaviors.same();
+        if (guest.agentWorkDone() || !st.presentSpinning || !st.answered) return Behaviors.same();
         st.presentSpinning = false; // the spin saw Present return
         guest.presentDone(st.clock, null);
         return Behaviors.same();
@@ -259,6 +263,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private Behavior<Command> onPresentReturned(PresentReturned msg) {
     if (st.downUntil >= 0) return Behaviors.same();
     long now = msg.atNanos() >= 0 ? msg.atNanos() : run.now();
+    if (guest.holdAnswer(msg, now)) return Behaviors.same(); // the agent's work on the core goes first
     st.clock = Math.max(st.clock, now);
     if (st.presentSpinning) {
       st.answered = true;
@@ -307,11 +312,6 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     throw new Crashed("vCPU " + st.vcpu, msg.fault());
   }
 
-  private Behavior<Command> onReboot(Reboot msg) {
-    guest.reboot(msg);
-    return Behaviors.same();
-  }
-
   private Behavior<Command> onRebooted(Rebooted msg) {
     guest.rebooted(run.fired(msg.due()));
     return Behaviors.same();
@@ -319,11 +319,6 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
 
   private Behavior<Command> onChannelFault(ChannelFault msg) {
     calls.channel.fault(msg.kind(), msg.atNanos(), msg.untilNanos());
-    return Behaviors.same();
-  }
-
-  private Behavior<Command> onReceived(Received msg) {
-    guest.channel(msg.call(), false, -1);
     return Behaviors.same();
   }
 

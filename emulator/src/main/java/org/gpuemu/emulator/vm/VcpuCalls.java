@@ -166,10 +166,10 @@ final class VcpuCalls {
     return channel == null || channel.idle();
   }
 
-  /** Present, and its tail (if any) as a request of its own before it. */
-  void present(KernelSpec tail, long at) {
+  /** Present, and its tail (if any) as a request of its own before it; {@code cpuNanos}: the call's own CPU work. */
+  void present(KernelSpec tail, long cpuNanos, long at) {
     long tailCall = tail == null ? -1 : history.submitted(vm, at);
-    agent.tell(new GuestAgent.Present(self, tail, at, tailCall, history.submitted(vm, at)));
+    agent.tell(new GuestAgent.Present(self, tail, at, tailCall, history.submitted(vm, at), cpuNanos));
   }
 
   void flush(long at) {

@@ -79,6 +79,44 @@ final class VcpuGuest {
     resume();
   }
 
+  /**
+   * Inside a Present, the agent's CPU work (its own, or the call's): the vCPU asks its core for it and the agent hears
+   * when it ends ({@link #agentWorkDone}). A vCPU spinning on its core for the Present ({@code present-wait = poll})
+   * runs it within that spin, so the agent hears at once; so it does when the Present is no longer pending.
+   */
+  void agentWork(VCpu.AgentWork w) {
+    long at = Math.max(st.clock, w.atNanos());
+    if (st.wait != Wait.PRESENT || st.downUntil >= 0 || st.presentSpinning) {
+      w.replyTo().tell(new GuestAgent.GuestCpuRan(at));
+      return;
+    }
+    st.agentWorkFor = w.replyTo();
+    st.clock = at;
+    calls.cpu(w.nanos(), at);
+  }
+
+  /** The core ran the agent's work (false: there was none): the agent hears, then an answer held meanwhile. */
+  boolean agentWorkDone() {
+    if (st.agentWorkFor == null) return false;
+    st.agentWorkFor.tell(new GuestAgent.GuestCpuRan(st.clock));
+    st.agentWorkFor = null;
+    VCpu.PresentReturned held = st.heldAnswer;
+    st.heldAnswer = null;
+    if (held != null) {
+      st.clock = Math.max(st.clock, st.heldAnswerAt);
+      presentDone(st.clock, held.failure());
+    }
+    return true;
+  }
+
+  /** Whether the Present's answer {@code a} at {@code at} waits for the agent's work on the core to end. */
+  boolean holdAnswer(VCpu.PresentReturned a, long at) {
+    if (st.agentWorkFor == null) return false;
+    st.heldAnswer = a;
+    st.heldAnswerAt = at;
+    return true;
+  }
+
   /** A blocking step finished: note how long it blocked, then go on. */
   void resume() {
     st.maxStall = Math.max(st.maxStall, st.clock - st.stepStarted);
@@ -153,7 +191,7 @@ final class VcpuGuest {
       if (st.wait == Wait.SYNC_SPIN) calls.spin(now);
     } else if (s instanceof Step.Present p) {
       st.wait = Wait.PRESENT;
-      calls.present(p.tail(), st.clock);
+      calls.present(p.tail(), p.cpuNanos(), st.clock);
       if (calls.presentSpins()) {
         st.presentSpinning = true;
         st.answered = false;
@@ -196,6 +234,8 @@ final class VcpuGuest {
     st.wait = Wait.NONE;
     st.answered = false;
     st.presentSpinning = false;
+    st.agentWorkFor = null;
+    st.heldAnswer = null;
     st.lastPresent = -1;
     st.clock = at;
     run.arm(timers, REBOOT, new VCpu.Rebooted(st.downUntil), st.downUntil);

@@ -47,6 +47,11 @@ final class VcpuState {
    * request ended, hears whether it goes on or blocks only after it ({@code VcpuCalls.settle}).
    */
   boolean continuePending;
+  /** The guest agent waiting for the CPU work this vCPU runs for it inside a Present (null: none). */
+  ActorRef<GuestAgent.Command> agentWorkFor;
+  /** The Present's answer (a failure) that came while that work ran: the guest hears it after the work. */
+  VCpu.PresentReturned heldAnswer;
+  long heldAnswerAt;
   /** A rebooting VM's vCPU: until when it is down (answers of the old boot are dropped); -1: up. */
   long downUntil = -1;
 

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gpuemu.workloads.KernelType;
+import org.gpuemu.workloads.MemoryClass;
 
 /**
  * COMBO's duration predictor for co-locations (combo.txt §3, §6.1: "predict the duration of individual kernels and
@@ -22,10 +23,12 @@ final class CoRunForecast {
 
   private static final class Running {
     final KernelType type;
+    final MemoryClass memory;
     double remaining;
 
-    Running(KernelType type, double remaining) {
+    Running(KernelType type, MemoryClass memory, double remaining) {
       this.type = type;
+      this.memory = memory;
       this.remaining = remaining;
     }
   }
@@ -43,7 +46,11 @@ final class CoRunForecast {
   }
 
   void add(long id, KernelType type, double work) {
-    if (running.putIfAbsent(id, new Running(type, work)) != null) {
+    add(id, type, MemoryClass.UNCLASSIFIED, work);
+  }
+
+  void add(long id, KernelType type, MemoryClass memory, double work) {
+    if (running.putIfAbsent(id, new Running(type, memory, work)) != null) {
       throw new IllegalStateException("kernel " + id + " forecast twice");
     }
   }
@@ -63,10 +70,15 @@ final class CoRunForecast {
 
   /** When each kernel ends, by id, if {@code candidate} of {@code type} and {@code work} started at {@code now}. */
   Map<Long, Long> endsWith(long now, long candidate, KernelType type, double work) {
+    return endsWith(now, candidate, type, MemoryClass.UNCLASSIFIED, work);
+  }
+
+  /** The same for a candidate of a memory class. */
+  Map<Long, Long> endsWith(long now, long candidate, KernelType type, MemoryClass memory, double work) {
     advanceTo(now);
     Map<Long, Running> copy = new LinkedHashMap<>();
-    running.forEach((id, r) -> copy.put(id, new Running(r.type, r.remaining)));
-    copy.put(candidate, new Running(type, work));
+    running.forEach((id, r) -> copy.put(id, new Running(r.type, r.memory, r.remaining)));
+    copy.put(candidate, new Running(type, memory, work));
     Map<Long, Long> ends = new LinkedHashMap<>();
     simulate(copy, Double.POSITIVE_INFINITY, ends);
     return ends;
@@ -86,14 +98,16 @@ final class CoRunForecast {
     while (t < span) {
       List<Long> ids = new ArrayList<>();
       List<KernelType> types = new ArrayList<>();
+      List<MemoryClass> memory = new ArrayList<>();
       set.forEach((id, r) -> {
         if (r.remaining > DONE) {
           ids.add(id);
           types.add(r.type);
+          memory.add(r.memory);
         }
       });
       if (ids.isEmpty()) return;
-      double[] rates = table.rates(types);
+      double[] rates = table.rates(types, memory);
       int first = -1;
       double step = span - t;
       for (int i = 0; i < ids.size(); i++) {

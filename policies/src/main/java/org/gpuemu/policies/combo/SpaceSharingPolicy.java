@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.gpuemu.policies.ParamChecks;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.workloads.KernelType;
+import org.gpuemu.workloads.MemoryClass;
 import org.gpuemu.workloads.RenderScene;
 
 /**
@@ -245,7 +246,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
     Frame f = unrenderedFrame(frame);
     if (type == KernelType.RT && f.plan().scheme() == Scheme.RELAXED && rtFrame < 0) {
       forecast.advanceTo(now);
-      forecast.add(RT_PHASE, KernelType.RT, f.estimate().rtNanos());
+      forecast.add(RT_PHASE, KernelType.RT, MemoryClass.UNCLASSIFIED, f.estimate().rtNanos());
       rtFrame = frame;
     }
   }
@@ -291,7 +292,9 @@ public final class SpaceSharingPolicy implements SpacePolicy {
     if (launch.isEmpty()) return IDLE;
     BeKernel k = launch.get().kernel();
     streams.launched(k, launch.get().placement());
-    if (launch.get().placement() == Placement.WHOLE_GPU) forecast.add(k.id(), k.type(), k.soloNanos());
+    if (launch.get().placement() == Placement.WHOLE_GPU) {
+      forecast.add(k.id(), k.type(), k.memory(), k.soloNanos());
+    }
     return launch.get();
   }
 
@@ -378,7 +381,8 @@ public final class SpaceSharingPolicy implements SpacePolicy {
    * kernel on the whole GPU within {@code headroomEnd}, by the co-location forecast.
    */
   private boolean fits(long now, BeKernel k, long headroomEnd, long frameDeadline) {
-    for (Map.Entry<Long, Long> end : forecast.endsWith(now, k.id(), k.type(), k.soloNanos()).entrySet()) {
+    Map<Long, Long> ends = forecast.endsWith(now, k.id(), k.type(), k.memory(), k.soloNanos());
+    for (Map.Entry<Long, Long> end : ends.entrySet()) {
       long limit = end.getKey() == RT_PHASE ? frameDeadline : headroomEnd;
       if (limit != Long.MAX_VALUE && end.getValue() > limit - guard) return false;
     }

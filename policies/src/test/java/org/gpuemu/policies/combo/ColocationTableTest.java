@@ -3,11 +3,13 @@ package org.gpuemu.policies.combo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.gpuemu.workloads.KernelType;
+import org.gpuemu.workloads.MemoryClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -42,6 +44,52 @@ class ColocationTableTest {
     double colo = makespanOfEqualPair(ColocationTable.combo(), a, b, solo);
     assertEquals(reduction, ColocationTable.makespanReduction(solo, solo, colo), 1e-12);
     assertEquals(reduction, ColocationTable.combo().reduction(b, a), 1e-15, "unordered pairs");
+  }
+
+  @ParameterizedTest(name = "{0}+{1} with a {2} CD kernel: {3}")
+  @CsvSource({
+      "RT, CD, COMPUTE, 0.2055", "RT, CD, MEMORY, 0.0685", "CD, RT, COMPUTE, 0.2055",
+      "TC, CD, COMPUTE, 0.3790", "CD, TC, MEMORY, 0.3350", "RT, CD, UNCLASSIFIED, 0.137", "CD, TC, UNCLASSIFIED, 0.357"})
+  void comboTable_byMemoryClass_keepsEachPairKindsMean_andOrdersComputeAboveMemory(KernelType a, KernelType b,
+      MemoryClass cdClass, double reduction) {
+    ColocationTable t = ColocationTable.combo();
+    MemoryClass ma = a == KernelType.CD ? cdClass : MemoryClass.UNCLASSIFIED;
+    MemoryClass mb = b == KernelType.CD ? cdClass : MemoryClass.UNCLASSIFIED;
+    assertEquals(reduction, t.reduction(a, ma, b, mb), 5e-4);
+    // the same through the execution model: two equal kernels co-running end after 2T(1 - r)
+    double[] rates = t.rates(List.of(a, b), List.of(ma, mb));
+    assertEquals(2 * MS * (1 - reduction), MS / rates[0], 1e-3 * MS);
+  }
+
+  @Test
+  void comboTable_classesAverageToFigure7And1_andStayWithinFigure7sLargest() {
+    ColocationTable t = ColocationTable.combo();
+    double rtCompute = t.reduction(KernelType.RT, MemoryClass.UNCLASSIFIED, KernelType.CD, MemoryClass.COMPUTE);
+    double rtMemory = t.reduction(KernelType.RT, MemoryClass.UNCLASSIFIED, KernelType.CD, MemoryClass.MEMORY);
+    double tcCompute = t.reduction(KernelType.CD, MemoryClass.COMPUTE, KernelType.TC, MemoryClass.UNCLASSIFIED);
+    double tcMemory = t.reduction(KernelType.CD, MemoryClass.MEMORY, KernelType.TC, MemoryClass.UNCLASSIFIED);
+    // Figure 7: 16 compute- and 16 memory-intensive RT+CD pairs average 13.7 %, none above 25.9 %
+    assertEquals(0.137, (rtCompute + rtMemory) / 2, 1e-12);
+    assertTrue(rtCompute <= ColocationTable.FIGURE7_RT_CD_MAX && rtMemory >= 0);
+    // §1: §4.2's 40 CD pairs (32 RT+CD, 8 CD+TC, half of each class) average 18.1 %
+    assertEquals(0.181, (16 * rtCompute + 16 * rtMemory + 4 * tcCompute + 4 * tcMemory) / 40, 1e-12);
+    // the contention lost against Table 3's synthetic kernels is in the same ratio for both pair kinds
+    assertEquals((0.3987 - rtCompute) / (0.3987 - rtMemory), (0.4412 - tcCompute) / (0.4412 - tcMemory), 1e-12);
+    // a classified RT or TC kernel does not change the pair; a CD pair still serialises
+    assertEquals(0, t.reduction(KernelType.CD, MemoryClass.COMPUTE, KernelType.CD, MemoryClass.MEMORY));
+    assertEquals(0, t.reduction(KernelType.RT, MemoryClass.MEMORY, KernelType.TC, MemoryClass.COMPUTE));
+  }
+
+  @Test
+  void tablesWithoutClasses_giveEveryClassTheirOneValue() {
+    for (ColocationTable t : List.of(ColocationTable.table3(), ColocationTable.none())) {
+      for (MemoryClass m : MemoryClass.values()) {
+        assertEquals(t.reduction(KernelType.RT, KernelType.CD),
+            t.reduction(KernelType.RT, MemoryClass.UNCLASSIFIED, KernelType.CD, m));
+        assertEquals(t.reduction(KernelType.CD, KernelType.TC),
+            t.reduction(KernelType.CD, m, KernelType.TC, MemoryClass.UNCLASSIFIED));
+      }
+    }
   }
 
   @Test
