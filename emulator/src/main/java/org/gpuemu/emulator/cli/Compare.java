@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.dashboard.DashboardOptions;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.config.SharingModes;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyKind;
@@ -143,7 +144,7 @@ final class Compare implements Callable<Integer> {
 
   /** An entry of --policies that names a sharing mode (gpu.mode) rather than a policy: mig or mps. */
   static boolean sharingMode(String entry) {
-    return entry.equals("mig") || entry.equals("mps");
+    return SharingModes.modeEntry(entry);
   }
 
   /** A memory policy's name (gBalloon's comparisons vary the memory policy; names are unique across kinds). */

@@ -857,6 +857,7 @@ public record Expectations(String paper, List<String> policies, long durationNan
 
   /** Whether reproduce can run a scenario under this policy: a GPU, space or memory policy. */
   public static boolean runnable(PolicyCatalog catalog, String name) {
+    if (SharingModes.modeEntry(name)) return true; // mig, mps: the run sets gpu.mode (docs/guides/sharing-modes.md)
     return catalog.find(name).filter(e -> RUNNABLE.contains(e.spec().kind())).isPresent();
   }
 
@@ -865,6 +866,8 @@ public record Expectations(String paper, List<String> policies, long durationNan
   private static String runnableNames(PolicyCatalog catalog) {
     Set<String> names = new LinkedHashSet<>();
     for (PolicyKind<?> k : PolicyKind.ALL) if (RUNNABLE.contains(k)) names.addAll(catalog.names(k));
+    names.add("mig");
+    names.add("mps");
     return String.join(", ", names);
   }
 }

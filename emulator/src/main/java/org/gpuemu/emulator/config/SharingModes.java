@@ -66,6 +66,15 @@ public final class SharingModes {
     }
   }
 
+  /**
+   * Whether {@code name} names a sharing mode other than the default time slicing ({@code mig}, {@code mps}): an
+   * entry of {@code compare --policies} or {@code expect.policies} that sets {@code gpu.mode} instead of a policy.
+   */
+  public static boolean modeEntry(String name) {
+    Mode m = Mode.of(name);
+    return m != null && m != Mode.TIME_SLICED;
+  }
+
   /** What the mode makes of the scenario. */
   public record Shared(Mode mode, List<Settings.Host> hosts, List<Settings.Vm> vms, PolicyChoice gpuPolicy,
       MpsRules.Architecture architecture) {}

@@ -186,6 +186,12 @@ public final class Explorer {
       findings = Judge.judge(scenario, summary, dir.resolve("timeline.jsonl"), block);
     } catch (Runner.Stuck stuck) {
       findings = List.of(new Judge.Finding("causal order", "the run's order stopped moving: " + stuck.getMessage()));
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) { // an actor the run asks at its end had stopped: a finding of this run, not of the sweep
+      Throwable root = e;
+      while (root.getCause() != null) root = root.getCause();
+      findings = List.of(new Judge.Finding("run ends", "the run failed: " + root));
     }
     return new Outcome(findings, (System.nanoTime() - start) / 1e9,
         keepFigures && summary != null ? Judge.figures(summary) : null, summary);

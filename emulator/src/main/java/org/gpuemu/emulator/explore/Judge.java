@@ -27,7 +27,7 @@ public final class Judge {
 
   /** The kinds every run is judged on, in the summary table's order (a scenario's properties follow). */
   public static final List<String> BUILT_IN = List.of("checker", "invariants", "policy invariants", "liveness",
-      "causal order");
+      "causal order", "run ends");
 
   private Judge() {}
 

@@ -17,6 +17,7 @@ import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Expectations;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.config.SharingModes;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.spi.PolicyCatalog;
@@ -28,8 +29,11 @@ import org.gpuemu.policies.spi.PolicyKind;
  * {@code compare}, a loop over {@link Runner#run}.
  */
 public final class Reproduction {
-  /** The papers, in the order the table lists them. */
-  public static final List<String> PAPERS = List.of("vgris", "fairgv", "vmcg", "combo", "gballoon");
+  /**
+   * The papers, in the order the table lists them, then {@code sharing}: NVIDIA's sharing modes against published
+   * measurements that are not one of the five papers (conf/scenarios/sharing, docs/guides/sharing-modes.md).
+   */
+  public static final List<String> PAPERS = List.of("vgris", "fairgv", "vmcg", "combo", "gballoon", "sharing");
   /** Wall time of the throw-away run that warms the JVM up before a paper's first figure. */
   static final long WARM_UP_WALL_NANOS = 1_000_000_000L;
 
@@ -178,7 +182,10 @@ public final class Reproduction {
       String policy, Long duration, Long seed) {
     Map<String, String> sets = new HashMap<>();
     sets.putAll(group.sets()); // HOCON text (Expectations.Axis)
-    if (!policy.isEmpty()) {
+    if (SharingModes.modeEntry(policy)) { // a sharing mode: the file's own policy, on a partitioned or MPS GPU
+      sets.put("gpu.mode", policy);
+      sets.putAll(expect.policySettings().getOrDefault(policy, Map.of()));
+    } else if (!policy.isEmpty()) {
       boolean memory = o.catalog().find(policy).filter(e -> e.spec().kind() == PolicyKind.MEMORY).isPresent();
       sets.put(memory ? "memory.policy" : "scheduler.gpu.policy", policy);
       sets.putAll(expect.policySettings().getOrDefault(policy, Map.of()));

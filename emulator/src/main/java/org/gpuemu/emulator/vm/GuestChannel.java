@@ -21,6 +21,12 @@ import org.gpuemu.emulator.faults.RequestHistory;
  * time and drops a second copy (acknowledging it again), and drops a copy that arrives after the give-up, since the
  * guest has failed that request ({@link VgpuLedger#take}).
  *
+ * <p>A {@code Present} (which goes through the guest agent, not this channel) waits in the guest until the channel
+ * holds nothing ({@link VcpuGuest}): a channel keeps its messages in order, so a Present never reaches the vGPU before
+ * the commands of its frame, or their failure. Without that wait a guest whose launches were lost saw its Presents
+ * return at once (the vGPU had none of the frame), raced ahead frame after frame, and its retries, arriving after the
+ * heal, queued seconds of GPU work ahead of its next Present.
+ *
  * <p>The faults act here, on the messages sent while they last, as a network emulator's qdisc acts on a link: a delay
  * holds each message {@code message-delay} of model time (a timer) before it goes; a duplicate sends it twice; a loss
  * does not send it. Retries sent during the fault are hit too. The channel outlives a vCPU's restart ({@link #rearm});

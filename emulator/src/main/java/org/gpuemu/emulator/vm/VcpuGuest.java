@@ -152,6 +152,12 @@ final class VcpuGuest {
     } else {
       calls.channel.timedOut(key, at);
     }
+    if (st.heldPresent != null && calls.channelIdle()) {
+      Step.Present p = st.heldPresent;
+      st.heldPresent = null;
+      st.clock = Math.max(st.clock, at >= 0 ? at : run.now());
+      calls.present(p.tail(), p.cpuNanos(), st.clock);
+    }
     if (st.stopRequested != null && !st.running && st.wait == Wait.NONE) stopNow();
   }
 
@@ -191,7 +197,11 @@ final class VcpuGuest {
       if (st.wait == Wait.SYNC_SPIN) calls.spin(now);
     } else if (s instanceof Step.Present p) {
       st.wait = Wait.PRESENT;
-      calls.present(p.tail(), p.cpuNanos(), st.clock);
+      if (calls.channelIdle()) {
+        calls.present(p.tail(), p.cpuNanos(), st.clock);
+      } else {
+        st.heldPresent = p; // after its frame's commands: channel() issues it
+      }
       if (calls.presentSpins()) {
         st.presentSpinning = true;
         st.answered = false;
@@ -234,6 +244,7 @@ final class VcpuGuest {
     st.wait = Wait.NONE;
     st.answered = false;
     st.presentSpinning = false;
+    st.heldPresent = null;
     st.agentWorkFor = null;
     st.heldAnswer = null;
     st.lastPresent = -1;

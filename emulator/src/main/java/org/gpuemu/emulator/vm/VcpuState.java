@@ -3,6 +3,7 @@ package org.gpuemu.emulator.vm;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.workloads.Program;
+import org.gpuemu.workloads.Step;
 
 /**
  * A vCPU's guest context and counters, kept by its VM outside the {@link VCpu} actor: what a hypervisor keeps of a
@@ -47,6 +48,11 @@ final class VcpuState {
    * request ended, hears whether it goes on or blocks only after it ({@code VcpuCalls.settle}).
    */
   boolean continuePending;
+  /**
+   * A Present the guest has reached while its channel to the vGPU still holds requests unacknowledged
+   * ({@link GuestChannel}): it goes once the channel holds nothing, so it never overtakes its frame's commands.
+   */
+  Step.Present heldPresent;
   /** The guest agent waiting for the CPU work this vCPU runs for it inside a Present (null: none). */
   ActorRef<GuestAgent.Command> agentWorkFor;
   /** The Present's answer (a failure) that came while that work ran: the guest hears it after the work. */

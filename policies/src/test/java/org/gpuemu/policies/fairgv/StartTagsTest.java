@@ -28,6 +28,30 @@ class StartTagsTest {
     return tags.charge(v, 10 * MS);
   }
 
+  /**
+   * A hung kernel (explore's fairgv finding: a gpu-hang of vm1 in fairgv/non-congested-mm.conf, weights 1:2:3): the
+   * watchdog resets the engine after 2 s and the 2 s are vm1's execution length, so F = S + 2 s / 1. Fair queuing
+   * then serves vm2 and vm3, always backlogged, until their tags pass vm1's: 2 s x 2 and 2 s x 3 of GPU, 10 s in which
+   * vm1 is not served. The rule of §3.2.1 applied to a long quantum, not a defect: a liveness bound of 5 s is wrong
+   * for fair queuing after a hang.
+   */
+  @Test
+  void aHungQuantumOfTwoSeconds_isPaidBackToTheOthers_beforeTheHungVgpuRunsAgain() {
+    tags.join(1, 1);
+    tags.join(2, 2);
+    tags.join(3, 3);
+    tags.wake(1);
+    tags.wake(2);
+    tags.wake(3);
+    tags.charge(1, 2_000 * MS);
+    long othersServed = 0;
+    while (tags.first().getAsInt() != 1) {
+      tags.charge(tags.first().getAsInt(), 10 * MS);
+      othersServed += 10 * MS;
+    }
+    assertEquals(10_000 * MS, othersServed, 10 * MS);
+  }
+
   @Test
   void firstEligible_isTheSmallestStartTagAmongThoseAccepted_inTagOrder() {
     tags.join(1, 1);
