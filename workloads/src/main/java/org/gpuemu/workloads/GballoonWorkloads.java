@@ -14,8 +14,9 @@ import java.util.Optional;
  * <p>Memory. Every GPU benchmark touches a working set of high global graphics memory (its demand) and allocates
  * it with {@link Step.Malloc}; it learns what its VM holds through {@link MemoryAware#held}. While it holds less
  * than its demand its guest driver returns objects to render each frame (§3.1: "the same objects are frequently
- * returned"): {@code ceil(deficit / OBJECT_BYTES)} returns per frame or operation, and the frame's CPU and GPU work
- * grow by {@code DEFICIT_SLOWDOWN × deficit / demand} (it slows in proportion to the deficit). It asks for the
+ * returned"): {@code ceil(deficit / OBJECT_BYTES)} returns per frame or operation, in eviction rounds each of which
+ * waits for the GPU and then re-binds what it returned at a CPU cost per page ({@link ObjectReturns}, the round's
+ * size and the page's cost fitted to Figures 6, 8 and 10). It asks for the
  * deficit again (step 1 of Figure 3) at most every {@link #ASK_INTERVAL}; when it finishes it frees what it holds.
  *
  * <p>The paper reports only normalised figures, so the absolute frame rates, run times and demands below are
@@ -37,23 +38,10 @@ public final class GballoonWorkloads {
    * three slots in 2 second intervals" (one slot per request, §4.4 "the slots are increased one by one").
    */
   static final long ASK_INTERVAL = 2 * S;
-  /**
-   * A frame's work grows by this times the deficit over the demand (the guest driver re-binds the objects it had to
-   * return, every frame). Derived from Figure 8 (§4.3), the one figure that gives Valley's FPS under both gVirt
-   * types with a number: 8 Valley VMs (and 7 CPU-only ones) run 4 % faster under gVirt-1024 than under gVirt-384.
-   * Under gVirt-1024 the 15 VMs' 16-slot ranges overlap so that each switch between the Valley VMs copies 16 slots
-   * and the low range; under gVirt-384 the low range only ({@code SlotMap#place}); with copy-per-slot c = 3.2 ms
-   * (derived from Figure 2, see {@code CopyCost}) and 16 ms slices the GPU time per round shrinks by
-   * R = (16 + 17c) / (16 + c) = 3.67 under gVirt-1024. So Valley with all its memory must be 1.04 R = 3.81 times
-   * faster than in 6 slots: over its 18 equal scenes (demands below: deficits of 3/9, 4/10, 5/11, 6/12 and 7/13 of
-   * the demand for 3, 3, 3, 4 and 5 scenes) 1 / mean(1 / (1 + p·deficit/demand)) = 3.81 for p = 6.26. Cross-checks:
-   * Figure 5's "all implementations show similar performance when the number of VMs is nine or higher" (9 VMs of
-   * 16 slots copy the same 17 slots per switch); Figure 10's 1.9 % loss of gBalloon to gVirt-1024 over the whole
-   * benchmark, from the first scene's 4 s of lacking one or two slots (p = 6.26 gives 0.85 %; the earlier reading
-   * of "up to 28 %" in Figure 6 as Valley's whole memory benefit gave p = 0.614 and 0.16 %, and could not let
-   * gVirt-1024 win at 6 VMs against copies 3.3 times as long as its slices).
-   */
-  static final double DEFICIT_SLOWDOWN = 6.26;
+  /** The eviction round ({@link ObjectReturns#EVICTION_BYTES}). */
+  static final long EVICTION_BYTES = ObjectReturns.EVICTION_BYTES;
+  /** What re-binding a returned object costs the guest per GTT page ({@link ObjectReturns#PAGE_NANOS}). */
+  static final long PAGE_NANOS = ObjectReturns.PAGE_NANOS;
   /** The size of a returned memory object (assumed: a 1024 × 1024 RGBA texture), for counting returns. */
   static final long OBJECT_BYTES = 4 * MIB;
   /**
@@ -281,11 +269,19 @@ public final class GballoonWorkloads {
       return Optional.empty();
     }
 
-    /** One frame or operation with this demand: the factor its work grows by; the objects it returns are counted. */
-    double frame(long demand) {
-      long deficit = Math.max(0, demand - held);
-      returns += (deficit + OBJECT_BYTES - 1) / OBJECT_BYTES;
-      return 1 + DEFICIT_SLOWDOWN * deficit / demand;
+    /**
+     * One frame or operation of {@code batches} batches with this demand: what returning objects costs it
+     * ({@link ObjectReturns}); the objects are counted.
+     */
+    ObjectReturns.Cost frame(long demand, int batches) {
+      ObjectReturns.Cost cost = ObjectReturns.of(demand, held, OBJECT_BYTES, EVICTION_BYTES, PAGE_NANOS, batches);
+      returns += cost.objects();
+      return cost;
+    }
+
+    /** An eviction round's wait for the GPU before a batch. */
+    static Step evictionWait(String name) {
+      return new Step.SyncCall(KernelSpec.cd(name + "/evict", READBACK));
     }
 
     /** Frees everything held, once the benchmark is done. */
@@ -375,12 +371,40 @@ public final class GballoonWorkloads {
       Optional<Step> memoryStep = memory.adjust(now, stage.get().demandBytes());
       if (memoryStep.isPresent()) return memoryStep.get();
       Stage s = stage.get();
-      Scene frame = s.frame().scaled(memory.frame(s.demandBytes()));
-      GameWorkload.addFrame(pending, bench.name() + "/" + s.name(), frame, WorkloadCatalog.batchesOf(s.frame()));
+      String name = bench.name() + "/" + s.name();
+      int batches = WorkloadCatalog.batchesOf(s.frame());
+      ObjectReturns.Cost cost = memory.frame(s.demandBytes(), batches);
+      if (cost.waits() == 0) {
+        GameWorkload.addFrame(pending, name, s.frame(), batches);
+      } else {
+        addFrameEvicting(pending, name, s.frame(), batches, cost.waits(), cost.rebindNanos());
+      }
       count++;
       return pending.poll();
     }
 
+  }
+
+  /**
+   * A frame as {@link GameWorkload#addFrame} builds it (per batch its CPU work, then its launch; the last batch goes
+   * with Present), with an eviction round's wait before the batches {@link ObjectReturns#waitsBefore} names.
+   */
+  static void addFrameEvicting(ArrayDeque<Step> out, String name, Scene s, int batches, int waits,
+      long rebindNanos) {
+    long cpuEach = Math.max(1, s.cpuNanos() / batches);
+    long gpuEach = Math.max(1, s.gpuNanos() / batches);
+    long rebindEach = rebindNanos / waits;
+    KernelSpec batch = KernelSpec.cd(name, gpuEach);
+    for (int i = 0; i < batches; i++) {
+      if (ObjectReturns.waitsBefore(i, batches, waits)) {
+        out.add(GuestMemory.evictionWait(name));
+        // the round's returned objects are bound again, their GTT entries written (and mirrored by the mediator)
+        if (rebindEach > 0) out.add(new Step.CpuBurst(rebindEach));
+      }
+      out.add(new Step.CpuBurst(cpuEach));
+      if (i < batches - 1) out.add(new Step.LaunchKernel(batch));
+    }
+    out.add(new Step.Present(batch));
   }
 
   /** A 2D trace replay running: a memory step when one is due, else the next operation. */
@@ -414,8 +438,10 @@ public final class GballoonWorkloads {
       if (done == bench.ops()) return finish(now);
       Optional<Step> memoryStep = memory.adjust(now, bench.demandBytes());
       if (memoryStep.isPresent()) return memoryStep.get();
-      double factor = memory.frame(bench.demandBytes());
-      pending.add(new Step.CpuBurst(Math.round(bench.cpuNanos() * factor)));
+      ObjectReturns.Cost cost = memory.frame(bench.demandBytes(), 1);
+      if (cost.waits() > 0) pending.add(GuestMemory.evictionWait(bench.name()));
+      if (cost.rebindNanos() > 0) pending.add(new Step.CpuBurst(cost.rebindNanos()));
+      pending.add(new Step.CpuBurst(bench.cpuNanos()));
       done++;
       count = done;
       boolean replayEnds = done * REPLAYS / bench.ops() != (done - 1) * REPLAYS / bench.ops();
@@ -424,8 +450,7 @@ public final class GballoonWorkloads {
         pending.add(new Step.SyncCall(KernelSpec.cd(bench.name() + "/throttle", READBACK)));
         waitPending = true;
       }
-      pending.add(new Step.LaunchKernel(KernelSpec.cd(bench.name() + "/draw",
-          Math.round(bench.gpuNanos() * factor))));
+      pending.add(new Step.LaunchKernel(KernelSpec.cd(bench.name() + "/draw", bench.gpuNanos())));
       if (replayEnds) {
         // the end of a replay: the read-back waits for everything submitted
         pending.add(new Step.SyncCall(KernelSpec.cd(bench.name() + "/readback", READBACK)));

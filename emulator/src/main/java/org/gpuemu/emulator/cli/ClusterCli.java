@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.time.Duration;
 import org.gpuemu.emulator.cluster.ChildJvms;
+import org.gpuemu.emulator.cluster.ClusterObserver;
+import org.gpuemu.emulator.dashboard.DashboardOptions;
 import org.gpuemu.emulator.cluster.ClusterNode;
 import org.gpuemu.emulator.cluster.PolicySet;
 import org.gpuemu.emulator.cluster.Tls;
@@ -88,7 +90,7 @@ final class ClusterCli {
 
   @SuppressWarnings("unchecked")
   static int run(Settings.Scenario scenario, ClusterRun.Source source, Plan plan, Path dir, boolean noReport,
-      PrintWriter out, PrintWriter err) throws Exception {
+      DashboardOptions dashboard, PrintWriter out, PrintWriter err) throws Exception {
     int nodes = plan.nodes();
     out.printf("running %s on %d nodes: %d VMs on %d hosts, policy %s, %.1f emulated s at time scale %s -> %s%n",
         scenario.name(), nodes, scenario.vms().size(), scenario.hosts().size(), scenario.gpuPolicy().name(),
@@ -107,7 +109,16 @@ final class ClusterCli {
           nodes - 1, plan.host(), plan.port(), plan.tls() == null ? "" : " with its --tls-key-store and --tls-trust-store");
       out.flush();
     }
-    ClusterRun.Outcome o = ClusterRun.run(source, scenario, nodes, dir, launcher, plan.downing(), network);
+    ClusterRun.Outcome o;
+    try {
+      o = ClusterRun.run(source, scenario, nodes, dir, launcher, plan.downing(), network,
+          dashboard.live() == null ? ClusterObserver.NONE : dashboard.live());
+    } catch (Exception | Error e) {
+      dashboard.endCluster(false, null, List.of(), null, out);
+      throw e;
+    }
+    dashboard.endCluster(o.faithful(), (String) ((Map<String, Object>) o.summary().get("fidelity")).get("reason"),
+        o.broken(), o.summary(), out);
     Map<String, Object> cluster = (Map<String, Object>) o.summary().get("cluster");
     for (Object n : (List<Object>) cluster.get("nodes")) {
       Map<String, Object> node = (Map<String, Object>) n;

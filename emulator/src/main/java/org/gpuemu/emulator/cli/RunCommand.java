@@ -80,12 +80,12 @@ public final class RunCommand implements Callable<Integer> {
       ClusterCli.Plan plan = ClusterCli.plan(cluster, clusterPort, nodes, clusterHost, joinTimeout, tls,
           options.opts.plugins, options.opts.policies(), heartbeatPause, stableAfter);
       if (plan != null) {
-        if (dashboard.enabled()) throw ConfigProblems.of("--dashboard: no live dashboard for a cluster run yet");
+        dashboard.openForCluster(scenario, stdout);
         Path dir = out != null ? out : timestamped(scenario.name() + "-");
         if (!createFolder(dir, err)) return BAD_INPUT;
         configureLogging(dir, verbose);
         return ClusterCli.run(scenario, ClusterCli.source(options.opts.file, options.opts.overrides()), plan,
-            dir, noReport, stdout, err);
+            dir, noReport, dashboard, stdout, err);
       }
       oneJvm(scenario);
       warmUp.nanos();

@@ -149,14 +149,28 @@ public final class ClusterNode implements AutoCloseable {
   }
 
   /**
-   * Waits up to {@code timeout} for this node to be an Up member of the cluster; false when it is not by then (the
-   * seed unreachable, or the TLS handshake refused on one side).
+   * Waits up to {@code timeout} for this node to be a member of the cluster (its join accepted by the seed: Joining,
+   * WeaklyUp or Up); false when it is not by then (the seed unreachable, or the TLS handshake refused on one side).
+   * Not Up: the leader moves a member to Up only once every member has seen it and none is unreachable, which a
+   * loaded machine's late heartbeats can hold off for long after the node has joined and is already placed on.
    */
   public boolean awaitUp(Duration timeout) throws InterruptedException {
-    java.util.concurrent.CountDownLatch up = new java.util.concurrent.CountDownLatch(1);
-    org.apache.pekko.cluster.Cluster.get(org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system))
-        .registerOnMemberUp(up::countDown);
-    return up.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    org.apache.pekko.cluster.Cluster cluster = org.apache.pekko.cluster.Cluster.get(
+        org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(system));
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+        if (!m.uniqueAddress().equals(cluster.selfUniqueAddress())) continue;
+        org.apache.pekko.cluster.MemberStatus s = m.status();
+        if (s == org.apache.pekko.cluster.MemberStatus.joining() || s == org.apache.pekko.cluster.MemberStatus.weaklyUp()
+            || s == org.apache.pekko.cluster.MemberStatus.up()) {
+          return true;
+        }
+      }
+      if (system.whenTerminated().isCompleted()) return false;
+      Thread.sleep(100);
+    }
+    return false;
   }
 
   /** The node has joined: Pekko's warnings are logged again (after a quiet join). */

@@ -99,6 +99,15 @@ public final class ClusterRun {
    */
   public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
       ClusterNode.Downing downing, Network network) throws Exception {
+    return run(source, scenario, nodes, out, launcher, downing, network, ClusterObserver.NONE);
+  }
+
+  /**
+   * As {@link #run(Source, Settings.Scenario, int, Path, Launcher, ClusterNode.Downing, Network)}, watched live by
+   * {@code observer} (the coordinator's dashboard), whose controls go to the node of their VM.
+   */
+  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
+      ClusterNode.Downing downing, Network network, ClusterObserver observer) throws Exception {
     long wallStart = System.nanoTime();
     int port = network.port() == 0 ? freePort() : network.port();
     String seed = (network.host().contains(":") ? "[" + network.host() + "]" : network.host()) + ":" + port;
@@ -109,13 +118,17 @@ public final class ClusterRun {
       launcher.launch(nodes - 1, seed, downing);
       Map<String, ActorRef<NodeAgent.Command>> agents = awaitAgents(system, nodes, coordinator.address(), seed,
           network);
-      checkPolicies(system, agents, network.policies());
+      // a node just joined may still be starting on a loaded machine: it has as long to answer as it had to join
+      checkPolicies(system, agents, network.policies(), network.joinTimeout().compareTo(ASK) > 0
+          ? network.joinTimeout() : ASK);
       awaitRegions(system, nodes);
       Files.createDirectories(out);
       Map<String, Integer> vmOrder = new java.util.HashMap<>();
       for (Settings.Vm vm : scenario.vms()) vmOrder.put(vm.name(), vm.index());
-      TimelineStream timeline = new TimelineStream(out.resolve("timeline.jsonl"), vmOrder, TimelineStream.CAPACITY);
-      RunWatcher.Ledger ledger = new RunWatcher.Ledger(timeline);
+      TimelineStream timeline = new TimelineStream(out.resolve("timeline.jsonl"), vmOrder, TimelineStream.CAPACITY,
+          observer::row);
+      RunWatcher.Ledger ledger = new RunWatcher.Ledger(timeline, scenario.vms().stream().map(Settings.Vm::name)
+          .toList(), observer);
       BlockingQueue<Object> events = new LinkedBlockingQueue<>();
       ActorRef<NodeAgent.Progress> watcher = system.systemActorOf(RunWatcher.create(ledger, events), "run-watcher",
           org.apache.pekko.actor.typed.Props.empty());
@@ -123,6 +136,8 @@ public final class ClusterRun {
       List<Crash> crashes = crashes(scenario, hostNode, coordinator.address());
       Map<String, List<Integer>> parts = new TreeMap<>();
       hostNode.forEach((h, node) -> parts.computeIfAbsent(node, n -> new ArrayList<>()).add(h));
+      ClusterSession session = new ClusterSession(system, agents, scenario);
+      parts.forEach((node, hosts) -> session.placed(hosts, node));
       // every node's time zero: time for the parts to reach them and for each node to warm up
       long zero = System.currentTimeMillis() + 2_000 + 2 * NodeAgent.WARM_UP_MILLIS;
       long endWall = zero + Math.round(scenario.durationNanos() / scenario.timeScale() / 1e6);
@@ -131,6 +146,7 @@ public final class ClusterRun {
         start(source, fileText, system, agents, p.getKey(), p.getValue(), zero, 0, endWall, watcher, running, events,
             timeline);
       }
+      observer.attach(session);
       for (Crash c : crashes) {
         ActorRef<NodeAgent.Command> agent = agents.get(c.node());
         long delay = Math.max(0, zero + Math.round(c.atNanos() / scenario.timeScale() / 1e6)
@@ -156,6 +172,7 @@ public final class ClusterRun {
           for (Running p : List.copyOf(running.values())) {
             if (!p.node().equals(r.node())) continue;
             running.remove(p.key());
+            session.lost(p.hosts());
             timeline.close(p.key(), List.of());
             long nowModel = Math.round((System.currentTimeMillis() - zero + RESTART_MARGIN_MILLIS)
                 * scenario.timeScale() * 1e6);
@@ -168,6 +185,7 @@ public final class ClusterRun {
               if (lost.contains(to)) throw new IllegalStateException("hosts " + p.hosts() + " re-placed on lost " + to);
               start(source, fileText, system, agents, to, p.hosts(), zero, restartAt, endWall, watcher, running, events,
                   timeline);
+              session.placed(p.hosts(), to);
             }
             losses.add(new Loss(r.node(), p.hosts(), ledger.last(p.key()), ledger.rows(p.key()),
                 r.unreachableAtMillis() == 0 ? -1 : r.unreachableAtMillis() - zero, r.removedAtMillis() - zero,
@@ -310,10 +328,10 @@ public final class ClusterRun {
    * before anything is placed, the nodes told to stop.
    */
   private static void checkPolicies(ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
-      PolicySet own) throws Exception {
+      PolicySet own, Duration patience) throws Exception {
     for (Map.Entry<String, ActorRef<NodeAgent.Command>> a : agents.entrySet()) {
       NodeAgent.Described d = AskPattern.<NodeAgent.Command, NodeAgent.Described>ask(a.getValue(),
-          NodeAgent.Describe::new, ASK, system.scheduler()).toCompletableFuture().get(ASK.toSeconds() + 5,
+          NodeAgent.Describe::new, patience, system.scheduler()).toCompletableFuture().get(patience.toSeconds() + 5,
           TimeUnit.SECONDS);
       String mismatch = own.mismatch(d.node(), d.policies());
       if (mismatch != null) {

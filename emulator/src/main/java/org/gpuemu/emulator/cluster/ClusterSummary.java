@@ -138,6 +138,10 @@ final class ClusterSummary {
       return at == null ? Double.MAX_VALUE : ((Number) at).doubleValue();
     }));
     if (!faults.isEmpty()) out.put("faults", faults);
+    List<Object> controls = new ArrayList<>(); // the dashboard's controls, each on its VM's node
+    for (Map<String, Object> d : docs) if (d.containsKey("controls")) controls.addAll((List<Object>) d.get("controls"));
+    controls.sort(Comparator.comparingDouble(c -> ((Number) ((Map<String, Object>) c).get("at_s")).doubleValue()));
+    if (!controls.isEmpty()) out.put("controls", controls);
     Map<String, Object> benchmarks = benchmarks(docs);
     if (!benchmarks.isEmpty()) out.put("benchmarks", benchmarks);
     Map<String, Object> cluster = cluster(ran, docs, s, lost);
@@ -383,7 +387,7 @@ final class ClusterSummary {
         if (l.last() != null) for (NodeAgent.VmCount c : l.last().vms()) counts.put(c.vm(), c);
         for (Settings.Vm vm : s.vms()) {
           if (!l.hosts().contains(vm.host())) continue;
-          NodeAgent.VmCount c = counts.getOrDefault(vm.name(), new NodeAgent.VmCount(vm.name(), 0, 0, 0));
+          NodeAgent.VmCount c = counts.getOrDefault(vm.name(), new NodeAgent.VmCount(vm.name(), 0, 0, 0, 0, 0));
           long open = c.submitted() - c.completed() - c.failed();
           if (open < 0) out.broken.add(vm.name() + " on lost node " + l.node() + ": more requests done than submitted");
           out.submitted += c.submitted();

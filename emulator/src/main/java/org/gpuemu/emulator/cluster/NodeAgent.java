@@ -74,10 +74,24 @@ public final class NodeAgent {
    * report. The coordinator keeps the last one; it is all that is left of a part whose node is lost.
    */
   public record Progress(String node, List<Integer> hosts, long restartAtNanos, long atNanos, List<VmCount> vms,
-      List<String> rows) implements CborSerializable {}
+      List<String> rows, List<Steering.Done> controls) implements CborSerializable {}
 
-  /** A VM's GPU requests so far: submitted, completed, failed (the rest are in flight). */
-  public record VmCount(String vm, long submitted, long completed, long failed) implements CborSerializable {}
+  /**
+   * A VM's GPU requests so far: submitted, completed, failed (the rest are in flight); and its FPS and GPU share of
+   * the last metrics period (the live dashboard's figures).
+   */
+  public record VmCount(String vm, long submitted, long completed, long failed, double fps, double gpuShare)
+      implements CborSerializable {}
+
+  /**
+   * A control from the coordinator's dashboard for the VM {@code steering.target()} of host {@code host}, whose part
+   * runs on this node; answered with the run's model time it will take effect at (a part that has not reached its
+   * time zero yet takes it just after).
+   */
+  public record Steer(Steering steering, int host, ActorRef<Steered> replyTo) implements Command {}
+
+  /** Where a control takes effect: the run's model time (ns), -1 when the part ends first; or why it was refused. */
+  public record Steered(long atNanos, String refused) implements CborSerializable {}
 
   /** Asks the node which policies it runs ({@link PolicySet#described}). */
   public record Describe(ActorRef<Described> replyTo) implements Command {}
@@ -104,11 +118,18 @@ public final class NodeAgent {
 
   private record Finished(PartDone done, ActorRef<PartDone> replyTo) implements Command {}
 
-  /** What the node's entities tell the node: the hosts provisioned here. Thread-safe. */
+  /**
+   * A part's session, to steer it (completed at the part's time zero; failed if it ends before), and the run's model
+   * time its clock starts at.
+   */
+  record PartSession(CompletableFuture<Runner.Session> session, long shiftNanos) {}
+
+  /** What the node's entities tell the node: the hosts provisioned here; and its running parts' VMs. Thread-safe. */
   public static final class Local {
     private final String address;
     private final PolicySet policies;
     private final Set<Integer> hosts = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, PartSession> sessions = new ConcurrentHashMap<>();
 
     Local(String address, PolicySet policies) {
       this.address = address;
@@ -149,6 +170,10 @@ public final class NodeAgent {
             m.replyTo().tell(m.done());
             return Behaviors.same();
           })
+          .onMessage(Steer.class, m -> {
+            steer(local, m);
+            return Behaviors.same();
+          })
           .onMessage(Describe.class, m -> {
             m.replyTo().tell(new Described(local.address(), local.policies().described()));
             return Behaviors.same();
@@ -170,15 +195,34 @@ public final class NodeAgent {
 
   private static Behavior<Command> onRunPart(ActorContext<Command> ctx, Local local, ExecutorService model,
       RunPart m) {
-    CompletableFuture<PartDone> done = CompletableFuture.supplyAsync(() -> runPart(local, m), model);
+    // the part's hosts are steerable from now on: a control sent once the coordinator handed out every part waits
+    // here for the part's time zero
+    PartSession steered = new PartSession(new CompletableFuture<>(), m.restartAtNanos());
+    for (int h : m.hosts()) local.sessions.put(h, steered);
+    CompletableFuture<PartDone> done = CompletableFuture.supplyAsync(() -> runPart(local, m, steered), model);
     ctx.pipeToSelf(done, (ok, failure) -> new Finished(ok != null ? ok
         : PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), String.valueOf(failure)),
         m.replyTo()));
     return Behaviors.same();
   }
 
-  /** Loads the scenario as the coordinator did, runs this node's hosts, and returns their summary and timeline. */
-  static PartDone runPart(Local local, RunPart m) {
+  /** Hands a control to the part running its VM; the answer in the run's model time. */
+  private static void steer(Local local, Steer m) {
+    PartSession p = local.sessions.get(m.host());
+    if (p == null) {
+      m.replyTo().tell(new Steered(-1, "VM " + m.steering().target() + " is not running on node " + local.address()
+          + " (its part has ended)"));
+      return;
+    }
+    p.session().thenCompose(s -> s.control(m.steering().control())).whenComplete((at, failure) -> m.replyTo().tell(
+        new Steered(failure != null || at < 0 ? -1 : at + p.shiftNanos(), null)));
+  }
+
+  /**
+   * Loads the scenario as the coordinator did, runs this node's hosts, and returns their summary and timeline; the
+   * part's session goes to {@code steered} at its time zero.
+   */
+  private static PartDone runPart(Local local, RunPart m, PartSession steered) {
     Path dir = null;
     try {
       if (!local.hosts().containsAll(m.hosts())) {
@@ -199,6 +243,11 @@ public final class NodeAgent {
       dir = Files.createTempDirectory("gpuemu-node-");
       ConcurrentLinkedQueue<String> rows = new ConcurrentLinkedQueue<>();
       Settings.Scenario ran = part;
+      ConcurrentLinkedQueue<Steering.Done> controls = new ConcurrentLinkedQueue<>();
+      Runner.Attach attach = new Runner.Attach(steered.session()::complete, r -> {
+        if (!r.isPause()) controls.add(new Steering.Done(Steering.of(r.control()), r.atNanos() + shift, r.applied(),
+            r.note()));
+      }, List.of());
       int[] reported = {0}; // rows sent with the reports (the sampler runs on this thread)
       Runner.Sampler reports = new Runner.Sampler() {
         @Override public boolean due(long emulatedNanos) {
@@ -207,10 +256,17 @@ public final class NodeAgent {
 
         @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
             RequestHistory.Totals requests) {
+          Map<String, Integer> live = new java.util.HashMap<>();
+          for (int i = 0; i < view.names().size(); i++) live.put(view.names().get(i), i);
           List<VmCount> counts = new ArrayList<>();
           for (VGpu.VgpuReport r : vgpus) {
-            counts.add(new VmCount(ran.vms().get(r.vgpu()).name(), r.submitted(), r.completed(), r.failed()));
+            String vm = ran.vms().get(r.vgpu()).name();
+            Integer i = live.get(vm);
+            counts.add(new VmCount(vm, r.submitted(), r.completed(), r.failed(), i == null ? 0 : view.fps()[i],
+                i == null ? 0 : view.gpuShare()[i]));
           }
+          List<Steering.Done> done = new ArrayList<>();
+          for (Steering.Done d; (d = controls.poll()) != null; ) done.add(d);
           List<String> since = new ArrayList<>();
           long at = view.emulatedNanos() + shift; // the report covers the rows it carries
           for (String row; (row = rows.poll()) != null; ) {
@@ -218,10 +274,10 @@ public final class NodeAgent {
             at = Math.max(at, rowNanos(row) + shift);
           }
           reported[0] += since.size();
-          m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since));
+          m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since, done));
         }
       };
-      Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports));
+      Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports, attach));
       String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.doc());
       List<String> rest = new ArrayList<>(); // the rows since the last report (the drain's among them)
       for (String row; (row = rows.poll()) != null; ) rest.add(shifted(row, shift));
@@ -234,6 +290,8 @@ public final class NodeAgent {
     } catch (Exception e) {
       return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), e.toString());
     } finally {
+      local.sessions.values().removeIf(p -> p == steered);
+      steered.session().completeExceptionally(new IllegalStateException("the part has ended"));
       if (dir != null) delete(dir);
     }
   }

@@ -30,9 +30,25 @@ final class RunWatcher {
     private final Map<String, NodeAgent.Progress> last = new ConcurrentHashMap<>();
     private final Map<String, java.util.concurrent.atomic.AtomicLong> rows = new ConcurrentHashMap<>();
     private final TimelineStream timeline;
+    private final ClusterObserver observer;
+    private final List<String> vms;
+    private final double[] fps;
+    private final double[] gpuShare;
+    private final Map<String, Integer> vmIndex = new java.util.HashMap<>();
+    private long furthestNanos;
 
     Ledger(TimelineStream timeline) {
+      this(timeline, List.of(), ClusterObserver.NONE);
+    }
+
+    /** Also tells {@code observer} the run's live view over the scenario's VMs {@code vms} as each report comes. */
+    Ledger(TimelineStream timeline, List<String> vms, ClusterObserver observer) {
       this.timeline = timeline;
+      this.observer = observer;
+      this.vms = List.copyOf(vms);
+      this.fps = new double[vms.size()];
+      this.gpuShare = new double[vms.size()];
+      for (int i = 0; i < vms.size(); i++) vmIndex.put(vms.get(i), i);
     }
 
     static String key(String node, List<Integer> hosts, long restartAtNanos) {
@@ -43,10 +59,25 @@ final class RunWatcher {
       String k = key(p.node(), p.hosts(), p.restartAtNanos());
       // the last report keeps its counts, not its rows: they are in the timeline
       NodeAgent.Progress counts = new NodeAgent.Progress(p.node(), p.hosts(), p.restartAtNanos(), p.atNanos(),
-          p.vms(), List.of());
+          p.vms(), List.of(), List.of());
       last.merge(k, counts, (a, b) -> b.atNanos() >= a.atNanos() ? b : a);
       timeline.report(k, p.rows(), p.atNanos());
       rows.computeIfAbsent(k, x -> new java.util.concurrent.atomic.AtomicLong()).addAndGet(p.rows().size());
+      if (observer != ClusterObserver.NONE) live(p);
+    }
+
+    /** The live view after {@code p} (the watcher's thread only): each VM's figures of its node's last report. */
+    private void live(NodeAgent.Progress p) {
+      for (Steering.Done d : p.controls()) observer.controlled(d.record());
+      for (NodeAgent.VmCount c : p.vms()) {
+        Integer i = vmIndex.get(c.vm());
+        if (i == null) continue;
+        fps[i] = c.fps();
+        gpuShare[i] = c.gpuShare();
+      }
+      furthestNanos = Math.max(furthestNanos, p.atNanos());
+      observer.live(new org.gpuemu.emulator.metrics.MetricsHub.LiveView(furthestNanos, vms, fps.clone(),
+          gpuShare.clone()));
     }
 
     /** The part's last report, null if it sent none. */

@@ -51,8 +51,18 @@ final class TimelineStream implements AutoCloseable {
   private long rows;
   private long late;
   private int peak;
+  private boolean closed;
+
+  private final java.util.function.Consumer<String> tap;
 
   TimelineStream(Path file, Map<String, Integer> vmOrder, int capacity) throws IOException {
+    this(file, vmOrder, capacity, row -> { });
+  }
+
+  /** As above; {@code tap} sees every row as it is written (the live dashboard), on the writer's thread. */
+  TimelineStream(Path file, Map<String, Integer> vmOrder, int capacity, java.util.function.Consumer<String> tap)
+      throws IOException {
+    this.tap = tap;
     this.out = Files.newBufferedWriter(file);
     this.vmOrder = Map.copyOf(vmOrder);
     this.capacity = capacity;
@@ -65,6 +75,7 @@ final class TimelineStream implements AutoCloseable {
 
   /** A part's report: its rows since the last one and the model time it had reached. */
   synchronized void report(String part, java.util.List<String> lines, long atNanos) {
+    if (closed) return; // a report with no rows after the part's end: every row it sent was in before the close
     Mark m = open.get(part);
     long newest = m == null ? Long.MIN_VALUE : m.rowNanos();
     for (String line : lines) {
@@ -85,6 +96,8 @@ final class TimelineStream implements AutoCloseable {
 
   /** Writes every row left; the file is complete. */
   @Override public synchronized void close() throws IOException {
+    if (closed) return;
+    closed = true;
     open.clear();
     flush();
     out.close();
@@ -134,6 +147,7 @@ final class TimelineStream implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     rows++;
+    tap.accept(r.line());
   }
 
   private Row row(String line) {

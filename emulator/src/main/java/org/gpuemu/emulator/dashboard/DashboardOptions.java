@@ -79,6 +79,40 @@ public final class DashboardOptions {
     out.flush();
   }
 
+  /**
+   * A cluster run's dashboard, listening as {@link #open} does (nothing without {@code --dashboard}); bad input with
+   * {@code --controls} (a replay runs in one JVM).
+   */
+  public void openForCluster(Settings.Scenario scenario, PrintWriter out) throws ConfigProblems {
+    if (controls != null) throw ConfigProblems.of("--controls: a replay of recorded controls runs in one JVM, not "
+        + "with --cluster or --cluster-port");
+    open(scenario, out);
+  }
+
+  /** The open dashboard, null when there is none. */
+  public LiveDashboard live() {
+    return dashboard;
+  }
+
+  /**
+   * A cluster run has ended ({@code document}: its merged summary.json): the page's end, the linger, the stop; a
+   * run that failed ({@code document} null) just stops the dashboard.
+   */
+  public void endCluster(boolean faithful, String reason, List<String> broken, Object document, PrintWriter out)
+      throws InterruptedException {
+    if (dashboard == null) return;
+    try (LiveDashboard live = dashboard) {
+      if (document != null) {
+        live.end(faithful, reason, broken, document);
+        linger(live, "run", out);
+      }
+    } finally {
+      dashboard = null;
+      out.println("dashboard: stopped");
+      out.flush();
+    }
+  }
+
   /** The dashboard's address; null when there is none. */
   public java.net.URI url() {
     return dashboard == null ? null : dashboard.url();

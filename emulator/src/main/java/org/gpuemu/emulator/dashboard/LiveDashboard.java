@@ -45,6 +45,7 @@ import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.apache.pekko.stream.Materializer;
+import org.gpuemu.emulator.cluster.ClusterObserver;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.metrics.MetricsHub;
@@ -57,9 +58,10 @@ import org.gpuemu.emulator.run.Runner;
  * The dashboard's HTTP server: {@code /} the page, {@code /echarts.min.js} the report's pinned ECharts bundle,
  * {@code /events} the Server-Sent Events of {@link LiveFeed}. It runs in an actor system of its own, so the run's
  * system, scheduler and mailboxes are the same with and without it, and it is fed from outside: the metrics hub's
- * timeline tap, the runner's live view and the final summary.
+ * timeline tap, the runner's live view and the final summary; or, in a cluster run, the coordinator
+ * ({@link ClusterObserver}: the merged timeline's rows, every node's VMs, controls sent to the node of their VM).
  */
-public final class LiveDashboard implements AutoCloseable {
+public final class LiveDashboard implements AutoCloseable, ClusterObserver {
   /** Two threads at most: the machine's cores belong to the run. */
   private static final Config CONFIG = ConfigFactory.parseString("""
       pekko.actor.default-dispatcher.fork-join-executor.parallelism-max = 2
@@ -161,24 +163,29 @@ public final class LiveDashboard implements AutoCloseable {
     return url;
   }
 
+  /** A row of a cluster run's merged timeline, as the coordinator writes it. */
+  @Override public void row(String json) {
+    feed.timeline(json);
+  }
+
   /** What the metrics hub hands each timeline row to. */
   public MetricsHub.TimelineTap tap() {
     return feed::timeline;
   }
 
   /** The run has started: the page's controls reach it through {@code session} from now on. */
-  public void attach(Runner.Session session) {
+  @Override public void attach(Runner.Session session) {
     this.session = session;
     control.attach(session);
   }
 
   /** What became of a control (on a dispatcher thread of the run: publishing does not block). */
-  public void controlled(Control.Record record) {
+  @Override public void controlled(Control.Record record) {
     control.controlled(record);
   }
 
   /** The runner's live view: emulated time, real-time factor, p99 timer lateness, the verdict so far. */
-  public void live(MetricsHub.LiveView view) {
+  @Override public void live(MetricsHub.LiveView view) {
     ObjectNode o = json.createObjectNode();
     o.put("t_s", view.emulatedNanos() / 1e9);
     Runner.Session s = session;
@@ -230,17 +237,25 @@ public final class LiveDashboard implements AutoCloseable {
 
   /** The run has ended: its verdict and summary.json's document; the event streams complete after it. */
   public void end(Summary summary) {
+    end(summary.faithful(), summary.reason(), summary.brokenInvariants(), summary.document());
+  }
+
+  /**
+   * The run has ended, told by its parts: whether it was faithful and why not, the invariants it broke and
+   * summary.json's document (a cluster run's merged one); the event streams complete after it.
+   */
+  public void end(boolean faithful, String reason, List<String> brokenInvariants, Object document) {
     control.detach();
     ObjectNode o = json.createObjectNode();
-    o.put("faithful", summary.faithful());
-    o.put("reason", summary.reason());
+    o.put("faithful", faithful);
+    o.put("reason", reason);
     ArrayNode broken = o.putArray("broken_invariants");
-    summary.brokenInvariants().forEach(broken::add);
-    o.set("summary", json.valueToTree(summary.document()));
+    brokenInvariants.forEach(broken::add);
+    o.set("summary", json.valueToTree(document));
     try {
       feed.end(json.writeValueAsString(o));
     } catch (JsonProcessingException e) {
-      feed.end("{\"faithful\":" + summary.faithful() + "}");
+      feed.end("{\"faithful\":" + faithful + "}");
     }
   }
 

@@ -91,6 +91,9 @@ final class RemoteControl {
     }
     if (request == null || !request.isObject()) return bad("the body is not a JSON object");
     String what = request.path("what").asText("");
+    if ((what.equals("pause") || what.equals("resume")) && s.pauseRefused() != null) {
+      return CompletableFuture.completedFuture(answer(409, error(what + ": " + s.pauseRefused())));
+    }
     switch (what) {
       case "pause" -> {
         long at = s.pause();
@@ -115,12 +118,18 @@ final class RemoteControl {
         }
         return s.control(c).thenApply(at -> at < 0 ? answer(409, error("the run ends before it would take effect"))
             : answer(200, ok().put("what", what).put("at_s", at / 1e9).put("text", Control.describe(c))))
-            .exceptionally(e -> answer(409, error("the run did not answer (it has ended)")));
+            .exceptionally(e -> answer(409, error(refusedBy(e))));
       }
       default -> {
         return bad("what: expected one of pause, resume, fault, weight, share, got '" + what + "'");
       }
     }
+  }
+
+  /** Why a control was not taken: the run's own reason (a cluster node lost), else the run has ended. */
+  private static String refusedBy(Throwable e) {
+    Throwable t = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+    return t instanceof Control.Refused ? t.getMessage() : "the run did not answer (it has ended)";
   }
 
   /** The control a request describes; IllegalArgumentException naming the field when it is not one. */

@@ -43,6 +43,13 @@ public sealed interface Control {
     }
   }
 
+  /** A control the run refuses, its reason one line (a session completes a control with it: a cluster node lost). */
+  final class Refused extends RuntimeException {
+    public Refused(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
   /** A control to apply at model time {@code atNanos} (a replay, or one requested live and scheduled). */
   record Planned(long atNanos, Control control) {}
 

@@ -180,6 +180,11 @@ public final class Runner {
      * with that model time (ns), or -1 when the run ends first.
      */
     CompletionStage<Long> control(Control control);
+
+    /** Why this run cannot be paused (a cluster run: every node has a clock of its own); null when it can. */
+    default String pauseRefused() {
+      return null;
+    }
   }
 
   /**
@@ -371,7 +376,17 @@ public final class Runner {
    */
   public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
       MetricsHub.TimelineTap tap, Sampler sampler) throws Exception {
-    Started run = start(scenario, outDir, c -> { }, tap, Attach.NONE, zeroEpochMillis);
+    return runFrom(scenario, outDir, zeroEpochMillis, everyMillis, tap, sampler, Attach.NONE);
+  }
+
+  /**
+   * As {@link #runFrom(Settings.Scenario, Path, long, long, MetricsHub.TimelineTap, Sampler)}, with {@code attach}'s
+   * session (from time zero on) and control records: a cluster node steered from the coordinator's dashboard.
+   */
+  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
+      MetricsHub.TimelineTap tap, Sampler sampler, Attach attach) throws Exception {
+    Started run = start(scenario, outDir, c -> { }, tap, attach, zeroEpochMillis);
+    run.begun().thenRun(() -> attach.session().accept(run.session()));
     try {
       StallWatch stall = new StallWatch(run.context().causality(), run.session());
       while (!run.ended().isDone()) {

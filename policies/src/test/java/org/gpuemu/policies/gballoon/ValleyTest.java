@@ -8,6 +8,7 @@ import org.gpuemu.policies.spi.PolicyKind;
 import java.util.ArrayList;
 import java.util.List;
 import org.gpuemu.workloads.MemoryAware;
+import org.gpuemu.workloads.ObjectReturns;
 import org.gpuemu.workloads.Program;
 import org.gpuemu.workloads.Step;
 import org.gpuemu.workloads.WorkloadCatalog;
@@ -56,6 +57,12 @@ class ValleyTest {
         cpu += b.nanos();
       } else if (step instanceof Step.LaunchKernel l) {
         gpu += l.kernel().soloNanos();
+      } else if (step instanceof Step.SyncCall c) {
+        // a wait for the GPU (the driver returning objects): what is running ends first
+        gpu += c.kernel().soloNanos();
+        t += Math.max(cpu, gpu);
+        cpu = 0;
+        gpu = 0;
       } else if (step instanceof Step.Present p) {
         gpu += p.tail().soloNanos();
         t += Math.max(cpu, gpu);
@@ -78,9 +85,10 @@ class ValleyTest {
     for (int i = 0; i < at.length; i++) {
       assertEquals(6 + i, slots.get(i).slots());
       long late = slots.get(i).atNanos() - at[i];
-      // the guest asks before its next frame: up to a frame late (scene 1 with 7 of 9 slots: 80 ms), which adds
-      // up over the two asks 2 s apart
-      assertTrue(late >= 0 && late < 200_000_000L, "slot " + (6 + i) + " at " + slots.get(i).atNanos()
+      // the guest asks before its next frame: up to a frame late, which adds up over the two asks 2 s apart (scene 1
+      // with 7 of 9 slots: 1/30 s and 2 slots' pages re-bound; with 8 of 9: 1/30 s and 1 slot's)
+      long lateAtMost = 2 * S / 30 + 3 * 16_384 * ObjectReturns.PAGE_NANOS + 100_000_000L;
+      assertTrue(late >= 0 && late < lateAtMost, "slot " + (6 + i) + " at " + slots.get(i).atNanos()
           + " ns, expected within a frame of " + at[i]);
     }
   }
@@ -88,7 +96,8 @@ class ValleyTest {
   @Test
   void figure10_gballoonIsWithin2PercentOfGvirt1024_slightlyBelow() {
     // §4.4: "the overall performance of the gBalloon is lower by approximately 1.9 % than that of the gVirt",
-    // because the first scene's slots come one by one. Here the lack of one or two slots lasts 4 s of 234 s: 0.85 %.
+    // because the first scene's slots come one by one (the row ObjectReturns' page cost was fitted on, with Figures 6
+    // and 8: this checks that the fitted model is what runs).
     Run gballoon = run("gballoon");
     Run gvirt = run("static-1024");
     double ratio = gballoon.fps() / gvirt.fps();
@@ -99,17 +108,21 @@ class ValleyTest {
   }
 
   @Test
-  void figure8_valleyWithTheMemoryItNeeds_isFasterThanAt384Mb_by4PercentMoreThanGvirt1024sCopiesCost() {
-    // The derivation of DEFICIT_SLOWDOWN: Valley with all its memory (gVirt-1024's 16 slots are more than its 13)
-    // runs 1.04 R times faster than in gVirt-384's 6 slots, R = (16 + 17c) / (16 + c) = 3.67 being what gVirt-1024's
-    // copies cost 8 Valley VMs among 15 (CopyCostTest), so that gVirt-1024 comes out 4 % ahead (Figure 8).
+  void valleyIn384Mb_alone_isSlowedByReBindingWhatItReturns() {
+    // §3.1: lacking memory, the guest driver returns objects every frame ("the performance ... is degraded because the
+    // same objects are frequently returned"), in eviction rounds that each wait for the GPU and then re-bind the
+    // round's pages (ObjectReturns): a frame takes at least its re-binding's CPU time, 3 slots' pages at the least
+    // (9 slots needed, 6 held).
     Run at384 = run("static-384");
     Run at1024 = run("static-1024");
-    double r = (16 + 17 * 3.2) / (16 + 3.2);
-    assertEquals(1.04 * r, at1024.fps() / at384.fps(), 0.01);
     assertEquals(30, at1024.fps(), 0.05, "30 FPS alone with all its memory");
-    // The guest asks again every 2 s for 234 s and is refused each time.
-    assertEquals(117, at384.counters().expansionsRefused(), 4);
+    double rebindAtLeast = 3 * 16_384 * ObjectReturns.PAGE_NANOS / 1e9;
+    assertTrue(at384.fps() <= 1 / rebindAtLeast, "gVirt-384 alone " + at384.fps());
+    assertTrue(at384.fps() < at1024.fps());
+    // The guest asks again every 2 s for 234 s and is refused each time: 234 s / 2 s at most, fewer as each ask waits for a frame to end (7 slots' pages re-bound at most)
+    double frameAtMost = 1 / 30.0 + 0.006 + 7 * 16_384 * ObjectReturns.PAGE_NANOS / 1e9;
+    long refused = at384.counters().expansionsRefused();
+    assertTrue(refused <= 118 && refused >= 234 / (2 + frameAtMost), refused + " refused");
     assertEquals(new Slots(0, 6), at384.slots().get(0));
     assertEquals(1, at384.slots().size(), "gVirt-384 never changes a VM's slots");
   }
