@@ -44,7 +44,7 @@ public final class Bench {
    */
   public enum Section {
     TIMERS("timers", true), PATH("path", true), SCALE("scale", true), FAST_FORWARD("fast-forward", true),
-    OVERHEAD("overhead", true), FIDELITY("fidelity", false);
+    OVERHEAD("overhead", true), HOSTS("hosts", true), FIDELITY("fidelity", false);
 
     private final String key;
     private final boolean byDefault;
@@ -117,8 +117,8 @@ public final class Bench {
         () -> ScaleSection.run(plan, runs, progress));
     FastForwardSection.Report ff = null;
     if (options.sections().contains(Section.FAST_FORWARD) && options.reference() == null) {
-      errors.put(Section.FAST_FORWARD.key(), "skipped: no reference scenario (run from the project folder, where "
-          + "conf/scenarios/baseline/default-contention.conf is, or pass --reference)");
+      errors.put(Section.FAST_FORWARD.key(), "skipped: no reference scenario (this build's jar lacks "
+          + "default-contention.conf; pass --reference)");
       progress.accept("fast forward: " + errors.get(Section.FAST_FORWARD.key()));
     } else {
       ff = section(options, Section.FAST_FORWARD, errors, failed, progress,
@@ -126,6 +126,8 @@ public final class Bench {
     }
     OverheadSection.Report overhead = section(options, Section.OVERHEAD, errors, failed, progress,
         () -> OverheadSection.run(plan, runs, progress));
+    HostsSection.Report hosts = section(options, Section.HOSTS, errors, failed, progress,
+        () -> HostsSection.run(plan, runs, progress));
     FidelitySection.Report fidelity = null;
     if (options.sections().contains(Section.FIDELITY) && options.scenarios() == null) {
       errors.put(Section.FIDELITY.key(), "skipped: no scenario folder (run from the project folder, where "
@@ -137,7 +139,7 @@ public final class Bench {
     }
 
     BenchReport report = new BenchReport(plan.name(), machine(), started, (System.nanoTime() - start) / 1e9, timers,
-        path, scale, ff, overhead, fidelity, Goals.of(timers, path, scale, ff, overhead), errors);
+        path, scale, ff, overhead, hosts, fidelity, Goals.of(timers, path, scale, ff, overhead, hosts), errors);
     Path json = options.out().resolve("bench.json");
     write(report, json);
     out.println();
@@ -154,6 +156,21 @@ public final class Bench {
    */
   public static List<Path> fidelityScenarios(Path folder, String glob) throws IOException {
     return FidelitySection.files(folder, glob);
+  }
+
+  /**
+   * The fast-forward reference packed into the jar ({@code conf/scenarios/baseline/default-contention.conf}, a file
+   * that names only catalog workloads), written into {@code dir} so that a bench run outside the project folder
+   * measures the same scenario; null when the jar lacks it.
+   */
+  public static Path packagedReference(Path dir) throws IOException {
+    try (java.io.InputStream in = Bench.class.getResourceAsStream("default-contention.conf")) {
+      if (in == null) return null;
+      Path file = dir.resolve("scenarios").resolve("default-contention.conf");
+      Files.createDirectories(file.getParent());
+      Files.copy(in, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      return file;
+    }
   }
 
   /** The bench.json writer: snake_case keys, as summary.json has them. */

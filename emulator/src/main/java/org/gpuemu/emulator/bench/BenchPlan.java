@@ -33,6 +33,9 @@ import java.util.List;
  * @param overheadMinSeconds ...but at least this much emulated time (slow motion would give too few events)
  * @param fidelityFraction the share of {@link #fidelitySeconds}'s full-length rule a fidelity run lasts (1: full,
  *     0.5: quick)
+ * @param hostThreads the host-thread counts of the hosts section (0: one order for the whole run)
+ * @param hostsSeconds emulated length of every hosts run (at scale 10)
+ * @param hostsTrials runs of each host-thread count, interleaved
  * @param fidelityWarmUpWallSeconds wall time of the throw-away run of each scenario before its fidelity runs (what
  *     {@code run --warm-up} does), so that the verdicts are not those of a cold JIT; 0: none
  */
@@ -41,7 +44,8 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
     double pathWallSeconds, int scaleStartVms, int scaleMaxVms, int scaleRefineSteps, double scaleSeconds,
     double scaleWarmUpSeconds, double scaleBudgetWallSeconds, List<Integer> heapIdleVms, double fastForwardSeconds,
     List<Double> fastForwardScales, List<String> overheadWorkloads, List<Double> overheadScales,
-    double overheadWallSeconds, double overheadMinSeconds, double fidelityFraction, double fidelityWarmUpWallSeconds) {
+    double overheadWallSeconds, double overheadMinSeconds, double fidelityFraction, double fidelityWarmUpWallSeconds,
+    List<Integer> hostThreads, double hostsSeconds, int hostsTrials) {
   /** Longest emulated time of a fidelity run (full plan). */
   static final double FIDELITY_MAX_SECONDS = 3;
   /** Longest wall time of a fidelity run at the file's own scale (full plan). */
@@ -57,6 +61,7 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
     fastForwardScales = List.copyOf(fastForwardScales);
     overheadWorkloads = List.copyOf(overheadWorkloads);
     overheadScales = List.copyOf(overheadScales);
+    hostThreads = List.copyOf(hostThreads);
     if (!(fidelityFraction > 0 && fidelityFraction <= 1)) {
       throw new IllegalArgumentException("fidelityFraction must be in (0, 1]: " + fidelityFraction);
     }
@@ -70,7 +75,7 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
     return new BenchPlan("quick", List.of(100, 1_000, 10_000), 5, 3, 3, 1_500, 1.5, List.of(1, 8, 64),
         List.of(1.0, 10.0),
         2.0, 1, 2_048, 2, 2.5, 0.75, 50, List.of(100, 600), 1.5, List.of(1.0, 2.0, 4.0, 8.0),
-        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 2.0, 0.5, 0.5, 0.5);
+        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 2.0, 0.5, 0.5, 0.5, List.of(0, 1, 2), 0.2, 1);
   }
 
   /** Longer runs, interleaved trials: the figures docs/performance.md records (about ten minutes on 2 cores). */
@@ -79,7 +84,7 @@ public record BenchPlan(String name, List<Integer> timerCounts, int timerRoundsP
         List.of(1.0, 10.0),
         6.0, 1, 4_096, 4, 10.0, 3.0, 360, List.of(200, 2_200), 10.0,
         List.of(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0),
-        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 8.0, 3.0, 1.0, 1.0);
+        List.of("cuda-loop", "postprocess"), List.of(0.1, 1.0, 10.0), 8.0, 3.0, 1.0, 1.0, List.of(0, 1, 2, 4), 0.5, 3);
   }
 
   /** Timers each probe actor arms when {@code timers} actors run at once. */

@@ -16,8 +16,8 @@ import java.util.Map;
  */
 record BenchReport(String plan, Machine machine, String started, double wallSeconds,
     TimerSection.Report timerLateness, RequestPathSection.Report requestPath, ScaleSection.Report scale,
-    FastForwardSection.Report fastForward, OverheadSection.Report overhead, FidelitySection.Report fidelity,
-    List<Goal> goals, Map<String, String> errors) {
+    FastForwardSection.Report fastForward, OverheadSection.Report overhead, HostsSection.Report hosts,
+    FidelitySection.Report fidelity, List<Goal> goals, Map<String, String> errors) {
 
   /**
    * Where the figures were measured.

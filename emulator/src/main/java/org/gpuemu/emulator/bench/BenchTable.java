@@ -19,6 +19,7 @@ final class BenchTable {
     if (r.scale() != null) scale(b, r.scale());
     if (r.fastForward() != null) fastForward(b, r.fastForward());
     if (r.overhead() != null) overhead(b, r.overhead());
+    if (r.hosts() != null) hosts(b, r.hosts());
     if (r.fidelity() != null) fidelity(b, r.fidelity());
     for (Map.Entry<String, String> e : r.errors().entrySet()) {
       line(b, "");
@@ -74,6 +75,21 @@ final class BenchTable {
           RequestPathSection.fmt(r.timeScale()), r.requests(), r.requestsPerWallSecond(), 100 * r.gpuUtilization(),
           r.latenessP50Us(), r.latenessP99Us(), r.eventsPerRequest(), r.cpuMicrosPerRequest(),
           r.allocatedBytesPerRequest(), r.invariants());
+    }
+  }
+
+  private static void hosts(StringBuilder b, HostsSection.Report h) {
+    line(b, "");
+    line(b, "Hosts in parallel: %s (%d hosts, %d VMs of sync-loop, scale %s, %.1f emulated s per run)", h.scenario(),
+        h.hosts(), h.vms(), RequestPathSection.fmt(h.timeScale()), h.emulatedSeconds());
+    line(b, "%12s %16s %27s %12s %13s %10s", "host threads", "events/wall s", "range", "events", "same figures",
+        "late");
+    for (HostsSection.Row r : h.rows()) {
+      double lo = r.eventsPerWallSecond().stream().mapToDouble(Double::doubleValue).min().orElse(0);
+      double hi = r.eventsPerWallSecond().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      line(b, "%12s %,16.0f %27s %,12d %13s %,10d", r.hostThreads() == 0 ? "0 (one order)" : r.hostThreads(),
+          r.median(), String.format(Locale.ROOT, "%,.0f-%,.0f", lo, hi), r.events(), r.sameFigures() ? "yes" : "NO",
+          r.violations());
     }
   }
 

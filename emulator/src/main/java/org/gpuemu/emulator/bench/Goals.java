@@ -10,90 +10,97 @@ import org.gpuemu.emulator.bench.BenchReport.Goal;
  * not run: not measured).
  */
 final class Goals {
-  static final long IDLE_P50_US = 100;
-  static final long IDLE_P99_US = 150;
-  static final long LOADED_P99_US = 500;
-  static final double TICK_RATIO = 50;
-  static final double DEFAULT_RATIO = 200;
-  static final double PATH_RATE = 100_000;
+  static final int SCALE_VMS = 1_000;
+  static final double PATH_RATE = 300_000;
   static final int PATH_VMS = 8;
-  static final int SCALE_VMS = 250;
+  static final double PATH_CPU_US = 4;
+  static final double PATH_BYTES = 2_000;
+  static final int MANY_TIMERS = 10_000;
+  static final long MANY_TIMERS_P99_US = 2_000;
+  static final double HOSTS_SPEED_UP = 1.5;
+  static final int HOSTS_THREADS = 2;
   static final long IDLE_VM_BYTES = 32 * 1024;
   static final double FAST_FORWARD_SCALE = 2;
   static final double OVERHEAD = 1.02;
-  static final int HEADLINE_TIMERS = 1_000;
 
   private Goals() {}
 
+  /**
+   * The goals in force (docs/performance.md): the scale round's (1,000 VMs, the request path's rate and cost, timers
+   * at 10,000, hosts in parallel, heap per idle VM) and the earlier rounds' that still stand (fast forward, overhead).
+   * The first timer goals (p50 100 us, p99 150 us, 50x the 1 ms tick) were retired with the causal order and are not
+   * listed; the timer table still shows every figure.
+   */
   static List<Goal> of(TimerSection.Report timers, RequestPathSection.Report path, ScaleSection.Report scale,
-      FastForwardSection.Report ff, OverheadSection.Report overhead) {
+      FastForwardSection.Report ff, OverheadSection.Report overhead, HostsSection.Report hosts) {
     List<Goal> goals = new ArrayList<>();
-    TimerSection.Condition idle = condition(timers, "idle");
-    TimerSection.Condition loaded = condition(timers, "loaded");
-    if (idle == null) {
-      goals.add(missing("timer lateness idle, p50", "<= " + IDLE_P50_US + " us"));
-      goals.add(missing("timer lateness idle, p99", "<= " + IDLE_P99_US + " us"));
-    } else {
-      TimerSection.Row emu = idle.rows().get(2);
-      goals.add(new Goal("timer lateness idle, p50", "<= " + IDLE_P50_US + " us",
-          String.format(Locale.ROOT, "%,d us", emu.p50()),
-          emu.p50() <= IDLE_P50_US, "emulator path, 1,000 concurrent timers of 0.1-10 ms"));
-      goals.add(new Goal("timer lateness idle, p99", "<= " + IDLE_P99_US + " us",
-          String.format(Locale.ROOT, "%,d us", emu.p99()),
-          emu.p99() <= IDLE_P99_US, "emulator path, 1,000 concurrent timers of 0.1-10 ms; retired with the causal "
-              + "order (below the machine's own wake-up floor), reported only"));
-    }
-    if (loaded == null) {
-      goals.add(missing("timer lateness under an 8-VM scenario, p99", "<= " + LOADED_P99_US + " us"));
-    } else {
-      TimerSection.Row emu = loaded.rows().get(2);
-      String own = timers.loadLateness() == null ? ""
-          : String.format(Locale.ROOT, "; the load scenario's own timers: p99 %,d us", timers.loadLateness().p99());
-      goals.add(new Goal("timer lateness under an 8-VM scenario, p99", "<= " + LOADED_P99_US + " us",
-          String.format(Locale.ROOT, "%,d us", emu.p99()), emu.p99() <= LOADED_P99_US,
-          "emulator path, 1,000 probe timers beside the load" + own));
-    }
-    if (idle == null) {
-      goals.add(missing("better than Pekko's 1 ms tick", ">= " + (int) TICK_RATIO + "x"));
-      goals.add(missing("better than Pekko's default scheduler", ">= " + (int) DEFAULT_RATIO + "x"));
-    } else {
-      TimerSection.Ratios r = idle.ratios();
-      goals.add(new Goal("better than Pekko's 1 ms tick", ">= " + (int) TICK_RATIO + "x",
-          "p50 " + BenchTable.times(r.tickP50()) + ", p99 " + BenchTable.times(r.tickP99()),
-          r.tickP50() >= TICK_RATIO && r.tickP99() >= TICK_RATIO, "idle, 1,000 timers; both p50 and p99 must make it"));
-      goals.add(new Goal("better than Pekko's default scheduler", ">= " + (int) DEFAULT_RATIO + "x",
-          "p50 " + BenchTable.times(r.defaultP50()) + ", p99 " + BenchTable.times(r.defaultP99()),
-          r.defaultP50() >= DEFAULT_RATIO && r.defaultP99() >= DEFAULT_RATIO,
-          "idle, 1,000 timers; both p50 and p99 must make it"));
-    }
-    if (path == null || path.bestRate(PATH_VMS) == 0) {
-      goals.add(missing("synchronous request path, 8 VMs", ">= 100,000 requests/wall s"));
-    } else {
-      double rate = path.bestRate(PATH_VMS);
-      goals.add(new Goal("synchronous request path, 8 VMs", ">= 100,000 requests/wall s",
-          String.format(Locale.ROOT, "%,.0f requests/wall s", rate), rate >= PATH_RATE,
-          "best of the scales measured"));
-    }
     if (scale == null) {
-      goals.add(missing("VMs with 60 FPS game loops, faithful at scale 1", ">= 250"));
-      goals.add(missing("heap per idle VM", "<= 32 KiB"));
+      goals.add(missing("VMs with 60 FPS game loops, faithful at scale 1", ">= 1,000"));
     } else {
       String bound = scale.smallestUnfaithful() > 0
           ? String.format(Locale.ROOT, "%,d were not", scale.smallestUnfaithful())
           : "no unfaithful count found (search maximum or time budget reached)";
-      goals.add(new Goal("VMs with 60 FPS game loops, faithful at scale 1", ">= 250",
+      goals.add(new Goal("VMs with 60 FPS game loops, faithful at scale 1", ">= 1,000",
           String.format(Locale.ROOT, "%,d VM%s", scale.largestFaithful(), scale.largestFaithful() == 1 ? "" : "s"),
-          scale.largestFaithful() >= SCALE_VMS,
-          String.format(Locale.ROOT, "by the run's own verdict, %s; by the old step criterion (steady p99 "
-              + "<= %d us) %,d VMs", bound, scale.stepLimitUs(), scale.largestStepFaithful())));
-      if (scale.heap() == null) {
-        goals.add(missing("heap per idle VM", "<= 32 KiB"));
-      } else {
-        long bytes = scale.heap().bytesPerIdleVm();
-        goals.add(new Goal("heap per idle VM", "<= 32 KiB", String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0),
-            bytes <= IDLE_VM_BYTES, "VM + 2 vCPUs + vGPU + guest agent, from " + scale.heap().fewVms() + " and "
-                + scale.heap().manyVms() + " idle VMs"));
+          scale.largestFaithful() >= SCALE_VMS, "by the run's own verdict, " + bound));
+    }
+    RequestPathSection.Row row = path == null ? null : path.rows().stream()
+        .filter(r -> r.vms() == PATH_VMS && r.timeScale() == 1.0).findFirst().orElse(null);
+    if (row == null) {
+      goals.add(missing("synchronous requests, 8 VMs at scale 1", ">= 300,000 /wall s"));
+      goals.add(missing("CPU per request, 8 VMs at scale 1", "<= 4 us"));
+      goals.add(missing("bytes allocated per request, 8 VMs at scale 1", "<= 2,000"));
+    } else {
+      goals.add(new Goal("synchronous requests, 8 VMs at scale 1", ">= 300,000 /wall s",
+          String.format(Locale.ROOT, "%,.0f /wall s", row.requestsPerWallSecond()),
+          row.requestsPerWallSecond() >= PATH_RATE, "the emulated GPU gives at most 100,000 calls of 10 us a second:"
+              + " the goal needs a faster emulated GPU or more of them"));
+      goals.add(new Goal("CPU per request, 8 VMs at scale 1", "<= 4 us",
+          String.format(Locale.ROOT, "%.1f us", row.cpuMicrosPerRequest()), row.cpuMicrosPerRequest() <= PATH_CPU_US,
+          "the JVM's CPU time over the whole run"));
+      goals.add(new Goal("bytes allocated per request, 8 VMs at scale 1", "<= 2,000",
+          String.format(Locale.ROOT, "%,.0f", row.allocatedBytesPerRequest()),
+          row.allocatedBytesPerRequest() <= PATH_BYTES, "all threads, the whole run"));
+    }
+    List<TimerSection.Condition> idle = timers == null ? List.of()
+        : timers.conditions().stream().filter(c -> c.load().equals("idle")).toList();
+    TimerSection.Condition many = idle.stream().filter(c -> c.timers() == MANY_TIMERS).findFirst().orElse(null);
+    if (many == null) {
+      goals.add(missing("timer lateness idle, p99, 10,000 timers", "<= 2,000 us"));
+      goals.add(missing("timers no later than Pekko's 1 ms tick", "every count"));
+    } else {
+      TimerSection.Row emu = many.rows().get(2);
+      goals.add(new Goal("timer lateness idle, p99, 10,000 timers", "<= 2,000 us",
+          String.format(Locale.ROOT, "%,d us", emu.p99()), emu.p99() <= MANY_TIMERS_P99_US,
+          "emulator path, 10,000 concurrent timers of 0.1-10 ms"));
+      List<String> worse = new ArrayList<>();
+      for (TimerSection.Condition c : idle) {
+        TimerSection.Row e = c.rows().get(2);
+        TimerSection.Row tick = c.rows().get(1);
+        if (e.p50() > tick.p50() || e.p99() > tick.p99()) worse.add(String.format(Locale.ROOT, "%,d", c.timers()));
       }
+      goals.add(new Goal("timers no later than Pekko's 1 ms tick", "every count",
+          worse.isEmpty() ? "every count" : "later at " + String.join(", ", worse), worse.isEmpty(),
+          "idle, p50 and p99 at " + idle.stream().map(c -> String.format(Locale.ROOT, "%,d", c.timers()))
+              .reduce((x, y) -> x + ", " + y).orElse("") + " timers"));
+    }
+    double speedUp = hosts == null ? Double.NaN : hosts.speedUp(HOSTS_THREADS);
+    if (Double.isNaN(speedUp)) {
+      goals.add(missing("hosts in parallel: 2 threads over 1, same figures", ">= 1.5x"));
+    } else {
+      goals.add(new Goal("hosts in parallel: 2 threads over 1, same figures", ">= 1.5x",
+          String.format(Locale.ROOT, "%.2fx%s", speedUp, hosts.allSame() ? "" : ", FIGURES DIFFER"),
+          speedUp >= HOSTS_SPEED_UP && hosts.allSame(), String.format(Locale.ROOT, "events per wall s, %d hosts of "
+              + "%d VMs of sync-loop at scale %s, medians", hosts.hosts(), hosts.vms() / hosts.hosts(),
+              RequestPathSection.fmt(hosts.timeScale()))));
+    }
+    if (scale == null || scale.heap() == null) {
+      goals.add(missing("heap per idle VM", "<= 32 KiB"));
+    } else {
+      long bytes = scale.heap().bytesPerIdleVm();
+      goals.add(new Goal("heap per idle VM", "<= 32 KiB", String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0),
+          bytes <= IDLE_VM_BYTES, "VM + 2 vCPUs + vGPU + guest agent, from " + scale.heap().fewVms() + " and "
+              + scale.heap().manyVms() + " idle VMs"));
     }
     if (ff == null) {
       goals.add(missing("fast forward with the slow-motion outcome within 2 %", "scale >= 2"));
@@ -111,13 +118,6 @@ final class Goals {
           String.format(Locale.ROOT, "%.4f", worst), worst <= OVERHEAD, "worst workload, one VM alone"));
     }
     return goals;
-  }
-
-  private static TimerSection.Condition condition(TimerSection.Report timers, String load) {
-    if (timers == null) return null;
-    return timers.conditions().stream()
-        .filter(c -> c.timers() == HEADLINE_TIMERS && c.load().equals(load))
-        .findFirst().orElse(null);
   }
 
   private static Goal missing(String goal, String target) {

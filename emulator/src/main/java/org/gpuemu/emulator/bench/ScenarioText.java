@@ -19,7 +19,7 @@ import org.gpuemu.emulator.config.Settings;
  * one point with {@code run bench/scenarios/<name>.conf}.
  */
 final class ScenarioText {
-  private final String name;
+  private String name;
   private final String description;
   private double timeScale = 1.0;
   private long durationMillis = 10_000;
@@ -62,6 +62,12 @@ final class ScenarioText {
 
   String name() {
     return name;
+  }
+
+  /** The same scenario under another name (its file and run folder). */
+  ScenarioText named(String newName) {
+    this.name = newName;
+    return this;
   }
 
   /** The file's text. VMs go one per line: a VM's index follows its line. */

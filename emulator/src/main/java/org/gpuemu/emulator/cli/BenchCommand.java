@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Measure the emulator on this machine (timer lateness against Pekko's schedulers, request path "
-        + "throughput, scale, fast forward, emulation overhead; on request, the runs' fidelity verdicts): a table "
+        + "throughput, scale, fast forward, emulation overhead, hosts in parallel; on request, the runs' fidelity verdicts): a table "
         + "and bench.json. Figures are reported, never asserted.")
 public final class BenchCommand implements Callable<Integer> {
   static final Path DEFAULT_REFERENCE = Paths.get("conf", "scenarios", "baseline", "default-contention.conf");
@@ -39,12 +39,12 @@ public final class BenchCommand implements Callable<Integer> {
   Path out;
 
   @Option(names = "--reference", paramLabel = "SCENARIO.conf",
-      description = "fast forward's reference scenario (default: conf/scenarios/baseline/default-contention.conf;"
-          + " that section is skipped when it does not exist)")
+      description = "fast forward's reference scenario (default: conf/scenarios/baseline/default-contention.conf,"
+          + " from the project folder or, run elsewhere, the copy inside the jar)")
   Path reference;
 
   @Option(names = "--only", split = ",", paramLabel = "SECTION",
-      description = "run only these sections: timers, path, scale, fast-forward, overhead, fidelity (default: all "
+      description = "run only these sections: timers, path, scale, fast-forward, overhead, hosts, fidelity (default: all "
           + "but fidelity, which runs every scenario under conf/scenarios at its own scale and 5x slower and "
           + "compares their figures: about 18 minutes, 10 with --quick)")
   List<String> only = new ArrayList<>();
@@ -95,6 +95,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
     Path dir = out != null ? out : timestamped("bench-");
     if (!createFolder(dir, err)) return BAD_INPUT;
+    if (ref == null) ref = Bench.packagedReference(dir);
     configureLogging(dir, false);
     Path folder = Files.isDirectory(SCENARIOS) ? SCENARIOS : null;
     boolean measured = Bench.run(new Bench.Options(quick, dir, ref, sections, folder, scenarios),

@@ -89,6 +89,11 @@ public final class RunCommand implements Callable<Integer> {
       }
       oneJvm(scenario);
       warmUp.nanos();
+      if (dashboard.enabled() && scenario.fidelity().hostThreads() > 0) {
+        // a control from outside applies just after the model's present, which hosts running apart do not share
+        throw ConfigProblems.of("--dashboard: no live dashboard with fidelity.host-threads = "
+            + scenario.fidelity().hostThreads() + " yet (set it to 0)");
+      }
       dashboard.open(scenario, stdout);
     } catch (ConfigProblems p) {
       p.problems().forEach(err::println);

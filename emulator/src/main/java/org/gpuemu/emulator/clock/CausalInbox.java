@@ -84,7 +84,9 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
       .thenComparingLong(Held::arrival);
 
   private final Causality run;
-  private final Frontier frontier;
+  /** The safe time of this actor's partition (the run's, unless hosts run apart): where its own events are counted. */
+  private Frontier frontier;
+  private int partition;
   /** An observer's (the metrics hub's) order decides nothing in the model: under the arrival order counted apart. */
   private final boolean observer;
   private final PriorityQueue<Held> held = new PriorityQueue<>(ORDER);
@@ -139,7 +141,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   public Behavior<Object> aroundStart(TypedActorContext<Object> ctx, PreStartTarget<Object> target) {
     self = ctx.asJava().getSelf();
     // The actor's path without its random uid: the same in every run of the same scenario.
-    key = stableKey(self.path().toStringWithoutAddress());
+    String path = self.path().toStringWithoutAddress();
+    key = stableKey(path);
+    if (frontier != null) {
+      partition = run.partitionOf(path);
+      frontier = run.partition(partition);
+    }
     mailbox = CausalMailbox.queueOf(self);
     if (mailbox != null) mailbox.markCausal();
     Causality.OnThread t = Causality.onThread();
@@ -313,18 +320,26 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * wake-ups never outnumber the waits that matter.
    */
   private boolean mayGo(Held next) {
+    Frontier[] gates = run.gates(partition);
     if (waitingFor != null
         && Frontier.compare(next.stamp(), next.generation(), waitingFor.stamp(), waitingFor.generation()) >= 0) {
-      return frontier.mayGo(next.stamp(), next.generation());
+      return gates.length == 1 ? frontier.mayGo(next.stamp(), next.generation())
+          : Frontier.allMayGo(gates, next.stamp(), next.generation());
     }
-    Registration r = new Registration(self, ++registrations);
-    if (frontier.releasable(next.stamp(), next.generation(), r)) {
+    while (true) {
+      long lowered = gates.length == 1 ? 0 : Frontier.lowered(gates);
+      Registration r = new Registration(self, ++registrations);
+      for (Frontier g : gates) {
+        if (!g.releasable(next.stamp(), next.generation(), r)) {
+          registration = r.token();
+          waitingFor = next.level();
+          return false;
+        }
+      }
       registrations--; // not registered
-      return true;
+      // several frontiers: an event that moved between two of them while they were read is read again
+      if (gates.length == 1 || Frontier.lowered(gates) == lowered) return true;
     }
-    registration = r.token();
-    waitingFor = next.level();
-    return false;
   }
 
   // ---- timers (RunContext.arm / disarm) ----

@@ -39,7 +39,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
 
   @Override
   public MessageQueue create(Option<ActorRef> owner, Option<ActorSystem> system) {
-    return new Queue();
+    return new Queue(owner.isDefined() ? owner.get().path().toStringWithoutAddress() : "");
   }
 
   /**
@@ -64,6 +64,25 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     private final AtomicInteger stamped = new AtomicInteger();
     /** Set by the actor's causal inbox as it starts, before it dequeues anything. */
     private volatile boolean causal;
+    /** The owner's path (without address): which causal partition its events are counted in. */
+    private final String path;
+    /** The run and its partition's frontier this queue's events are counted in (set on the first stamped one). */
+    private volatile Causality partitionOf;
+    private volatile Frontier partition;
+
+    Queue(String path) {
+      this.path = path;
+    }
+
+    /** The frontier of {@code run}'s partition this queue's owner belongs to. */
+    Frontier frontierIn(Causality run) {
+      Frontier f = partition;
+      if (f != null && partitionOf == run) return f;
+      f = run.partition(run.partitionOf(path));
+      partition = f;
+      partitionOf = run;
+      return f;
+    }
 
     void markCausal() {
       causal = true;
@@ -76,7 +95,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
 
     @Override
     public void enqueue(ActorRef receiver, Envelope handle) {
-      Causality.Sent sent = CausalInbox.isWakeUp(handle.message()) ? null : Causality.sending();
+      Causality.Sent sent = CausalInbox.isWakeUp(handle.message()) ? null : Causality.sending(this);
       if (sent == null) {
         queue.offer(handle);
       } else {

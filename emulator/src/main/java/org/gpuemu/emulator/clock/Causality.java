@@ -82,6 +82,19 @@ public final class Causality {
   private final EmulatedClock clock;
   private final Order order;
   private final Frontier frontier;
+  /**
+   * The run's causal partitions, each with its own safe time ({@link #partitioned}): [0] the run's guardian and
+   * everything not under a host or the metrics hub, [1] the metrics hub, [2 + h] host h. One, the run's, when the run
+   * is not partitioned (the default).
+   */
+  private Frontier[] partitions;
+  /** Partition by the name of the guardian's child an actor lives under (its top actor). */
+  private java.util.Map<String, Integer> partitionByTop = java.util.Map.of();
+  /** What an event of each partition waits for while the hosts run apart: a host itself and the run, the rest all. */
+  private Frontier[][] apart;
+  /** What every event waits for once the run's end gathers the hosts: every partition. */
+  private Frontier[][] together;
+  private volatile boolean coupled;
   private final LongAdder ordered = new LongAdder();
   private final LongAdder held = new LongAdder();
   private final LongAdder violations = new LongAdder();
@@ -113,6 +126,9 @@ public final class Causality {
     this.order = order;
     this.horizonNanos = horizonNanos;
     this.frontier = order == Order.CONSERVATIVE ? new Frontier() : null;
+    this.partitions = new Frontier[] {frontier};
+    this.apart = new Frontier[][] {partitions};
+    this.together = apart;
     this.violationSizes = new TimerLateness(clock);
     this.lag = new TimerLateness(clock);
   }
@@ -160,9 +176,115 @@ public final class Causality {
     return order;
   }
 
-  /** The run's safe time under the conservative order; null under the arrival order. */
+  /**
+   * The safe time of the run's guardian's partition under the conservative order (the whole run's, when it is not
+   * partitioned); null under the arrival order.
+   */
   public Frontier frontier() {
     return frontier;
+  }
+
+  /**
+   * Gives every host its own causal partition (conservative order; before any actor exists): {@code hostActors}, the
+   * names of the hosts' actors under the guardian. A host's events then wait only for its own partition and the
+   * guardian's (the guardian's fault injector, planned controls, starts and stops are what reaches a host from outside
+   * it: hosts exchange no model messages); the guardian's and the metrics hub's wait for every partition, since every
+   * host reports to them. A message is counted in its receiver's partition. So hosts run ahead of one another up to
+   * the guardian's next event, on as many threads as the dispatcher has, and every actor still sees its events in the
+   * run's one order: what a host's actor handles depends only on events of its own host and the guardian's, which it
+   * waits for. Once the run's end begins ({@link #gather}) every partition waits for all, as in a run of one
+   * partition: the end's drain and freeze gather every host, and a host must not run past the guardian's last event.
+   * An event that arrived out of order anyway (a message between hosts, which the model does not send) would be
+   * counted as a causality violation and make the run unfaithful, not silently reorder it.
+   */
+  public void partitioned(java.util.List<String> hostActors) {
+    if (frontier == null) throw new IllegalStateException("hosts in parallel need the conservative order");
+    int n = 2 + hostActors.size();
+    Frontier[] all = new Frontier[n];
+    all[0] = frontier;
+    for (int i = 1; i < n; i++) all[i] = new Frontier();
+    java.util.Map<String, Integer> byTop = new java.util.HashMap<>();
+    byTop.put("metrics", 1);
+    for (int h = 0; h < hostActors.size(); h++) byTop.put(hostActors.get(h), 2 + h);
+    Frontier[][] apartGates = new Frontier[n][];
+    Frontier[][] togetherGates = new Frontier[n][];
+    for (int p = 0; p < n; p++) {
+      togetherGates[p] = all;
+      apartGates[p] = p >= 2 ? new Frontier[] {all[p], all[0]} : all;
+    }
+    partitions = all;
+    partitionByTop = byTop;
+    apart = apartGates;
+    together = togetherGates;
+  }
+
+  /** How many causal partitions the run has (1: not partitioned). */
+  public int partitionCount() {
+    return partitions.length;
+  }
+
+  /**
+   * The partition of the actor at {@code path} (without address, e.g. {@code /user/host-a/vm-1/vgpu}): the host it
+   * lives under, the metrics hub, or the guardian's (anything else, also actors outside the run's tree).
+   */
+  int partitionOf(String path) {
+    if (partitions.length == 1 || !path.startsWith("/user/")) return 0;
+    int end = path.indexOf('/', 6);
+    Integer p = partitionByTop.get(end < 0 ? path.substring(6) : path.substring(6, end));
+    return p == null ? 0 : p;
+  }
+
+  /** The safe time of partition {@code p}. */
+  Frontier partition(int p) {
+    return partitions[p];
+  }
+
+  /** What an event of partition {@code p} waits for now: every frontier whose bound it must not pass. */
+  Frontier[] gates(int p) {
+    return coupled ? together[p] : apart[p];
+  }
+
+  /**
+   * The run's end begins (called by the guardian as it handles the end, before it sends anything): from now on every
+   * partition waits for all, as a run of one partition does.
+   */
+  public void gather() {
+    coupled = true;
+  }
+
+  /** The earliest bound over every partition: the model's present ({@link Frontier.Level#TOP}: nothing outstanding). */
+  public Frontier.Level present() {
+    Frontier.Level min = Frontier.Level.TOP;
+    for (Frontier f : partitions) {
+      Frontier.Level b = f.bound();
+      if (b.compareTo(min) < 0) min = b;
+    }
+    return min;
+  }
+
+  /** Whether the run is frozen and every partition has handled every event up to its end. */
+  public boolean settled() {
+    if (frontier == null) return true;
+    for (Frontier f : partitions) if (!f.settled()) return false;
+    return true;
+  }
+
+  /**
+   * Pauses every partition at the model's present, or at model time {@code clockNanos} when that is earlier
+   * ({@link Frontier#pause}); returns the level it is paused at.
+   */
+  public Frontier.Level pause(long clockNanos) {
+    if (partitions.length == 1) return frontier.pause(clockNanos);
+    Frontier.Level present = present();
+    Frontier.Level clock = new Frontier.Level(clockNanos, Integer.MAX_VALUE);
+    Frontier.Level level = frontier.pauseAt(present.compareTo(clock) <= 0 ? present : clock);
+    for (int i = 1; i < partitions.length; i++) partitions[i].pauseAt(level);
+    return level;
+  }
+
+  /** Resumes every partition ({@link Frontier#resume}). */
+  public void resume() {
+    for (Frontier f : partitions) f.resume();
   }
 
   /**
@@ -173,7 +295,7 @@ public final class Causality {
     OnThread t = ON_THREAD.get();
     if (t.run == this) return t.stamp;
     if (frontier != null) {
-      Frontier.Level present = frontier.bound();
+      Frontier.Level present = present();
       if (frontier.cap().compareTo(present) < 0) present = frontier.cap();
       if (present != Frontier.Level.TOP) return present.stamp();
     }
@@ -187,7 +309,7 @@ public final class Causality {
   public void awaitSettled(long timeoutMillis) throws InterruptedException {
     if (frontier == null) return;
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-    while (!frontier.settled() && System.nanoTime() < deadline) Thread.sleep(1);
+    while (!settled() && System.nanoTime() < deadline) Thread.sleep(1);
   }
 
   /**
@@ -197,7 +319,9 @@ public final class Causality {
    */
   public void freeze() {
     OnThread t = ON_THREAD.get();
-    if (frontier != null && t.run == this) frontier.freeze(new Frontier.Level(t.stamp, t.generation));
+    if (frontier == null || t.run != this) return;
+    Frontier.Level end = new Frontier.Level(t.stamp, t.generation);
+    for (Frontier f : partitions) f.freeze(end);
   }
 
   /** The level a new event due at {@code due} gets: its due time, and never before the event that caused it. */
@@ -207,13 +331,17 @@ public final class Causality {
     return new Frontier.Level(t.stamp, t.generation + 1);
   }
 
-  /** On the sender's thread, as a message is enqueued: the sender's event, or null outside one. */
-  static Sent sending() {
+  /**
+   * On the sender's thread, as a message is enqueued into {@code to}'s queue: the sender's event, or null outside
+   * one; under the conservative order the new event is counted in the receiver's partition.
+   */
+  static Sent sending(CausalMailbox.Queue to) {
     OnThread t = ON_THREAD.get();
     Causality run = t.run;
     if (run == null) return null;
-    Sent sent = new Sent(t.stamp, t.generation + 1, t.inbox.key(), t.inbox.nextSeq(), run.frontier);
-    if (run.frontier != null) run.frontier.add(sent.stamp(), sent.generation());
+    Frontier f = run.frontier == null ? null : to.frontierIn(run);
+    Sent sent = new Sent(t.stamp, t.generation + 1, t.inbox.key(), t.inbox.nextSeq(), f);
+    if (f != null) f.add(sent.stamp(), sent.generation());
     return sent;
   }
 

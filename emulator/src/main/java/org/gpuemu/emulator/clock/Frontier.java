@@ -98,6 +98,12 @@ public final class Frontier {
   private Stamp earliest;
   private final TreeMap<Level, List<Waiter>> waiting = new TreeMap<>();
   private volatile Level bound = Level.TOP;
+  /**
+   * How many times the bound went down (an event added below it): a partitioned run's event reads several frontiers
+   * one after the other, and an event moving from one not yet read to one already read lowers the latter
+   * ({@link #allMayGo}).
+   */
+  private volatile int lowered;
   /** The level past which nothing is handed over any more (the run has ended): TOP while it goes. */
   private volatile Level cap = Level.TOP;
   /** The level past which nothing is handed over while the run is paused ({@link #pause}): TOP while it goes. */
@@ -128,6 +134,7 @@ public final class Frontier {
       }
       s.add(generation);
       if (s == earliest && compare(stamp, generation, bound.stamp(), bound.generation()) < 0) {
+        lowered++;
         bound = new Level(stamp, generation);
       }
     }
@@ -186,6 +193,27 @@ public final class Frontier {
     }
   }
 
+  /** How many times the bounds of {@code gates} went down so far (a sum: each count only grows). */
+  static long lowered(Frontier[] gates) {
+    long n = 0;
+    for (Frontier f : gates) n += f.lowered;
+    return n;
+  }
+
+  /**
+   * Whether an event at ({@code stamp}, {@code generation}) may be handled now by every frontier of {@code gates}, read
+   * as at one instant: an event can move from a frontier read later to one read earlier (its cause is done after its
+   * consequence is added, on the sender's thread), which would hide it from both reads; it then lowers the earlier
+   * one's bound, and the reads are repeated.
+   */
+  static boolean allMayGo(Frontier[] gates, long stamp, int generation) {
+    while (true) {
+      long before = lowered(gates);
+      for (Frontier f : gates) if (!f.mayGo(stamp, generation)) return false;
+      if (lowered(gates) == before) return true;
+    }
+  }
+
   /** Whether an event at ({@code stamp}, {@code generation}) may be handled now (no wait is registered). */
   public boolean mayGo(long stamp, int generation) {
     Level b = bound;
@@ -203,10 +231,15 @@ public final class Frontier {
    * Returns the level the run is paused at. A second pause keeps the first's level.
    */
   public synchronized Level pause(long clockNanos) {
-    if (pausedAt != Level.TOP) return pausedAt;
     Level b = bound;
     Level clock = new Level(clockNanos, Integer.MAX_VALUE);
-    pausedAt = b.compareTo(clock) <= 0 ? b : clock;
+    return pauseAt(b.compareTo(clock) <= 0 ? b : clock);
+  }
+
+  /** Pauses at {@code level} (a partitioned run's common one, {@link Causality#pause}); a second pause keeps the first's. */
+  public synchronized Level pauseAt(Level level) {
+    if (pausedAt != Level.TOP) return pausedAt;
+    pausedAt = level;
     return pausedAt;
   }
 

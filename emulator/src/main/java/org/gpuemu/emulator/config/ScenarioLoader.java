@@ -475,8 +475,17 @@ public final class ScenarioLoader {
     }
     double lagShare = c.getDouble("fidelity.lag-share");
     if (!(lagShare >= 0 && lagShare < 1)) problems.add(at("scenario.fidelity.lag-share", "expected a fraction in [0, 1), got " + lagShare));
+    int hostThreads = c.getInt("fidelity.host-threads");
+    if (hostThreads < 0 || hostThreads > 256) {
+      problems.add(at("scenario.fidelity.host-threads", "expected 0 (one order for the whole run) to 256 threads, got "
+          + hostThreads));
+    } else if (hostThreads > 0 && order != Causality.Order.CONSERVATIVE) {
+      problems.add(at("scenario.fidelity.host-threads", "host threads need order = conservative (the arrival order "
+          + "keeps its own two-thread pool), got " + hostThreads));
+    }
     Settings.Fidelity fidelity = new Settings.Fidelity(order, positiveNanos(c, "fidelity.horizon"), lagShare,
-        threshold, rate, positiveNanos(c, "fidelity.liveness-timeout"), c.getLong("fidelity.order-seed"));
+        threshold, rate, positiveNanos(c, "fidelity.liveness-timeout"), c.getLong("fidelity.order-seed"),
+        Math.max(0, Math.min(256, hostThreads)));
     long period = positiveNanos(c, "metrics.period");
     custom = ScenarioWorkloads.read(user.hasPath("workloads") ? user.getValue("workloads") : null,
         reference.getConfig("workload-kinds"), path, gpu.sms(), (key, message) -> problems.add(at(key, message)));

@@ -203,7 +203,19 @@ public final class Settings {
    * @param violationRate arrival order: the share of events allowed to be violations
    */
   public record Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
-      double violationThreshold, double violationRate, long livenessTimeoutNanos, long orderSeed) {
+      double violationThreshold, double violationRate, long livenessTimeoutNanos, long orderSeed, int hostThreads) {
+    /** One causal order for the whole run ({@code host-threads = 0}). */
+    public Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
+        double violationThreshold, double violationRate, long livenessTimeoutNanos, long orderSeed) {
+      this(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos, orderSeed, 0);
+    }
+
+    /** The same rules with {@code threads} host threads (0: one causal order for the whole run, one thread). */
+    public Fidelity withHostThreads(int threads) {
+      return new Fidelity(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos,
+          orderSeed, threads);
+    }
+
     /** With the default tie order ({@code order-seed = 0}). */
     public Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
         double violationThreshold, double violationRate, long livenessTimeoutNanos) {

@@ -49,7 +49,6 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
 
   private record EndRun(long due) implements Command, Timed {}
 
-
   private record DrainTimedOut(long due) implements Command, Timed {}
 
   /** The fault injector strikes a fault: routed to the actor its kind hits. */
@@ -283,6 +282,7 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   }
 
   private Behavior<Command> onEndRun(EndRun msg) {
+    run.causality().gather(); // the end gathers every host: from here no host runs ahead of another
     endedAt = run.fired(msg.due());
     run.disarmAll(timers);
     for (Host.Refs h : refs.hosts()) for (Host.GpuRefs g : h.gpus()) g.scheduler().tell(new Scheduling.End(endedAt));

@@ -48,7 +48,7 @@ final class LiveSession implements Runner.Session {
     clock.pause(wall);
     Frontier f = causality.frontier();
     long now = clock.nowNanos();
-    pausedAtNanos = f == null ? now : Math.min(f.pause(now).stamp(), now);
+    pausedAtNanos = f == null ? now : Math.min(causality.pause(now).stamp(), now);
     pausedAtWall = wall;
     return pausedAtNanos;
   }
@@ -58,7 +58,7 @@ final class LiveSession implements Runner.Session {
     long wall = clock.wallNanos();
     clock.resume(wall);
     if (timers != null) timers.resume(wall);
-    if (causality.frontier() != null) causality.frontier().resume();
+    if (causality.frontier() != null) causality.resume();
     long stood = wall - pausedAtWall;
     pauses.add(Control.Record.pause(pausedAtNanos, stood));
     pausedAtNanos = -1;

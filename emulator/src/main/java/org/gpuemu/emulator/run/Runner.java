@@ -63,8 +63,17 @@ public final class Runner {
    * override them, for measuring alternatives.
    */
   public static Config pekkoConfig(Causality.Order order) {
+    return pekkoConfig(order, 0);
+  }
+
+  /**
+   * As {@link #pekkoConfig(Causality.Order)}, with {@code hostThreads} dispatcher threads when the hosts run apart
+   * ({@code fidelity.host-threads} > 0, {@link Causality#partitioned}); 0: one.
+   */
+  public static Config pekkoConfig(Causality.Order order, int hostThreads) {
     Config dispatcher = order == Causality.Order.CONSERVATIVE
-        ? ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
+        ? ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = "
+            + Math.max(1, hostThreads))
             .withFallback(TimerProbe.RECOMMENDED_DISPATCHER)
         : TimerProbe.RECOMMENDED_DISPATCHER;
     return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"\n"
@@ -266,7 +275,7 @@ public final class Runner {
     void check() {
       org.gpuemu.emulator.clock.Frontier f = causality.frontier();
       if (f == null) return;
-      org.gpuemu.emulator.clock.Frontier.Level bound = f.bound();
+      org.gpuemu.emulator.clock.Frontier.Level bound = causality.present();
       long now = System.nanoTime();
       if (session.paused()) {
         seen = null;
@@ -421,6 +430,9 @@ public final class Runner {
     Settings.Fidelity f = scenario.fidelity();
     RunContext context = new RunContext(clock, new TimerLateness(clock), new Causality(clock, f.order(),
         clock.toEmulatedNanos(f.horizonWallNanos()), f.orderSeed()));
+    if (f.hostThreads() > 0) {
+      context.causality().partitioned(scenario.hosts().stream().map(Settings.Host::actorName).toList());
+    }
     started.accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     CompletableFuture<Void> begun = new CompletableFuture<>();
@@ -436,7 +448,7 @@ public final class Runner {
     ActorSystem<Emulation.Command> system = ActorSystem.create(
         Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
             attach.planned(), attach.controlled(), history),
-        "emulation", pekkoConfig(f.order()));
+        "emulation", pekkoConfig(f.order(), f.hostThreads()));
     return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
         begun, history);
   }

@@ -54,7 +54,8 @@ class BenchPlanTest {
         q.pathVms(), q.pathScales(), q.pathWallSeconds(), q.scaleStartVms(), q.scaleMaxVms(), q.scaleRefineSteps(),
         q.scaleSeconds(), q.scaleWarmUpSeconds(), q.scaleBudgetWallSeconds(), List.of(600, 100),
         q.fastForwardSeconds(), q.fastForwardScales(), q.overheadWorkloads(), q.overheadScales(),
-        q.overheadWallSeconds(), q.overheadMinSeconds(), q.fidelityFraction(), q.fidelityWarmUpWallSeconds()));
+        q.overheadWallSeconds(), q.overheadMinSeconds(), q.fidelityFraction(), q.fidelityWarmUpWallSeconds(),
+        q.hostThreads(), q.hostsSeconds(), q.hostsTrials()));
   }
 
   @Test
