@@ -8,7 +8,6 @@ import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.combo.ColocationTable;
-import org.gpuemu.policies.combo.SmLayout;
 import org.gpuemu.policies.memory.MemoryPolicy;
 
 /**
@@ -40,17 +39,6 @@ public final class PhysicalGpu {
 
   /** Space sharing: the BE group's kernels suspended by layout {@code epoch} resume at emulated time {@code atNanos}. */
   public record ResumeBe(long epoch, long atNanos) implements Command {}
-
-  /**
-   * Space sharing after the end of the run: layout {@code epoch} splits the SMs in halves from {@code atNanos}, so that
-   * BE kernels launched into a BE group the last frame's plan left without SMs finish and the GPU drains (nothing
-   * after the end counts). Returns the layout.
-   */
-  static SmLayout.Split drainLayout(ActorRef<Command> gpu, long epoch, long atNanos, int totalSms) {
-    SmLayout.Split halves = new SmLayout.Split(totalSms - totalSms / 2, totalSms / 2);
-    gpu.tell(new Layout(epoch, halves.renderSms(), halves.beSms(), atNanos, false));
-    return halves;
-  }
 
   /**
    * Sent once to the host when the units exist: the SM groups (time-shared: one; space-shared: the render group,

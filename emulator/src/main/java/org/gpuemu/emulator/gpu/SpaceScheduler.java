@@ -282,7 +282,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
       if (lastStarted == f.index - 1 && startAt <= endNanos) figures.headroom(startAt - renderFreeAt);
       lastStarted = f.index;
-      if (!f.plan.layout().equals(layout) && endNanos == Long.MAX_VALUE) {
+      if (!f.plan.layout().equals(layout)) {
         layout = f.plan.layout();
         epoch++;
         groups.gpu().tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
@@ -336,9 +336,8 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private Behavior<Command> onEnd(Scheduling.End msg) {
     long now = at(msg.atNanos());
     endNanos = msg.atNanos();
-    // the GPU drains: BE kernels a frame suspended resume, a BE group left without SMs gets half (drainLayout)
+    // a frame that does not render after the end must not leave BE kernels suspended: the GPU drains
     if (groups != null) groups.gpu().tell(new PhysicalGpu.ResumeBe(epoch, now));
-    if (groups != null && renderTarget() == totalSms) layout = PhysicalGpu.drainLayout(groups.gpu(), ++epoch, now, totalSms);
     for (Held h : beKernels.takeUnlaunched()) drain(h, now);
     return Behaviors.same();
   }

@@ -40,21 +40,4 @@ class SpaceHangTest {
     assertEquals(Map.of("gpu-reset", 1L), hang.requestsFailed());
   }
 
-  /**
-   * explore's shrunk reproducer (combo/evaluation.conf, seed 42, 3 s: a 1 s vcpu-stall of the game): a parboil kernel
-   * launched into the BE group was suspended by the next frame's layout, which gave the render group every SM, and
-   * resumed onto a BE group of none; no frame plans a layout after the end, so it never finished and the GPU did not
-   * drain. The end now gives the BE group half the SMs: nothing is lost and the checker can judge the run.
-   */
-  @Test
-  void beKernelLeftWithoutSmsByTheLastFramesLayout_finishesInTheDrain(@TempDir Path out) throws Exception {
-    Path file = Paths.get("src", "test", "resources", "explore", "findings", "combo-drain-vcpu-stall.conf");
-    Settings.Scenario s = ScenarioLoader.load(file, new ScenarioLoader.Overrides(FastForward.SCALE, null, null,
-        Map.of()));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
-    SummaryDoc.Invariants inv = summary.doc().invariants();
-    assertEquals(0, inv.requestsLost(), inv.toString());
-    assertEquals(0, inv.requestsOpenAtEnd(), inv.toString());
-    assertEquals("valid", summary.doc().verdict().result(), summary.doc().verdict().toString());
-  }
 }
