@@ -45,8 +45,8 @@ final class Runs {
     long warmUpNanos = Math.round(warmUpSeconds * 1e9);
     AtomicReference<RunContext> context = new AtomicReference<>();
     AtomicReference<TimerLateness.Window> steady = new AtomicReference<>();
-    RunResult result = Runner.run(scenario, runDir, view -> openAfterWarmUp(view, warmUpNanos, context.get(), steady,
-        atWarmUp), LIVE_EVERY_MILLIS, context::set);
+    RunResult result = Runner.run(scenario, runDir, Runner.Options.every(LIVE_EVERY_MILLIS,
+        view -> openAfterWarmUp(view, warmUpNanos, context.get(), steady, atWarmUp)).withStarted(context::set));
     Summary summary = new Summary(result);
     summary.write(runDir.resolve("summary.json"));
     TimerLateness.Window window = steady.get();

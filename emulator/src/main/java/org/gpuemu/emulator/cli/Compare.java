@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 @Command(name = "compare", mixinStandardHelpOptions = true,
     description = "Run a scenario under several GPU policies and compare them side by side.")
 final class Compare implements Callable<Integer> {
-  @CommandLine.Mixin Main.ScenarioOptionsMixin options;
+  @CommandLine.Mixin ScenarioOptions.Mixin options;
 
   @Option(names = "--policies", required = true, split = ",", paramLabel = "P1,P2,...",
       description = "GPU policies to run the scenario under, e.g. fairgv,credit-poll; or memory policies "
@@ -37,7 +37,7 @@ final class Compare implements Callable<Integer> {
           + "which set gpu.mode (the policies then run time-sliced)")
   List<String> policies;
 
-  @CommandLine.Mixin Main.WarmUpOption warmUp;
+  @CommandLine.Mixin WarmUpOption warmUp;
 
   @Option(names = "--out", description = "output folder (default: out/<scenario>-compare-<timestamp>)")
   Path out;

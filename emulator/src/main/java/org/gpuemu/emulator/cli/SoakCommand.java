@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
     + "sample heap, threads and requests every check period, and judge whether anything leaked, stalled or got lost "
     + "(soak.json). Unlike run, --duration defaults to 1h.")
 final class SoakCommand implements Callable<Integer> {
-  @CommandLine.Mixin Main.ScenarioOptionsMixin options;
+  @CommandLine.Mixin ScenarioOptions.Mixin options;
 
   @Option(names = "--check-every", paramLabel = "DURATION", defaultValue = "60s",
       description = "emulated time between samples (default: ${DEFAULT-VALUE})")
@@ -29,7 +29,7 @@ final class SoakCommand implements Callable<Integer> {
   @Option(names = "--out", description = "output folder (default: out/soak-<scenario>-<timestamp>)")
   Path out;
 
-  @CommandLine.Mixin Main.WarmUpOption warmUp;
+  @CommandLine.Mixin WarmUpOption warmUp;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -58,7 +58,7 @@ final class SoakCommand implements Callable<Integer> {
     stdout.flush();
     warmUp.warmUp(scenario);
     Soak.Result result;
-    try (Main.Progress progress = new Main.Progress(scenario, stdout, true)) {
+    try (ProgressLine progress = new ProgressLine(scenario, stdout, true)) {
       result = Soak.run(scenario, every, dir, progress::update);
     }
     SoakSample last = result.samples().get(result.samples().size() - 1);

@@ -11,9 +11,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.policies.vmcg.Fairness;
+import org.gpuemu.emulator.report.FairnessFigures;
 
 /**
  * One summary.json and one timeline.jsonl from every node's part of a cluster run. Each node computed its VMs' and
@@ -26,8 +25,8 @@ import org.gpuemu.policies.vmcg.Fairness;
  *       group median);
  *   <li>{@code benchmarks}: instances and ended summed, performance the mean over all instances;
  *   <li>{@code cpu}: cores summed, utilization weighted by cores, context switches summed;
- *   <li>{@code fairness}: MMR over every VM's {@code normalized_throughput}, the aggregated overhead and the λs from
- *       each VM's rates, as one JVM computes them (from the entries' rounded values);
+ *   <li>{@code fairness}: computed by the code of one JVM ({@link FairnessFigures}) from the rates every node sent
+ *       for its VMs, unrounded, so its figures are those of one JVM;
  *   <li>{@code fidelity}: the least faithful node's block (the first unfaithful one, else the one furthest behind at
  *       p99); each node's verdict is under {@code cluster.nodes};
  *   <li>{@code verdict}: the checker's, the worst node's (invalid, then unknown), with every node's reasons;
@@ -126,7 +125,7 @@ final class ClusterSummary {
     out.put("cpu", cpu);
     out.put("hosts", hosts);
     if (first.containsKey("placement")) out.put("placement", first.get("placement"));
-    out.put("fairness", fairness(vms, (String) ((Map<String, Object>) first.get("fairness")).get("normalized_by")));
+    out.put("fairness", fairness(s, ran));
     Map<String, Object> fidelity = leastFaithful(docs);
     out.put("fidelity", fidelity);
     out.put("invariants", invariants(docs, ran, lost, broken));
@@ -248,42 +247,20 @@ final class ClusterSummary {
     return out;
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> fairness(Map<String, Object> vms, String normalizedBy) {
-    double min = Double.MAX_VALUE, max = 0, ideal = 0, measured = 0;
-    Map<Integer, Integer> weights = new HashMap<>();
-    Map<Integer, Double> throughputs = new HashMap<>();
-    Map<Integer, Double> crbs = new HashMap<>();
-    Map<Integer, Double> runs = new HashMap<>();
-    int i = 0;
-    for (Object o : vms.values()) {
-      Map<String, Object> vm = (Map<String, Object>) o;
-      if (!vm.containsKey("normalized_throughput")) continue; // lost with its node, not restarted: no figures
-      double norm = num(vm, "normalized_throughput");
-      double rate = num(vm, "throughput_per_s");
-      min = Math.min(min, norm);
-      max = Math.max(max, norm);
-      if (norm > 0) ideal += rate / norm;
-      measured += rate;
-      weights.put(i, ((Number) vm.get("weight")).intValue());
-      throughputs.put(i, ((Number) vm.get("frames")).longValue() > 0 ? num(vm, "fps") : rate);
-      crbs.put(i, rate);
-      if (vm.get("run_time_s") != null) runs.put(i, 1 / num(vm, "run_time_s"));
-      i++;
+  /**
+   * The fairness block as one JVM computes it ({@link FairnessFigures}), from every node's VMs' unrounded rates in
+   * the scenario's VM order; a VM lost with its node and not restarted has none.
+   */
+  private static Map<String, Object> fairness(Settings.Scenario s, List<NodeAgent.PartDone> ran) {
+    Map<String, FairnessFigures.Row> byVm = new HashMap<>();
+    for (NodeAgent.PartDone p : ran) for (FairnessFigures.Row row : p.fairness()) byVm.put(row.vm(), row);
+    List<FairnessFigures.Row> rows = new ArrayList<>();
+    for (Settings.Vm vm : s.vms()) {
+      FairnessFigures.Row row = byVm.get(vm.name());
+      if (row != null) rows.add(row);
     }
-    boolean bySolo = "solo throughput".equals(normalizedBy);
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("mmr", round(max > 0 ? min / max : 0, 4));
-    out.put("normalized_by", normalizedBy);
-    out.put("aggregated_overhead", bySolo && measured > 0 ? round(ideal / measured, 4) : null);
-    out.put("lambda", lambda(Fairness.lambda(weights, throughputs)));
-    out.put("lambda_crbs", lambda(Fairness.lambda(weights, crbs)));
-    out.put("lambda_run_time", runs.size() == weights.size() ? lambda(Fairness.lambda(weights, runs)) : null);
-    return out;
-  }
-
-  private static Double lambda(OptionalDouble l) {
-    return l.isPresent() ? round(l.getAsDouble(), 4) : null;
+    return JSON.convertValue(FairnessFigures.of(rows, FairnessFigures.bySolo(s)),
+        new TypeReference<LinkedHashMap<String, Object>>() { });
   }
 
   @SuppressWarnings("unchecked")
@@ -305,7 +282,7 @@ final class ClusterSummary {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> invariants(List<Map<String, Object>> docs, List<NodeAgent.PartDone> ran,
       Lost gone, List<String> broken) {
-    long submitted = 0, completed = 0, failed = 0, lost = 0, open = 0;
+    long submitted = 0, completed = 0, failed = 0, lost = 0, duplicated = 0, retried = 0, open = 0;
     boolean conserved = true;
     List<Object> reasons = new ArrayList<>();
     for (int n = 0; n < docs.size(); n++) {
@@ -314,6 +291,8 @@ final class ClusterSummary {
       completed += ((Number) inv.get("requests_completed")).longValue();
       failed += ((Number) inv.get("requests_failed")).longValue();
       lost += ((Number) inv.get("requests_lost")).longValue();
+      duplicated += ((Number) inv.get("requests_duplicated")).longValue();
+      retried += ((Number) inv.get("requests_retried")).longValue();
       open += ((Number) inv.get("requests_open_at_end")).longValue();
       conserved &= Boolean.TRUE.equals(inv.get("gpu_time_conserved"));
       reasons.addAll((List<Object>) inv.get("failure_reasons"));
@@ -333,6 +312,8 @@ final class ClusterSummary {
     out.put("requests_completed", completed);
     out.put("requests_failed", failed);
     out.put("requests_lost", lost);
+    out.put("requests_duplicated", duplicated);
+    out.put("requests_retried", retried);
     out.put("requests_open_at_end", open);
     out.put("requests_node_lost", gone.inFlight);
     out.put("gpu_time_conserved", conserved);

@@ -26,6 +26,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.report.FairnessFigures;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.emulator.vm.VGpu;
@@ -53,15 +54,17 @@ public final class NodeAgent {
       long restartAtNanos, ActorRef<Progress> progressTo, ActorRef<PartDone> replyTo) implements Command {}
 
   /**
-   * A node's part: its summary.json text and the timeline rows its progress reports did not carry (the
+   * A node's part: its summary.json text, its VMs' fairness rates (unrounded, for the coordinator to compute the
+   * cluster's fairness block as one JVM does) and the timeline rows its progress reports did not carry (the
    * {@code reportedRows} before them went with the reports), or the error that ended it. No message carries a whole
    * timeline: the rows go to the coordinator as the run goes.
    */
   public record PartDone(String node, List<Integer> hosts, long restartAtNanos, String summaryJson,
-      List<String> timeline, int reportedRows, String error) implements CborSerializable {
+      List<FairnessFigures.Row> fairness, List<String> timeline, int reportedRows, String error)
+      implements CborSerializable {
     /** A part that ended with {@code error}. */
     static PartDone failed(String node, List<Integer> hosts, long restartAtNanos, String error) {
-      return new PartDone(node, hosts, restartAtNanos, null, List.of(), 0, error);
+      return new PartDone(node, hosts, restartAtNanos, null, List.of(), List.of(), 0, error);
     }
   }
 
@@ -283,7 +286,7 @@ public final class NodeAgent {
         return PartDone.failed(local.address(), m.hosts(), shift, "the timeline has " + total + " rows, the node "
             + "sent " + (reported[0] + rest.size()));
       }
-      return new PartDone(local.address(), m.hosts(), shift, json, rest, reported[0], null);
+      return new PartDone(local.address(), m.hosts(), shift, json, summary.fairnessRows(), rest, reported[0], null);
     } catch (Exception e) {
       return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), e.toString());
     } finally {

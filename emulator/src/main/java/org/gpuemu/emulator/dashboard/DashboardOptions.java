@@ -126,8 +126,8 @@ public final class DashboardOptions {
   public RunResult run(Settings.Scenario scenario, Path dir, Consumer<MetricsHub.LiveView> progress,
       PrintWriter out) throws Exception {
     if (dashboard == null) {
-      return Runner.run(scenario, dir, progress, LIVE_EVERY_MILLIS, context -> { }, MetricsHub.TimelineTap.NONE,
-          Runner.Sampler.NONE, new Runner.Attach(session -> { }, record -> { }, planned));
+      return Runner.run(scenario, dir, Runner.Options.every(LIVE_EVERY_MILLIS, progress)
+          .withAttach(new Runner.Attach(session -> { }, record -> { }, planned)));
     }
     try (LiveDashboard live = dashboard) {
       RunResult result = attached(live, scenario, dir, progress);
@@ -172,11 +172,12 @@ public final class DashboardOptions {
 
   private RunResult attached(LiveDashboard live, Settings.Scenario scenario, Path dir,
       Consumer<MetricsHub.LiveView> progress) throws Exception {
-    return Runner.run(scenario, dir, view -> {
+    Consumer<MetricsHub.LiveView> both = view -> {
       progress.accept(view);
       live.live(view);
-    }, LIVE_EVERY_MILLIS, context -> { }, live.tap(), Runner.Sampler.NONE,
-        new Runner.Attach(live::attach, live::controlled, planned));
+    };
+    return Runner.run(scenario, dir, Runner.Options.every(LIVE_EVERY_MILLIS, both).withTap(live.tap())
+        .withAttach(new Runner.Attach(live::attach, live::controlled, planned)));
   }
 
   private void linger(LiveDashboard live, String what, PrintWriter out) throws InterruptedException {

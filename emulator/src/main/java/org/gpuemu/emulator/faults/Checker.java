@@ -26,8 +26,8 @@ public final class Checker {
   private Checker() {}
 
   /** {@code result}: valid, invalid or unknown; {@code reasons}: why not valid, one line each. */
-  public record Verdict(String result, List<String> reasons) {
-    public Verdict {
+  public record HistoryVerdict(String result, List<String> reasons) {
+    public HistoryVerdict {
       reasons = List.copyOf(reasons);
     }
 
@@ -40,8 +40,8 @@ public final class Checker {
    * What the checker found: the verdict, requests duplicated (settled twice or never submitted) and lost, the
    * failures each fault caused by reason (by the fault's place in the plan), and the unattributed ones described.
    */
-  public record Outcome(Verdict verdict, long duplicated, long lost, Map<Integer, Map<String, Long>> failedByFault,
-      List<String> unattributed) {}
+  public record Outcome(HistoryVerdict verdict, long duplicated, long lost,
+      Map<Integer, Map<String, Long>> failedByFault, List<String> unattributed) {}
 
   public static Outcome check(RequestHistory.Snapshot history, List<FaultInjector.Record> faults, boolean drained) {
     Map<Integer, Map<String, Long>> byFault = new LinkedHashMap<>();
@@ -73,8 +73,8 @@ public final class Checker {
       }
     }
     if (history.isEmpty()) unknown.add("no request history: the run's requests were counted, not recorded");
-    Verdict verdict = !invalid.isEmpty() ? new Verdict("invalid", invalid)
-        : !unknown.isEmpty() ? new Verdict("unknown", unknown) : new Verdict("valid", List.of());
+    HistoryVerdict verdict = !invalid.isEmpty() ? new HistoryVerdict("invalid", invalid)
+        : !unknown.isEmpty() ? new HistoryVerdict("unknown", unknown) : new HistoryVerdict("valid", List.of());
     return new Outcome(verdict, history.duplicated(), history.lost(), byFault, unattributed);
   }
 

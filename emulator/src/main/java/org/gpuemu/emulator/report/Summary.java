@@ -8,9 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalDouble;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.Checker;
@@ -19,11 +17,10 @@ import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
-import org.gpuemu.emulator.run.Verdict;
+import org.gpuemu.emulator.run.FidelityVerdict;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.policies.vgris.AlgorithmSwitch;
-import org.gpuemu.policies.vmcg.Fairness;
 import org.gpuemu.workloads.BenchmarkRun;
 
 /**
@@ -38,6 +35,7 @@ public final class Summary {
 
   private final RunResult r;
   private final List<String> broken = new ArrayList<>();
+  private List<FairnessFigures.Row> fairnessRows;
   private final SummaryDoc doc;
   private Map<String, Object> document;
   private boolean faithful;
@@ -53,6 +51,11 @@ public final class Summary {
   /** The summary.json document, typed. */
   public SummaryDoc doc() {
     return doc;
+  }
+
+  /** Each VM's rates the fairness block was computed from, unrounded, in the scenario's order. */
+  public List<FairnessFigures.Row> fairnessRows() {
+    return fairnessRows;
   }
 
   /** The summary.json document as the maps and lists Jackson reads it into. */
@@ -92,6 +95,7 @@ public final class Summary {
     VmTally.Totals totals = VmTally.Totals.of(r);
     List<VmTally> tallies = new ArrayList<>();
     for (Settings.Vm vm : r.scenario().vms()) tallies.add(VmTally.of(r, vm, totals));
+    fairnessRows = tallies.stream().map(VmTally::fairnessRow).toList();
     boolean many = r.scenario().manyGpus();
     // a run of one GPU has its policies' figures at the top, as before many hosts; several GPUs have them per GPU
     Map<String, Object> figures = many ? new LinkedHashMap<>() : new LinkedHashMap<>(r.scheduler().figures());
@@ -109,8 +113,8 @@ public final class Summary {
     SummaryDoc.Invariants invariants = invariants(tallies, gpu, checked);
     return new SummaryDoc(header(), vms, many ? List.of() : switches(r.scheduler()), space.top(),
         many ? figures : policyFigures(figures, r.allGpus().get(0)), gpu.figures(), cpu(), hosts(many),
-        placement(many), fairness(tallies, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,
-        new SummaryDoc.Verdict(checked.verdict().result(), checked.verdict().reasons()), faults,
+        placement(many), FairnessFigures.of(fairnessRows, totals.bySolo()), fidelity(gpu.medianKernelNanos()), invariants,
+        new SummaryDoc.CheckerVerdict(checked.verdict().result(), checked.verdict().reasons()), faults,
         ControlTally.entries(r.controls()), benchmarks(), null);
   }
 
@@ -285,70 +289,6 @@ public final class Summary {
         switches);
   }
 
-  private static SummaryDoc.Fairness fairness(List<VmTally> tallies, boolean bySolo) {
-    double minNorm = Double.MAX_VALUE, maxNorm = 0, idealTotal = 0, measuredTotal = 0;
-    Map<Integer, Integer> weights = new LinkedHashMap<>();
-    Map<Integer, Double> throughputs = new LinkedHashMap<>();
-    Map<Integer, Double> crbRates = new LinkedHashMap<>();
-    Map<Integer, Double> runRates = new LinkedHashMap<>();
-    for (VmTally t : tallies) {
-      int i = t.vm().index();
-      minNorm = Math.min(minNorm, t.normalized());
-      maxNorm = Math.max(maxNorm, t.normalized());
-      idealTotal += t.ideal();
-      measuredTotal += t.measured();
-      weights.put(i, t.vm().weight());
-      throughputs.put(i, t.throughput());
-      crbRates.put(i, t.measured());
-      if (t.threads().programNanos() > 0) runRates.put(i, 1e9 / t.threads().programNanos());
-    }
-    return new SummaryDoc.Fairness(round(maxNorm > 0 ? minNorm / maxNorm : 0, 4),
-        bySolo ? "solo throughput" : "gpu time",
-        // FairGV's aggregated overhead: ideal aggregated throughput over measured aggregated throughput
-        bySolo && measuredTotal > 0 ? round(idealTotal / measuredTotal, 4) : null,
-        // VMCG's λ (vmcg.txt §6.3): weight shares against throughput shares, throughput being FPS for a VM that
-        // presents frames and completed requests per second for one that does not
-        lambda(Fairness.lambda(weights, throughputs)),
-        // The same on one basis for every VM: completed requests (CRBs) per second, §6.3's "GPU command request
-        // blocks capacity processed by the vGPU" -- the basis for VMs whose frames cost different GPU time
-        // (Figures 16-17)
-        lambda(Fairness.lambda(weights, crbRates)),
-        // The same from run times, once every VM's finite program has ended: throughput 1/run time, as vmcg.txt
-        // Table 2 computes its lambda from the DomUs' times (Rodinia) -- null while any VM still runs
-        runRates.size() == weights.size() ? lambda(Fairness.lambda(weights, runRates)) : null,
-        lambdaByWorkload(tallies, weights, throughputs));
-  }
-
-  /**
-   * λ on the `lambda` basis among the VMs that run the same workload, for every workload at least two VMs run (by
-   * name, sorted): vmcg.txt Figures 10-11's "DomUs running the same workloads" of a teapot and gears mix, which
-   * differ under gVirt and get almost the same frame rate under VMCG. Empty when no two VMs run the same workload.
-   */
-  private static Map<String, Double> lambdaByWorkload(List<VmTally> tallies, Map<Integer, Integer> weights,
-      Map<Integer, Double> throughputs) {
-    Map<String, List<Integer>> byWorkload = new TreeMap<>();
-    for (VmTally t : tallies) {
-      byWorkload.computeIfAbsent(t.vm().workload(), k -> new ArrayList<>()).add(t.vm().index());
-    }
-    Map<String, Double> out = new TreeMap<>();
-    for (Map.Entry<String, List<Integer>> e : byWorkload.entrySet()) {
-      if (e.getValue().size() < 2) continue;
-      Map<Integer, Integer> w = new LinkedHashMap<>();
-      Map<Integer, Double> g = new LinkedHashMap<>();
-      for (int i : e.getValue()) {
-        w.put(i, weights.get(i));
-        g.put(i, throughputs.get(i));
-      }
-      Double lambda = lambda(Fairness.lambda(w, g));
-      if (lambda != null) out.put(e.getKey(), lambda);
-    }
-    return out;
-  }
-
-  private static Double lambda(OptionalDouble lambda) {
-    return lambda.isPresent() ? round(lambda.getAsDouble(), 4) : null;
-  }
-
   /**
    * The verdict on the unit the run emulated: frames when its guests present (what they measure is frame latency;
    * a late kernel timer only delays when the guest hears of the kernel's end, since the SM group chains kernel ends
@@ -361,7 +301,7 @@ public final class Summary {
     long reference = byFrames ? frameMedian : medianKernelNanos;
     boolean known = reference != Long.MAX_VALUE;
     String unit = byFrames ? "median frame" : "GPU-time median kernel";
-    Verdict verdict = Verdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
+    FidelityVerdict verdict = FidelityVerdict.of(r.order(), reference, unit, s.fidelity(), s.timeScale());
     faithful = verdict.faithful();
     rule = verdict.rule();
     reason = verdict.reason();

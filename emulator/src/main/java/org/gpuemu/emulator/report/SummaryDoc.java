@@ -22,7 +22,7 @@ import org.gpuemu.emulator.clock.TimerLateness;
 public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches,
     @JsonUnwrapped SpaceSharing spaceSharing, @JsonAnyGetter Map<String, Object> policyFigures, Gpu gpu, Cpu cpu,
     Map<String, HostEntry> hosts, @JsonInclude(JsonInclude.Include.NON_NULL) Placement placement,
-    Fairness fairness, Fidelity fidelity, Invariants invariants, Verdict verdict,
+    Fairness fairness, Fidelity fidelity, Invariants invariants, CheckerVerdict verdict,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Fault> faults,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Control> controls,
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Benchmark> benchmarks,
@@ -31,7 +31,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   /** Of one host, without faults, controls or benchmarks (the keys are left out then). */
   public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
       Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
-      Invariants invariants, Verdict verdict) {
+      Invariants invariants, CheckerVerdict verdict) {
     this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, Map.of(), null, fairness, fidelity,
         invariants, verdict, List.of(), List.of(), Map.of(), null);
   }
@@ -41,7 +41,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
    * duplicated, or failed without a fault to explain it) or {@code unknown} (outcomes indeterminate: the GPU did not
    * drain, or no history), with the reasons.
    */
-  public record Verdict(String result, List<String> reasons) {}
+  public record CheckerVerdict(String result, List<String> reasons) {}
 
   /** This document with a {@code cluster} block (a run of several nodes). */
   public SummaryDoc withCluster(Object block) {

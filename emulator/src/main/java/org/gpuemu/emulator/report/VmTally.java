@@ -42,11 +42,7 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
         busy.merge(gpu, r.vgpus().get(vm.index()).gpuBusyInRunNanos(), Long::sum);
         weight.merge(gpu, vm.weight(), Integer::sum);
       }
-      // FairGV §5.4: x_i = T_i / O_i, O_i = the VM's weight share of its solo throughput; possible when every
-      // workload has a fixed solo rate, otherwise x_i is the VM's GPU-time share over its weight share
-      boolean bySolo = r.scenario().vms().stream()
-          .allMatch(vm -> r.scenario().workload(vm.workload()).soloRequestsPerSecond().isPresent());
-      return new Totals(busy, weight, bySolo);
+      return new Totals(busy, weight, FairnessFigures.bySolo(r.scenario()));
     }
   }
 
@@ -111,6 +107,13 @@ record VmTally(Settings.Vm vm, VGpu.VgpuReport vgpu, MetricsHub.VmMetrics metric
   /** VMCG's throughput: FPS for a VM that presents frames, completed requests per second otherwise. */
   double throughput() {
     return metrics.frames() > 0 ? metrics.frames() / ranSeconds : measured;
+  }
+
+  /** Its rates as the fairness figures compare them. */
+  FairnessFigures.Row fairnessRow() {
+    long program = threads.programNanos();
+    return new FairnessFigures.Row(vm.name(), vm.workload(), vm.weight(), normalized, ideal(), measured, throughput(),
+        program > 0 ? 1e9 / program : null);
   }
 
   long submitted() {

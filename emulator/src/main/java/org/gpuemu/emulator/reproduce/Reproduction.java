@@ -434,10 +434,10 @@ public final class Reproduction {
     }
     Judge.Judged j = row.input() ? Judge.input(row.target(), values, ok)
         : Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok, row.basis(), quick);
-    if (zeroBase && j.verdict() == Verdict.NOT_RUN) {
+    if (zeroBase && j.verdict() == ClaimVerdict.NOT_RUN) {
       // the base run measured the metric as 0 (e.g. gVirt's λ when every VM is perfectly fair): the paper's ratio
       // presumes a base to improve on, and the run has none — a result, not a missing one
-      j = new Judge.Judged(null, null, null, quick ? Verdict.NOT_JUDGED : Verdict.CONTRADICTS, row.over() + "'s "
+      j = new Judge.Judged(null, null, null, quick ? ClaimVerdict.NOT_JUDGED : ClaimVerdict.CONTRADICTS, row.over() + "'s "
           + row.metric() + " is 0 in a run: no base for the paper's ratio");
     }
     Double tolerance = row.target() instanceof Expectations.Value v ? v.tolerance() : null;

@@ -83,11 +83,6 @@ public final class Runner {
   }
 
   /**
-   * Runs the scenario and returns what it measured. {@code live} is called about every {@code liveEveryMillis}
-   * of wall time with the last metrics period's view (for the progress line), including the run's real-time factor
-   * and p99 timer lateness since the previous view.
-   */
-  /**
    * Runs {@code scenario} for at most {@code wallNanos} of wall time (its duration cut to that at its time scale)
    * into a temporary folder, deletes the folder and discards the result. A fresh JVM interprets the actors' code
    * for its first few hundred milliseconds and compiles it while they run, on the same two cores: timers of a run
@@ -108,27 +103,44 @@ public final class Runner {
     }
   }
 
+  /** Runs the scenario with {@code live} called about every {@code liveEveryMillis} of wall time, nothing else. */
   public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
       long liveEveryMillis) throws Exception {
-    return run(scenario, outDir, live, liveEveryMillis, context -> { });
+    return run(scenario, outDir, Options.every(liveEveryMillis, live));
   }
 
   /**
-   * As {@link #run(Settings.Scenario, Path, Consumer, long)}; {@code started} gets the run's context (its clock and
-   * lateness record) before any actor exists, so that a caller can read lateness windows while the run goes on.
+   * How the outside watches and drives a run. {@code live} is called about every {@code liveEveryMillis} of wall time
+   * with the last metrics period's view (for the progress line), including the run's real-time factor and p99 timer
+   * lateness since the previous view; {@code started} gets the run's context (its clock and lateness record) before
+   * any actor exists, so that a caller can read lateness windows while the run goes on; {@code tap} sees every
+   * timeline row as it is written (the live dashboard), without a message to any actor of the run; on each live view
+   * {@code sampler} may take a sample, which waits for the view and asks each vGPU for its report; {@code attach}
+   * takes the run's session, control records and planned controls.
    */
-  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
-      long liveEveryMillis, Consumer<RunContext> started) throws Exception {
-    return run(scenario, outDir, live, liveEveryMillis, started, MetricsHub.TimelineTap.NONE);
-  }
+  public record Options(Consumer<MetricsHub.LiveView> live, long liveEveryMillis, Consumer<RunContext> started,
+      MetricsHub.TimelineTap tap, Sampler sampler, Attach attach) {
+    /** {@code live} every {@code liveEveryMillis}, nothing else. */
+    public static Options every(long liveEveryMillis, Consumer<MetricsHub.LiveView> live) {
+      return new Options(live, liveEveryMillis, context -> { }, MetricsHub.TimelineTap.NONE, Sampler.NONE,
+          Attach.NONE);
+    }
 
-  /**
-   * As {@link #run(Settings.Scenario, Path, Consumer, long, Consumer)}; {@code tap} sees every timeline row as it is
-   * written (the live dashboard), without a message to any actor of the run.
-   */
-  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
-      long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap) throws Exception {
-    return run(scenario, outDir, live, liveEveryMillis, started, tap, Sampler.NONE);
+    public Options withStarted(Consumer<RunContext> started) {
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+    }
+
+    public Options withTap(MetricsHub.TimelineTap tap) {
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+    }
+
+    public Options withSampler(Sampler sampler) {
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+    }
+
+    public Options withAttach(Attach attach) {
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+    }
   }
 
   /**
@@ -154,16 +166,6 @@ public final class Runner {
      * ({@code requests}: also what their channel failed before it reached a vGPU).
      */
     void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus, RequestHistory.Totals requests);
-  }
-
-  /**
-   * As {@link #run(Settings.Scenario, Path, Consumer, long, Consumer, MetricsHub.TimelineTap)}; on each live view
-   * {@code sampler} may take a sample, which waits for the view and asks each vGPU for its report.
-   */
-  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
-      long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap, Sampler sampler)
-      throws Exception {
-    return run(scenario, outDir, live, liveEveryMillis, started, tap, sampler, Attach.NONE);
   }
 
   /**
@@ -207,14 +209,12 @@ public final class Runner {
     }
   }
 
-  /**
-   * As {@link #run(Settings.Scenario, Path, Consumer, long, Consumer, MetricsHub.TimelineTap, Sampler)}, with
-   * {@code attach}'s session, control records and planned controls.
-   */
-  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
-      long liveEveryMillis, Consumer<RunContext> started, MetricsHub.TimelineTap tap, Sampler sampler, Attach attach)
-      throws Exception {
-    Started run = start(scenario, outDir, started, tap, attach);
+  /** Runs the scenario and returns what it measured, watched and driven as {@code options} say. */
+  public static RunResult run(Settings.Scenario scenario, Path outDir, Options options) throws Exception {
+    Consumer<MetricsHub.LiveView> live = options.live();
+    Sampler sampler = options.sampler();
+    Attach attach = options.attach();
+    Started run = start(scenario, outDir, options.started(), options.tap(), attach);
     // from time zero on (on the guardian's thread, as time zero is declared): before it the clock is not started,
     // and a pause would stop a clock about to be reset
     run.begun().thenRun(() -> attach.session().accept(run.session()));
@@ -223,7 +223,7 @@ public final class Runner {
       Progress progress = new Progress(run.wallStart());
       while (!run.ended().isDone()) {
         try {
-          run.ended().get(liveEveryMillis, TimeUnit.MILLISECONDS);
+          run.ended().get(options.liveEveryMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
           stall.check();
           FidelityMeter.Reading f = meter.read();
@@ -346,14 +346,14 @@ public final class Runner {
   }
 
   /**
-   * The verdict so far, by the rules of the final one ({@link Verdict}); the unit it sizes violations against is the
+   * The verdict so far, by the rules of the final one ({@link FidelityVerdict}); the unit it sizes violations against is the
    * median of the VMs' frame times in the last period (the final verdict takes the median frame of the whole run),
    * and none when no VM renders frames (the size rule is then applied at the end only).
    */
   static String liveVerdict(MetricsHub.LiveView view, RunContext context, Settings.Scenario scenario) {
     double[] fps = java.util.Arrays.stream(view.fps()).filter(x -> x > 0).sorted().toArray();
     long unit = fps.length == 0 ? Long.MAX_VALUE : Math.round(1e9 / fps[fps.length / 2]);
-    Verdict v = Verdict.of(context.causality().snapshot(), unit, "median frame", scenario.fidelity(),
+    FidelityVerdict v = FidelityVerdict.of(context.causality().snapshot(), unit, "median frame", scenario.fidelity(),
         scenario.timeScale());
     return v.faithful() ? "faithful" : "UNFAITHFUL " + v.rule();
   }
@@ -379,15 +379,9 @@ public final class Runner {
 
   /**
    * Runs {@code scenario} with emulated time zero at the wall instant {@code zeroEpochMillis} (or at once, if that
-   * has passed): the nodes of a cluster run start their clocks together. No progress line.
-   */
-  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis) throws Exception {
-    return runFrom(scenario, outDir, zeroEpochMillis, 500, MetricsHub.TimelineTap.NONE, Sampler.NONE);
-  }
-
-  /**
-   * As {@link #runFrom(Settings.Scenario, Path, long)}; {@code tap} sees every timeline row as it is written and
-   * {@code sampler} may take a sample every {@code everyMillis} of wall time (a cluster node's progress reports).
+   * has passed): the nodes of a cluster run start their clocks together. No progress line: {@code tap} sees every
+   * timeline row as it is written and {@code sampler} may take a sample every {@code everyMillis} of wall time (a
+   * cluster node's progress reports).
    */
   public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
       MetricsHub.TimelineTap tap, Sampler sampler) throws Exception {

@@ -30,7 +30,7 @@ public final class Soak {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What a soak produced. */
-  public record Result(List<SoakSample> samples, Summary summary, SoakRules.Verdict verdict, double wallSeconds) {}
+  public record Result(List<SoakSample> samples, Summary summary, SoakRules.SoakVerdict verdict, double wallSeconds) {}
 
   private Soak() {}
 
@@ -43,14 +43,14 @@ public final class Soak {
     Recorder recorder = new Recorder(scenario, checkEveryNanos);
     // poll at least twice per check period (in wall time), at most every second, never more often than 20 times a second
     long liveEvery = Math.max(50, Math.min(1000, Math.round(checkEveryNanos / scenario.timeScale() / 2e6)));
-    RunResult result = Runner.run(scenario, out, progress, liveEvery, recorder::started, MetricsHub.TimelineTap.NONE,
-        recorder);
+    RunResult result = Runner.run(scenario, out, Runner.Options.every(liveEvery, progress)
+        .withStarted(recorder::started).withSampler(recorder));
     Summary summary = new Summary(result);
     summary.write(out.resolve("summary.json"));
     recorder.finalSample(result, summary);
     SummaryDoc.Invariants inv = summary.doc().invariants();
     SoakRules.Limits limits = limits(scenario);
-    SoakRules.Verdict verdict = SoakRules.judge(recorder.samples, new SoakRules.End(inv.requestsLost(),
+    SoakRules.SoakVerdict verdict = SoakRules.judge(recorder.samples, new SoakRules.End(inv.requestsLost(),
         inv.requestsOpenAtEnd(), inv.requestsDuplicated(), summary.brokenInvariants()), limits);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("scenario", scenario.name());

@@ -63,8 +63,8 @@ public final class SoakRules {
   }
 
   /** {@code ok}, or each problem on its own line; {@code heapSlopeMibPerHour}: the fitted floor slope (NaN: none). */
-  public record Verdict(boolean ok, List<String> problems, double heapSlopeMibPerHour) {
-    public Verdict {
+  public record SoakVerdict(boolean ok, List<String> problems, double heapSlopeMibPerHour) {
+    public SoakVerdict {
       problems = List.copyOf(problems);
     }
 
@@ -76,7 +76,7 @@ public final class SoakRules {
   private SoakRules() {}
 
   /** Judges a soak; the last sample is the run's end (taken after its actor system stopped). */
-  public static Verdict judge(List<SoakSample> samples, End end, Limits limits) {
+  public static SoakVerdict judge(List<SoakSample> samples, End end, Limits limits) {
     List<String> problems = new ArrayList<>();
     double slope = heapSlope(samples, limits);
     if (!Double.isNaN(slope)) {
@@ -97,7 +97,7 @@ public final class SoakRules {
     }
     if (end.duplicated() > 0) problems.add(String.format(Locale.ROOT, "duplicated: %d requests", end.duplicated()));
     for (String b : end.broken()) problems.add("invariant: " + b);
-    return new Verdict(problems.isEmpty(), problems, Double.isNaN(slope) ? Double.NaN : slope / 1048576.0);
+    return new SoakVerdict(problems.isEmpty(), problems, Double.isNaN(slope) ? Double.NaN : slope / 1048576.0);
   }
 
   /**

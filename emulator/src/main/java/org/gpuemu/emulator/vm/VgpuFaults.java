@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.gpu.Scheduling;
@@ -61,16 +62,19 @@ final class VgpuFaults {
    * when dispatched. Under space sharing the frame being recorded is closed ({@code Presented} with the requests it
    * has): the next incarnation's frames are new ones.
    */
-  static void failInFlight(int vgpu, long at, Map<Long, VgpuRequests.Pending> pending, Collection<Long> runtime,
-      VgpuAnswers answers, Collection<ActorRef<VGpu.Drained>> drains, VgpuLedger ledger,
-      ActorRef<Scheduling.Command> scheduler, int frameRequests, boolean reportFrames) {
+  static void failInFlight(VgpuModel model, long at, Collection<ActorRef<VGpu.Drained>> drains) {
+    VgpuLedger ledger = model.ledger;
+    VgpuAnswers answers = model.answers;
+    Map<Long, VgpuRequests.Pending> pending = model.pending;
+    int vgpu = model.vgpu;
+    Consumer<Scheduling.Command> scheduler = model.toScheduler();
     String reason = ledger.downReason;
-    for (Long id : runtime) {
+    for (Long id : model.runtime) {
       VgpuRequests.Pending p = pending.get(id);
-      scheduler.tell(new Scheduling.Queued(p.work(), p.vcpu(), at, p.kernel(), p.frame()));
+      scheduler.accept(new Scheduling.Queued(p.work(), p.vcpu(), at, p.kernel(), p.frame()));
     }
-    if (reportFrames && frameRequests > 0) {
-      scheduler.tell(new Scheduling.Presented(vgpu, ledger.frame, frameRequests));
+    if (model.reportFrames && model.frameRequests > 0) {
+      scheduler.accept(new Scheduling.Presented(vgpu, ledger.frame, model.frameRequests));
       ledger.frame++;
     }
     for (Map.Entry<Long, VgpuRequests.Pending> e : new TreeMap<>(pending).entrySet()) {
@@ -132,10 +136,14 @@ final class VgpuFaults {
     return msg.call();
   }
 
-  /** The id of the last part of the call part {@code id} belongs to (the parts of a call have consecutive ids). */
+  /**
+   * The id of the last part of the call whose part {@code id} (not its last, already finished and removed from
+   * {@code pending}) failed: the parts of a call have consecutive ids, so it is the first part after {@code id}
+   * marked last.
+   */
   static long lastPartOf(Map<Long, VgpuRequests.Pending> pending, long id) {
-    long last = id;
-    while (pending.containsKey(last + 1) && !pending.get(last).last()) last++;
+    long last = id + 1;
+    while (pending.containsKey(last) && !pending.get(last).last()) last++;
     return last;
   }
 }

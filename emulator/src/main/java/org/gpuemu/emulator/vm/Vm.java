@@ -87,9 +87,9 @@ public final class Vm {
   private static Ready spawn(Settings.Vm vm, Workload workload, int firstVcpu, long seed, long runEndNanos,
       RunContext run, Wiring w, ActorContext<Command> ctx) {
     VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
-    ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(params, vm.commandBuffer(), vm.driverQueue(),
-        vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames(), run, w.scheduler(), w.cpuTimes(), w.smGroup(),
-        w.metrics(), w.history()), "vgpu");
+    ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VGpu.Settings(params, vm.commandBuffer(),
+        vm.driverQueue(), vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames()),
+        new VGpu.Peers(w.scheduler(), w.cpuTimes(), w.smGroup(), w.metrics()), run, w.history()), "vgpu");
     ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), w.metrics(), run, w.history()),
         "agent");
     w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));

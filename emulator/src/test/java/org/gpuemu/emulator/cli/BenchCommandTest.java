@@ -56,7 +56,7 @@ class BenchCommandTest {
   void progressLine_showsRealTimeFactorP99AndVerdict_orDashesWhenUnknown() {
     MetricsHub.LiveView view = new MetricsHub.LiveView(1_000_000_000L, List.of("a"), new double[] {60},
         new double[] {1});
-    assertEquals("rtf - p99 -", Main.Progress.fidelity(view));
-    assertEquals("rtf 0.98x p99 250us faithful", Main.Progress.fidelity(view.withFidelity(0.98, 250, "faithful")));
+    assertEquals("rtf - p99 -", ProgressLine.fidelity(view));
+    assertEquals("rtf 0.98x p99 250us faithful", ProgressLine.fidelity(view.withFidelity(0.98, 250, "faithful")));
   }
 }

@@ -10,6 +10,8 @@ import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
@@ -50,6 +52,20 @@ class ClusterRunTest {
         Map.class);
     assertEquals(one.get("vms"), doc.get("vms"), "every VM's figures, as in one JVM");
     assertEquals(one.get("hosts"), doc.get("hosts"), "every host's figures, as in one JVM");
+    // the fairness block is computed by one JVM's code from the nodes' unrounded rates: the same figures, the
+    // cuda-loop VMs' lambda_by_workload among them
+    assertEquals(one.get("fairness"), doc.get("fairness"), "the fairness figures, as in one JVM");
+    Set<String> oneKeys = keyPaths("", one);
+    Set<String> clusterKeys = keyPaths("", doc);
+    clusterKeys.removeIf(k -> k.startsWith("cluster")); // the cluster's own block
+    clusterKeys.remove("invariants.requests_node_lost");
+    oneKeys.remove("fidelity.progress"); // one JVM's live progress line over wall time; a node runs without one
+    Set<String> onlyOne = new TreeSet<>(oneKeys);
+    onlyOne.removeAll(clusterKeys);
+    Set<String> onlyCluster = new TreeSet<>(clusterKeys);
+    onlyCluster.removeAll(oneKeys);
+    assertEquals(Set.of(), onlyOne, "keys of one JVM's summary the cluster's lacks");
+    assertEquals(Set.of(), onlyCluster, "keys of the cluster's summary one JVM's lacks");
     Map<String, Object> inv = (Map<String, Object>) doc.get("invariants");
     Map<String, Object> invOne = (Map<String, Object>) one.get("invariants");
     for (String k : List.of("requests_submitted", "requests_completed", "requests_failed", "requests_lost")) {
@@ -64,5 +80,16 @@ class ClusterRunTest {
     assertEquals(oneRows.stream().filter(drain.negate()).toList(), rows.stream().filter(drain.negate()).toList(),
         "the timeline of the run, row for row");
     assertEquals(s.vms().size(), rows.stream().filter(drain).count(), "one drain row per VM");
+  }
+
+  /** Every key of the document's objects, dotted (lists' entries are not walked: their keys are the entries'). */
+  @SuppressWarnings("unchecked")
+  private static Set<String> keyPaths(String prefix, Map<String, Object> doc) {
+    Set<String> out = new HashSet<>();
+    doc.forEach((k, v) -> {
+      out.add(prefix + k);
+      if (v instanceof Map<?, ?> m) out.addAll(keyPaths(prefix + k + ".", (Map<String, Object>) m));
+    });
+    return out;
   }
 }

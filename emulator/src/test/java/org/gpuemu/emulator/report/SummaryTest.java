@@ -16,7 +16,7 @@ import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.RunResult;
-import org.gpuemu.emulator.run.Verdict;
+import org.gpuemu.emulator.run.FidelityVerdict;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VcpuReport;
 import org.gpuemu.emulator.vm.VGpu;
@@ -107,9 +107,9 @@ class SummaryTest {
 
   @Test
   void verdict_violationRate_isARuleOfItsOwn_underTheArrivalOrder() {
-    assertTrue(Verdict.of(order(10, 10, 0), 20 * MS, "median frame", ARRIVAL_RULES, 1).faithful(),
+    assertTrue(FidelityVerdict.of(order(10, 10, 0), 20 * MS, "median frame", ARRIVAL_RULES, 1).faithful(),
         "10 small violations in 10,000 events are 0.1 %, at the limit");
-    Verdict many = Verdict.of(order(10, 11, 0), 20 * MS, "median frame", ARRIVAL_RULES, 1);
+    FidelityVerdict many = FidelityVerdict.of(order(10, 11, 0), 20 * MS, "median frame", ARRIVAL_RULES, 1);
     assertFalse(many.faithful(), "11 in 10,000 are over 0.1 %");
     assertTrue(many.reason().startsWith("causality: 11 of 10000 events"), many.reason());
     assertEquals("causality", many.rule());
@@ -118,9 +118,9 @@ class SummaryTest {
   @Test
   void verdict_underTheConservativeOrder_failsOnAnyViolation() {
     Settings.Fidelity rules = Settings.Fidelity.defaults(5 * S);
-    assertTrue(Verdict.of(order(Causality.Order.CONSERVATIVE, 0, 0, 0), 20 * MS, "median frame", rules, 1)
+    assertTrue(FidelityVerdict.of(order(Causality.Order.CONSERVATIVE, 0, 0, 0), 20 * MS, "median frame", rules, 1)
         .faithful());
-    Verdict one = Verdict.of(order(Causality.Order.CONSERVATIVE, 1, 1, 0), 20 * MS, "median frame", rules, 1);
+    FidelityVerdict one = FidelityVerdict.of(order(Causality.Order.CONSERVATIVE, 1, 1, 0), 20 * MS, "median frame", rules, 1);
     assertFalse(one.faithful(), "one violation of 1 us: the order was bypassed, its effect has no bound");
     assertEquals("causality", one.rule());
     assertTrue(one.reason().startsWith("causality: 1 events were handled after a later one"), one.reason());
@@ -129,9 +129,9 @@ class SummaryTest {
   @Test
   void verdict_lag_failsWhenMoreThanTheLagShareOfEventsWereBeyondTheHorizon() {
     Settings.Fidelity rules = Settings.Fidelity.defaults(5 * S);
-    assertTrue(Verdict.of(order(Causality.Order.CONSERVATIVE, 0, 0, 100), 20 * MS, "median frame", rules, 1)
+    assertTrue(FidelityVerdict.of(order(Causality.Order.CONSERVATIVE, 0, 0, 100), 20 * MS, "median frame", rules, 1)
         .faithful(), "100 of 10,000 events beyond the horizon are 1 %, at the limit");
-    Verdict behind = Verdict.of(order(Causality.Order.CONSERVATIVE, 0, 0, 101), 20 * MS, "median frame", rules,
+    FidelityVerdict behind = FidelityVerdict.of(order(Causality.Order.CONSERVATIVE, 0, 0, 101), 20 * MS, "median frame", rules,
         1);
     assertFalse(behind.faithful(), "101 of 10,000 are over 1 %");
     assertEquals("lag", behind.rule());

@@ -107,7 +107,7 @@ class CalibrationTest {
                   && (s.metric() == null || s.metric().equals(r.get("metric")))
                   && (s.policy() == null || String.valueOf(r.get("policy")).startsWith(s.policy()))
                   && (s.paper() == null || s.paper().equals(r.get("paper_value"))));
-          assertFalse(fitted && Verdict.REPRODUCED.label().equals(r.get("verdict")), json + ": " + r.get("figure")
+          assertFalse(fitted && ClaimVerdict.REPRODUCED.label().equals(r.get("verdict")), json + ": " + r.get("figure")
               + " " + r.get("scenario") + " " + r.get("metric") + " is judged reproduced, but " + c.constant()
               + " was fitted on it");
         }

@@ -66,7 +66,7 @@ class GroupRowsTest {
     assertEquals(List.of(1.25, (1.0 + 1.3 + 1.1) / 3), r.seedValues());
     assertEquals((1.25 + 3.4 / 3) / 2, r.judged().median(), 1e-12);
     // the median (1.19) is outside 1.14 +- 0.05 but above 1; seed 2 alone (1.133) is within: the seeds disagree
-    assertEquals(Verdict.UNSTABLE, r.judged().verdict());
+    assertEquals(ClaimVerdict.UNSTABLE, r.judged().verdict());
     assertEquals("seeds: same direction, reproduced; the median's verdict: same direction", r.judged().note());
     assertEquals("combo / pilotfish, mean of 3 groups", r.policy());
     // each group's value is the median of its seeds
@@ -79,12 +79,12 @@ class GroupRowsTest {
     double[][] combo = {{120}, {150}, {105}};
     double[][] zero = {{0}, {0}, {0}};
     Report.Row r = judge(ratio(Aggregate.MEAN, Map.of()), runs(combo, zero, true));
-    assertEquals(Verdict.CONTRADICTS, r.judged().verdict());
+    assertEquals(ClaimVerdict.CONTRADICTS, r.judged().verdict());
     assertEquals("pilotfish's be_throughput.total is 0 in a run: no base for the paper's ratio", r.judged().note());
     // a value the runs do not have at all stays "not run"
     Row missing = new Row("Figure 13", "be_throughput.none", "combo", "pilotfish", GAIN, null, "s", Aggregate.MEAN,
         Map.of(), false, false);
-    assertEquals(Verdict.NOT_RUN, judge(missing, runs(combo, zero, true)).judged().verdict());
+    assertEquals(ClaimVerdict.NOT_RUN, judge(missing, runs(combo, zero, true)).judged().verdict());
   }
 
   @Test
@@ -107,7 +107,7 @@ class GroupRowsTest {
     Report.Row r = judge(ratio(Aggregate.MEAN, Map.of()), runs(combo, pilotfish, false));
     assertFalse(r.faithful());
     // the mean ratio 1.25 would be "same direction"; a run that cannot be trusted never supports a claim
-    assertEquals(Verdict.UNFAITHFUL, r.judged().verdict());
+    assertEquals(ClaimVerdict.UNFAITHFUL, r.judged().verdict());
     assertNull(Reproduction.aggregate(List.of(), Aggregate.MAX).stream().findFirst().orElse(null));
   }
 
@@ -142,7 +142,7 @@ class GroupRowsTest {
         Map.of(), false, false, Expectations.Unmeasured.NONE, "VGG16's kernels fit few idle periods");
     Report.Row measured = judge(why, runs(new double[][] {{130}, {120}, {110}}, new double[][] {{100}, {100}, {100}},
         true));
-    assertEquals(Verdict.SAME_DIRECTION, measured.judged().verdict(), "1.2 is outside 1.14 +- 0.05, above 1");
+    assertEquals(ClaimVerdict.SAME_DIRECTION, measured.judged().verdict(), "1.2 is outside 1.14 +- 0.05, above 1");
     Expectations e = new Expectations("combo", List.of("pilotfish", "combo"), 0, 0, 1000, GAMES, Map.of(),
         List.of(why, unmeasured("Figure 3", Expectations.Unmeasured.NO_NUMBER),
             unmeasured("Table 1", Expectations.Unmeasured.INPUT),
@@ -151,7 +151,7 @@ class GroupRowsTest {
         Map.of());
     List<Report.Row> rows = Reproduction.judge(f, runs(new double[][] {{130}, {120}, {110}},
         new double[][] {{100}, {100}, {100}}, true), new ArrayList<>());
-    assertEquals(List.of(Verdict.SAME_DIRECTION, Verdict.NO_NUMBER, Verdict.INPUT, Verdict.NOT_MODELLED),
+    assertEquals(List.of(ClaimVerdict.SAME_DIRECTION, ClaimVerdict.NO_NUMBER, ClaimVerdict.INPUT, ClaimVerdict.NOT_MODELLED),
         rows.stream().map(r -> r.judged().verdict()).toList());
     assertNull(rows.get(1).judged().median());
     String md = Report.markdown(Report.document("reproduce combo", false, 1, 1, rows));
@@ -174,12 +174,12 @@ class GroupRowsTest {
         new double[][] {{100}, {100}, {100}}, true);
     Report.Row r = judge(quake2, runs);
     // quake2 1.2 against the mean of steel 1.3 and dutm 1.1: 1.2, not greater
-    assertEquals(Verdict.CONTRADICTS, r.judged().verdict());
+    assertEquals(ClaimVerdict.CONTRADICTS, r.judged().verdict());
     assertEquals("(ratio to pilotfish), > game=steel|dutm", r.claim());
     Row steel = new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", Expectations.OrderingOnly.INSTANCE,
         new Expectations.Direction(true, null, Map.of("game", "quake2|dutm")), "s", Aggregate.MEAN,
         Map.of("game", "steel"), false, false);
-    assertEquals(Verdict.REPRODUCED, judge(steel, runs).judged().verdict(), "1.3 > the mean of 1.2 and 1.1");
+    assertEquals(ClaimVerdict.REPRODUCED, judge(steel, runs).judged().verdict(), "1.3 > the mean of 1.2 and 1.1");
   }
 
   private static Row unmeasured(String figure, Expectations.Unmeasured kind) {

@@ -15,67 +15,67 @@ import org.junit.jupiter.api.Test;
 class JudgeTest {
   private static final Value MMR = new Value(0.99, 0.99, 0.03, Double.NaN);
 
-  private static Verdict verdict(Expectations.Target t, Direction d, boolean ratio, List<Double> v, List<Double> b,
+  private static ClaimVerdict verdict(Expectations.Target t, Direction d, boolean ratio, List<Double> v, List<Double> b,
       boolean faithful) {
     return Judge.judge(t, d, ratio, v, b, faithful).verdict();
   }
 
   @Test
   void withinTolerance_isReproduced_atItsEdgeToo() {
-    assertEquals(Verdict.REPRODUCED, verdict(MMR, null, false, List.of(0.97), List.of(), true));
-    assertEquals(Verdict.REPRODUCED, verdict(MMR, null, false, List.of(0.96), List.of(), true)); // 0.99 - 0.03
+    assertEquals(ClaimVerdict.REPRODUCED, verdict(MMR, null, false, List.of(0.97), List.of(), true));
+    assertEquals(ClaimVerdict.REPRODUCED, verdict(MMR, null, false, List.of(0.96), List.of(), true)); // 0.99 - 0.03
   }
 
   @Test
   void outsideTolerance_withoutAnOrdering_contradicts() {
-    assertEquals(Verdict.CONTRADICTS, verdict(MMR, null, false, List.of(0.95), List.of(), true));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(MMR, null, false, List.of(0.95), List.of(), true));
   }
 
   @Test
   void outsideTolerance_butOrderedAsThePaper_isSameDirection() {
     Direction aboveCredit = new Direction(true, "credit-poll");
-    assertEquals(Verdict.SAME_DIRECTION, verdict(MMR, aboveCredit, false, List.of(0.9), List.of(0.5), true));
-    assertEquals(Verdict.CONTRADICTS, verdict(MMR, aboveCredit, false, List.of(0.9), List.of(0.95), true));
+    assertEquals(ClaimVerdict.SAME_DIRECTION, verdict(MMR, aboveCredit, false, List.of(0.9), List.of(0.5), true));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(MMR, aboveCredit, false, List.of(0.9), List.of(0.95), true));
   }
 
   @Test
   void aRatio_onThePapersSideOfOne_isSameDirection() {
     Value gain = new Value(1.14, 1.14, 0.05, Double.NaN); // COMBO +14 % over PilotFish
-    assertEquals(Verdict.SAME_DIRECTION, verdict(gain, null, true, List.of(1.5), List.of(), true));
-    assertEquals(Verdict.CONTRADICTS, verdict(gain, null, true, List.of(0.9), List.of(), true));
-    assertEquals(Verdict.REPRODUCED, verdict(gain, null, true, List.of(1.1), List.of(), true));
+    assertEquals(ClaimVerdict.SAME_DIRECTION, verdict(gain, null, true, List.of(1.5), List.of(), true));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(gain, null, true, List.of(0.9), List.of(), true));
+    assertEquals(ClaimVerdict.REPRODUCED, verdict(gain, null, true, List.of(1.1), List.of(), true));
   }
 
   @Test
   void aRange_isReproducedAnywhereInsideItPlusTolerance() {
     Value range = new Value(81, 122, 5, Double.NaN);
-    assertEquals(Verdict.REPRODUCED, verdict(range, null, false, List.of(126.0), List.of(), true));
-    assertEquals(Verdict.CONTRADICTS, verdict(range, null, false, List.of(75.0), List.of(), true));
+    assertEquals(ClaimVerdict.REPRODUCED, verdict(range, null, false, List.of(126.0), List.of(), true));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(range, null, false, List.of(75.0), List.of(), true));
   }
 
   @Test
   void boundsAndOrderings() {
-    assertEquals(Verdict.REPRODUCED, verdict(new Bound(0.9, true), null, false, List.of(0.9), List.of(), true));
-    assertEquals(Verdict.CONTRADICTS, verdict(new Bound(1.02, false), null, false, List.of(1.03), List.of(), true));
+    assertEquals(ClaimVerdict.REPRODUCED, verdict(new Bound(0.9, true), null, false, List.of(0.9), List.of(), true));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(new Bound(1.02, false), null, false, List.of(1.03), List.of(), true));
     Direction below = new Direction(false, "gvirt");
-    assertEquals(Verdict.REPRODUCED, verdict(OrderingOnly.INSTANCE, below, false, List.of(0.1), List.of(0.5), true));
-    assertEquals(Verdict.CONTRADICTS, verdict(OrderingOnly.INSTANCE, below, false, List.of(0.5), List.of(0.5), true));
+    assertEquals(ClaimVerdict.REPRODUCED, verdict(OrderingOnly.INSTANCE, below, false, List.of(0.1), List.of(0.5), true));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(OrderingOnly.INSTANCE, below, false, List.of(0.5), List.of(0.5), true));
   }
 
   @Test
   void anUnfaithfulRun_isNeverReproduced_butAContradictionStays() {
     Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.99), List.of(), false);
-    assertEquals(Verdict.UNFAITHFUL, j.verdict());
+    assertEquals(ClaimVerdict.UNFAITHFUL, j.verdict());
     assertEquals("would be reproduced; a run it reads is unfaithful", j.note());
-    assertEquals(Verdict.UNFAITHFUL, verdict(MMR, new Direction(true, "x"), false, List.of(0.5), List.of(0.1), false));
-    assertEquals(Verdict.CONTRADICTS, verdict(MMR, null, false, List.of(0.5), List.of(), false));
+    assertEquals(ClaimVerdict.UNFAITHFUL, verdict(MMR, new Direction(true, "x"), false, List.of(0.5), List.of(0.1), false));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(MMR, null, false, List.of(0.5), List.of(), false));
   }
 
   @Test
   void theMedianOfTheSeedsDecides_andTheRangeIsReported() {
     // one seed far off does not move the median: 0.97 is within 0.99 +- 0.03
     Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.97, 0.5, 0.98), List.of(), true);
-    assertEquals(Verdict.REPRODUCED, j.verdict());
+    assertEquals(ClaimVerdict.REPRODUCED, j.verdict());
     assertEquals(0.97, j.median());
     assertEquals(0.5, j.min());
     assertEquals(0.98, j.max());
@@ -84,29 +84,29 @@ class JudgeTest {
 
   @Test
   void aMissingValue_isNotRun() {
-    assertEquals(Verdict.NOT_RUN, verdict(MMR, null, false, Arrays.asList(0.99, null), List.of(), true));
-    assertEquals(Verdict.NOT_RUN, verdict(MMR, null, false, List.of(), List.of(), true));
+    assertEquals(ClaimVerdict.NOT_RUN, verdict(MMR, null, false, Arrays.asList(0.99, null), List.of(), true));
+    assertEquals(ClaimVerdict.NOT_RUN, verdict(MMR, null, false, List.of(), List.of(), true));
   }
 
   @Test
   void aCalibrationInput_isNeverReproduced_itsNoteSaysWhetherTheRunMatchesIt() {
     Judge.Judged matches = Judge.input(MMR, List.of(0.98), true);
-    assertEquals(Verdict.INPUT, matches.verdict());
+    assertEquals(ClaimVerdict.INPUT, matches.verdict());
     assertEquals("calibration input: the run matches it", matches.note());
     Judge.Judged misses = Judge.input(new Bound(0.0516, false), List.of(0.2), true);
-    assertEquals(Verdict.INPUT, misses.verdict());
+    assertEquals(ClaimVerdict.INPUT, misses.verdict());
     assertEquals("calibration input: the run misses it", misses.note());
-    assertEquals(Verdict.NOT_RUN, Judge.input(MMR, Arrays.asList(0.9, null), true).verdict());
+    assertEquals(ClaimVerdict.NOT_RUN, Judge.input(MMR, Arrays.asList(0.9, null), true).verdict());
   }
   private static final Expectations.Basis JUDGED = Expectations.Basis.JUDGED;
 
   @Test
   void quick_judgesNothing_butReportsTheValue() {
     Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.99), List.of(), true, JUDGED, true);
-    assertEquals(Verdict.NOT_JUDGED, j.verdict());
+    assertEquals(ClaimVerdict.NOT_JUDGED, j.verdict());
     assertEquals(0.99, j.median());
     // a missing value is still "not run"
-    assertEquals(Verdict.NOT_RUN, Judge.judge(MMR, null, false, Arrays.asList((Double) null), List.of(), true, JUDGED,
+    assertEquals(ClaimVerdict.NOT_RUN, Judge.judge(MMR, null, false, Arrays.asList((Double) null), List.of(), true, JUDGED,
         true).verdict());
   }
 
@@ -128,22 +128,22 @@ class JudgeTest {
   void seedsThatDisagree_makeTheRowUnstable_withEachSeedsVerdict() {
     // the median (0.97) is within 0.99 +- 0.03, one seed is not: unstable, not reproduced
     Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.97, 0.5, 0.98), List.of(), true, JUDGED, false);
-    assertEquals(Verdict.UNSTABLE, j.verdict());
+    assertEquals(ClaimVerdict.UNSTABLE, j.verdict());
     assertEquals("seeds: reproduced, contradicts, reproduced; the median's verdict: reproduced", j.note());
     assertEquals(0.5, j.min());
     // an ordering is judged seed by seed against the same seed's baseline
     Direction below = new Direction(false, "gvirt");
     Judge.Judged o = Judge.judge(OrderingOnly.INSTANCE, below, false, List.of(0.1, 0.3, 0.1), List.of(0.2, 0.2, 0.2),
         true, JUDGED, false);
-    assertEquals(Verdict.UNSTABLE, o.verdict());
-    assertEquals(Verdict.REPRODUCED, Judge.judge(OrderingOnly.INSTANCE, below, false, List.of(0.1, 0.15, 0.1),
+    assertEquals(ClaimVerdict.UNSTABLE, o.verdict());
+    assertEquals(ClaimVerdict.REPRODUCED, Judge.judge(OrderingOnly.INSTANCE, below, false, List.of(0.1, 0.15, 0.1),
         List.of(0.2, 0.2, 0.2), true, JUDGED, false).verdict());
   }
 
   @Test
   void aBoundWithTheToleranceOfThePapersSpread_holdsWithinIt() {
     Bound prose = new Bound(1.0, false, 0.013); // "(<= 1)" against a mean known to 1.3 %
-    assertEquals(Verdict.REPRODUCED, verdict(prose, null, false, List.of(1.003), List.of(), true));
-    assertEquals(Verdict.CONTRADICTS, verdict(prose, null, false, List.of(1.02), List.of(), true));
+    assertEquals(ClaimVerdict.REPRODUCED, verdict(prose, null, false, List.of(1.003), List.of(), true));
+    assertEquals(ClaimVerdict.CONTRADICTS, verdict(prose, null, false, List.of(1.02), List.of(), true));
   }
 }

@@ -57,8 +57,8 @@ class LiveSessionTest {
   /** Runs {@code s} with {@code attach}; {@code context} gets the run's context. */
   private static Summary run(Settings.Scenario s, Path out, Runner.Attach attach,
       AtomicReference<RunContext> context) throws Exception {
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 100, context::set, org.gpuemu.emulator.metrics
-        .MetricsHub.TimelineTap.NONE, Runner.Sampler.NONE, attach));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(100, v -> { })
+        .withStarted(context::set).withAttach(attach)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary;
   }

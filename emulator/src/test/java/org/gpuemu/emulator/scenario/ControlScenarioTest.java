@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
-import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.report.SummaryDoc;
 import org.gpuemu.emulator.run.Control;
@@ -34,8 +33,8 @@ class ControlScenarioTest {
   private static Summary run(String file, long seconds, List<Control.Planned> planned, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(FastForward.SCALE,
         seconds * S, null, Map.of("metrics.period", "250ms")));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500, c -> { }, MetricsHub.TimelineTap.NONE,
-        Runner.Sampler.NONE, new Runner.Attach(x -> { }, r -> { }, planned)));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500, v -> { })
+        .withAttach(new Runner.Attach(x -> { }, r -> { }, planned))));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary;
   }

@@ -88,7 +88,7 @@ class CrashEveryPolicyTest {
         f.durationMs() * MS, null, Map.of("faults", "[]"), new FaultPlan.Cli(List.of("vm-reboot@700ms:game:200ms"),
         null, null)));
     Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
-    SummaryDoc.Verdict verdict = summary.doc().verdict();
+    SummaryDoc.CheckerVerdict verdict = summary.doc().verdict();
     assertEquals("unknown", verdict.result(), verdict.toString());
     assertEquals(1, verdict.reasons().size(), verdict.toString());
     assertTrue(verdict.reasons().get(0).startsWith("parboil: 1 requests still open when the drain timed out"),

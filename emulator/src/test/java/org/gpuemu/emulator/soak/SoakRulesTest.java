@@ -51,14 +51,14 @@ class SoakRulesTest {
 
   @Test
   void steadyHeap_progressingVms_nothingLost_isOk() {
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> 50 * MIB + (i % 2) * MIB, i -> 10L * i), CLEAN, limits());
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> 50 * MIB + (i % 2) * MIB, i -> 10L * i), CLEAN, limits());
     assertTrue(v.ok(), v.toString());
   }
 
   @Test
   void heapGrowingOnlyInTheFirstHalf_isWarmUp_notALeak() {
     // 40 -> 100 MiB during the first five minutes, flat at 100 MiB after: the second half grows by 0
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> Math.min(100, 40 + 12L * i) * MIB, i -> 10L * i), CLEAN,
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> Math.min(100, 40 + 12L * i) * MIB, i -> 10L * i), CLEAN,
         limits());
     assertTrue(v.ok(), v.toString());
   }
@@ -66,7 +66,7 @@ class SoakRulesTest {
   @Test
   void heapGrowing4MiBAMinuteInTheSecondHalf_isALeak() {
     // second half = samples at 300..600 s: 70 -> 90 MiB, +20 MiB: above both 10 % (7 MiB) and 16 MiB
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> (50 + 4L * i) * MIB, i -> 10L * i), CLEAN, limits());
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> (50 + 4L * i) * MIB, i -> 10L * i), CLEAN, limits());
     assertEquals(1, v.problems().size(), v.toString());
     assertTrue(v.problems().get(0).startsWith("heap growth"), v.toString());
   }
@@ -74,14 +74,14 @@ class SoakRulesTest {
   @Test
   void heapGrowthBelowTheAbsoluteFloor_isNoise() {
     // 10 -> 14 MiB in the second half: +40 % but only 4 MiB, under the 16 MiB floor
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> (6 + i * 8L / 10) * MIB, i -> 10L * i), CLEAN, limits());
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> (6 + i * 8L / 10) * MIB, i -> 10L * i), CLEAN, limits());
     assertTrue(v.ok(), v.toString());
   }
 
   @Test
   void vmCompletingNothingForTwoMinutes_isAStall_longerThanTheLivenessTimeout() {
     // vm1 stuck at 30 from 180 s to 300 s: 120 s without progress, more than the 5 s liveness timeout
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> i <= 3 ? 10L * i : i <= 5 ? 30 : 10L * i),
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> i <= 3 ? 10L * i : i <= 5 ? 30 : 10L * i),
         CLEAN, limits());
     assertEquals(List.of("stall: vm1 completed nothing from 180.0 s to 300.0 s (more than the liveness timeout, "
         + "5.0 s)"), v.problems());
@@ -91,14 +91,14 @@ class SoakRulesTest {
   void vmStoppedByItsStopAfter_isNotAStall() {
     // vm1's program stops at 240 s (stop-after): its count stays at 40 afterwards, as it should
     Map<String, long[]> active = Map.of("vm1", new long[] {0, 240_000_000_000L});
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> Math.min(4, i) * 10L), CLEAN,
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> Math.min(4, i) * 10L), CLEAN,
         SoakRules.Limits.of(5_000_000_000L, active, 0.01));
     assertTrue(v.ok(), v.toString());
   }
 
   @Test
   void lostOrOpenRequests_andBrokenInvariants_areProblems() {
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> 10L * i),
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> 10L * i),
         new SoakRules.End(1, 2, List.of("gpu time not conserved")), limits());
     assertEquals(List.of("lost: 1 requests lost and 2 still open at the end", "invariant: gpu time not conserved"),
         v.problems());
@@ -107,7 +107,7 @@ class SoakRulesTest {
   @Test
   void anHour_whoseHeapFloorIsFlat_underASawtooth_isOk_andItsSlopeIsNearZero() {
     // after-GC heap between 40 and 46 MiB, a sawtooth of 6 minutes: old garbage until a mixed collection
-    SoakRules.Verdict v = SoakRules.judge(hour(i -> (40 + i % 6) * MIB, i -> 30), CLEAN, limits());
+    SoakRules.SoakVerdict v = SoakRules.judge(hour(i -> (40 + i % 6) * MIB, i -> 30), CLEAN, limits());
     assertTrue(v.ok(), v.toString());
     assertEquals(0.0, v.heapSlopeMibPerHour(), 0.3, "each 5-minute window's floor is 40 or 41 MiB");
   }
@@ -115,7 +115,7 @@ class SoakRulesTest {
   @Test
   void anHour_whoseHeapFloorGrows2MiBAnHour_isALeak_thoughEachWindowIsNoisy() {
     // floor 40 MiB + 2 MiB/h, with 0-5 MiB of sawtooth on top: the fitted floor slope is 2 MiB/h > 1
-    SoakRules.Verdict v = SoakRules.judge(hour(i -> 40 * MIB + i * 2 * MIB / 60 + (i % 6) * MIB, i -> 30), CLEAN,
+    SoakRules.SoakVerdict v = SoakRules.judge(hour(i -> 40 * MIB + i * 2 * MIB / 60 + (i % 6) * MIB, i -> 30), CLEAN,
         limits());
     assertEquals(1, v.problems().size(), v.toString());
     assertTrue(v.problems().get(0).startsWith("heap floor: grows "), v.toString());
@@ -126,14 +126,14 @@ class SoakRulesTest {
   @Test
   void theFirstTenMinutes_areWarmUp_forTheSlope() {
     // 20 -> 40 MiB in the first ten minutes, flat after
-    SoakRules.Verdict v = SoakRules.judge(hour(i -> Math.min(40, 20 + 2L * i) * MIB, i -> 30), CLEAN, limits());
+    SoakRules.SoakVerdict v = SoakRules.judge(hour(i -> Math.min(40, 20 + 2L * i) * MIB, i -> 30), CLEAN, limits());
     assertTrue(v.ok(), v.toString());
   }
 
   @Test
   void threadsGrowingThroughTheRun_areAProblem_aSteadyPoolIsNot() {
     assertTrue(SoakRules.judge(hour(i -> 40 * MIB, i -> 30 + (i < 3 ? i : 3)), CLEAN, limits()).ok());
-    SoakRules.Verdict v = SoakRules.judge(hour(i -> 40 * MIB, i -> 30 + i / 10), CLEAN, limits());
+    SoakRules.SoakVerdict v = SoakRules.judge(hour(i -> 40 * MIB, i -> 30 + i / 10), CLEAN, limits());
     // after the first 10 minutes: samples 10-26 peak at 30 + 26/10 = 32 threads, samples 44-60 at 30 + 60/10 = 36
     assertEquals(List.of("threads: up to 36 live threads in the last third of the samples, against at most 32 in "
         + "the first third"), v.problems());
@@ -157,7 +157,7 @@ class SoakRulesTest {
       if (i >= 4 && i <= 5) beyond += 50;
       s.add(sample(60.0 * i, 40 * MIB, 30, 10L * i, 1_000L * i, beyond, 0));
     }
-    SoakRules.Verdict v = SoakRules.judge(s, CLEAN, limits());
+    SoakRules.SoakVerdict v = SoakRules.judge(s, CLEAN, limits());
     assertEquals(List.of("unfaithful: from 180 s to 300 s every stretch between samples broke the fidelity rules "
         + "(more than 60 s)"), v.problems());
     List<SoakSample> once = new ArrayList<>();
@@ -174,7 +174,7 @@ class SoakRulesTest {
 
   @Test
   void duplicatedRequests_areAProblem() {
-    SoakRules.Verdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> 10L * i),
+    SoakRules.SoakVerdict v = SoakRules.judge(samples(i -> 50 * MIB, i -> 10L * i),
         new SoakRules.End(0, 0, 2, List.of()), limits());
     assertEquals(List.of("duplicated: 2 requests"), v.problems());
   }

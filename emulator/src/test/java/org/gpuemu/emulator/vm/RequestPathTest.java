@@ -92,8 +92,8 @@ class RequestPathTest {
       ActorRef<Scheduling.Command> scheduler = kit.spawn(GpuScheduler.create(() -> PolicyCatalog.builtIn().create(
           PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), p -> PolicyParts.NONE, run, metrics,
           List.of(core), Map.of())).narrow();
-      vgpu = kit.spawn(VGpu.create(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue, Long.MAX_VALUE,
-          slicer, false, run, scheduler, null, group, metrics, history));
+      vgpu = kit.spawn(VGpu.create(new VGpu.Settings(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue,
+          Long.MAX_VALUE, slicer, false), new VGpu.Peers(scheduler, null, group, metrics), run, history));
       agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, metrics, run, history));
     }
 

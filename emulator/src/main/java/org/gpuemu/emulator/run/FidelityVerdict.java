@@ -23,9 +23,9 @@ import org.gpuemu.emulator.config.Settings;
  * changes nothing it computes; only a lasting lag changes what a viewer sees. {@code rule} names the rule that failed
  * ("causality" or "lag"; null when faithful), {@code reason} says how.
  */
-public record Verdict(boolean faithful, String rule, String reason) {
+public record FidelityVerdict(boolean faithful, String rule, String reason) {
 
-  private static final Verdict FAITHFUL = new Verdict(true, null, null);
+  private static final FidelityVerdict FAITHFUL = new FidelityVerdict(true, null, null);
 
   /**
    * Judges a run's causal order.
@@ -35,14 +35,14 @@ public record Verdict(boolean faithful, String rule, String reason) {
    * @param unitName what the unit is, for the reason
    * @param timeScale the run's time scale (lag is judged in wall time)
    */
-  public static Verdict of(Causality.Snapshot order, long unitNanos, String unitName, Settings.Fidelity rules,
+  public static FidelityVerdict of(Causality.Snapshot order, long unitNanos, String unitName, Settings.Fidelity rules,
       double timeScale) {
-    Verdict causality = order.order() == Causality.Order.CONSERVATIVE ? conservative(order)
+    FidelityVerdict causality = order.order() == Causality.Order.CONSERVATIVE ? conservative(order)
         : arrival(order, unitNanos, unitName, rules);
     if (causality != null) return causality;
     long handled = order.ordered() + order.violations();
     if (handled > 0 && order.beyondHorizon() > rules.lagShare() * handled) {
-      return new Verdict(false, "lag", String.format(Locale.ROOT,
+      return new FidelityVerdict(false, "lag", String.format(Locale.ROOT,
           "lag: %d of %d events (%s %%) were handled more than %.0f ms (wall) after their model time, more than "
               + "%s %%: the emulation could not keep its time scale (%s)", order.beyondHorizon(), handled,
           pct((double) order.beyondHorizon() / handled), rules.horizonWallNanos() / 1e6, pct(rules.lagShare()),
@@ -51,20 +51,20 @@ public record Verdict(boolean faithful, String rule, String reason) {
     return FAITHFUL;
   }
 
-  private static Verdict conservative(Causality.Snapshot order) {
+  private static FidelityVerdict conservative(Causality.Snapshot order) {
     if (order.violations() == 0) return null;
-    return new Verdict(false, "causality", String.format(Locale.ROOT,
+    return new FidelityVerdict(false, "causality", String.format(Locale.ROOT,
         "causality: %d events were handled after a later one (the largest %d us out of order), although the "
             + "conservative order admits none", order.violations(),
         Math.round(order.largestViolationNanos() / 1e3)));
   }
 
-  private static Verdict arrival(Causality.Snapshot order, long unitNanos, String unitName,
+  private static FidelityVerdict arrival(Causality.Snapshot order, long unitNanos, String unitName,
       Settings.Fidelity rules) {
     if (unitNanos != Long.MAX_VALUE && unitNanos > 0) {
       double limit = rules.violationThreshold() * unitNanos;
       if (order.largestViolationNanos() > limit) {
-        return new Verdict(false, "causality", String.format(Locale.ROOT,
+        return new FidelityVerdict(false, "causality", String.format(Locale.ROOT,
             "causality: an event was handled %d us after a later one, more than %s %% of the %s (%.3f ms)",
             Math.round(order.largestViolationNanos() / 1e3), pct(rules.violationThreshold()), unitName,
             unitNanos / 1e6));
@@ -72,7 +72,7 @@ public record Verdict(boolean faithful, String rule, String reason) {
     }
     long handled = order.ordered() + order.violations();
     if (order.violations() > rules.violationRate() * handled) {
-      return new Verdict(false, "causality", String.format(Locale.ROOT,
+      return new FidelityVerdict(false, "causality", String.format(Locale.ROOT,
           "causality: %d of %d events arrived after a later one had been handled, more than %s %%",
           order.violations(), handled, pct(rules.violationRate())));
     }

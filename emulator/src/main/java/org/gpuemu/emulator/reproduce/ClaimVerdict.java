@@ -1,7 +1,7 @@
 package org.gpuemu.emulator.reproduce;
 
 /** What a row of the reproduction says about the paper's claim. */
-public enum Verdict {
+public enum ClaimVerdict {
   /** The median of the seeds is within the paper's value and tolerance, satisfies its bound or its ordering. */
   REPRODUCED("reproduced"),
   /** Outside the tolerance, but on the paper's side of the policy it compares against (or of 1 for a ratio). */
@@ -57,7 +57,7 @@ public enum Verdict {
 
   private final String label;
 
-  Verdict(String label) {
+  ClaimVerdict(String label) {
     this.label = label;
   }
 

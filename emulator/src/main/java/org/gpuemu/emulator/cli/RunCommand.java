@@ -1,0 +1,127 @@
+package org.gpuemu.emulator.cli;
+
+import static org.gpuemu.emulator.cli.Main.BAD_INPUT;
+import static org.gpuemu.emulator.cli.Main.BROKEN;
+import static org.gpuemu.emulator.cli.Main.OK;
+import static org.gpuemu.emulator.cli.Main.configureLogging;
+import static org.gpuemu.emulator.cli.Main.createFolder;
+import static org.gpuemu.emulator.cli.Main.oneJvm;
+import static org.gpuemu.emulator.cli.Main.timestamped;
+import static org.gpuemu.emulator.cli.Main.unfaithfulWarning;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.gpuemu.emulator.config.ConfigProblems;
+import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.dashboard.DashboardOptions;
+import org.gpuemu.emulator.report.Summary;
+import org.gpuemu.emulator.run.RunResult;
+import org.gpuemu.emulator.run.Runner;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code run}: one scenario in this JVM, or over a cluster's nodes ({@link ClusterCli}), and its reports. */
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run a scenario and write its reports.")
+public final class RunCommand implements Callable<Integer> {
+  @CommandLine.Mixin ScenarioOptions.Mixin options;
+
+  @Option(names = "--out", description = "output folder (default: out/<scenario>-<timestamp>)")
+  Path out;
+
+  @Option(names = "--verbose", description = "log actor events on the console")
+  boolean verbose;
+
+  @CommandLine.Mixin WarmUpOption warmUp;
+
+  @Option(names = "--no-report", description = "do not write report.html")
+  boolean noReport;
+
+  @CommandLine.Mixin DashboardOptions dashboard;
+
+  @Option(names = "--cluster", paramLabel = "N", description = "run on N nodes of this machine: this JVM and N - 1 "
+      + "more on loopback (docs/guides/cluster.md)")
+  Integer cluster;
+
+  @Option(names = "--cluster-port", paramLabel = "P", description = "run on nodes started elsewhere: listen as the "
+      + "seed on port P of --cluster-host and wait for --nodes N - 1 nodes (docs/guides/many-machines.md)")
+  Integer clusterPort;
+
+  @Option(names = "--nodes", paramLabel = "N", description = "with --cluster-port: the run's nodes, this one included")
+  Integer nodes;
+
+  @Option(names = "--cluster-host", paramLabel = "ADDRESS", description = "with --cluster-port: the address the "
+      + "other nodes reach this one at (default: 127.0.0.1; beyond loopback TLS is required)")
+  String clusterHost;
+
+  @Option(names = "--join-timeout", paramLabel = "WALL", description = "with --cluster-port: how long to wait for "
+      + "the nodes to join (default: 120s)")
+  String joinTimeout;
+
+  @Option(names = "--heartbeat-pause", paramLabel = "DURATION", description = "cluster runs: heartbeats missed "
+      + "this long make a node unreachable (default: 3s; give every node the same)")
+  String heartbeatPause;
+
+  @Option(names = "--stable-after", paramLabel = "DURATION", description = "cluster runs: an unreachable node is "
+      + "downed once membership was stable this long (default: 7s; give every node the same)")
+  String stableAfter;
+
+  @CommandLine.Mixin TlsOptions tls;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = spec.commandLine().getOut();
+    Settings.Scenario scenario;
+    try {
+      scenario = options.opts.load();
+      ClusterCli.Plan plan = ClusterCli.plan(cluster, clusterPort, nodes, clusterHost, joinTimeout, tls,
+          options.opts.plugins, options.opts.policies(), heartbeatPause, stableAfter);
+      if (plan != null) {
+        dashboard.openForCluster(scenario, stdout);
+        Path dir = out != null ? out : timestamped(scenario.name() + "-");
+        if (!createFolder(dir, err)) return BAD_INPUT;
+        configureLogging(dir, verbose);
+        return ClusterCli.run(scenario, ClusterCli.source(options.opts.file, options.opts.overrides()), plan,
+            dir, noReport, dashboard, stdout, err);
+      }
+      oneJvm(scenario);
+      warmUp.nanos();
+      if (dashboard.enabled() && scenario.fidelity().hostThreads() > 0) {
+        // a control from outside applies just after the model's present, which hosts running apart do not share
+        throw ConfigProblems.of("--dashboard: no live dashboard with fidelity.host-threads = "
+            + scenario.fidelity().hostThreads() + " yet (set it to 0)");
+      }
+      dashboard.open(scenario, stdout);
+    } catch (ConfigProblems p) {
+      p.problems().forEach(err::println);
+      return BAD_INPUT;
+    }
+    Path dir = out != null ? out : timestamped(scenario.name() + "-");
+    if (!createFolder(dir, err)) return BAD_INPUT;
+    configureLogging(dir, verbose);
+    stdout.printf("running %s: %d VMs, policy %s, %.1f emulated s at time scale %s -> %s%n", scenario.name(),
+        scenario.vms().size(), scenario.gpuPolicy().name(), scenario.durationNanos() / 1e9, scenario.timeScale(), dir);
+    stdout.flush();
+    warmUp.warmUp(scenario);
+    RunResult result;
+    try (ProgressLine progress = new ProgressLine(scenario, stdout)) {
+      result = dashboard.run(scenario, dir, progress::update, stdout);
+    } catch (Runner.Stuck stuck) {
+      err.println("error: " + stuck.getMessage());
+      return BROKEN;
+    }
+    Summary summary = new Summary(result);
+    summary.write(dir.resolve("summary.json"));
+    stdout.println(summary.table());
+    if (!summary.faithful()) {
+      err.println(unfaithfulWarning(summary.reason(),
+          "conservative".equals(summary.doc().fidelity().causality().order())));
+    }
+    stdout.println("wrote " + dir.resolve("summary.json") + " and " + dir.resolve("timeline.jsonl"));
+    ReportCommand.afterRun(dir, noReport, stdout, err);
+    return summary.brokenInvariants().isEmpty() ? OK : BROKEN;
+  }
+}
