@@ -140,8 +140,9 @@ class DashboardBrowserTest {
     String status = (String) js.executeScript("return document.getElementById('status').textContent");
     assertTrue(status.startsWith("PAUSED"), status);
     long points = ((Number) js.executeScript(FPS_POINTS)).longValue();
-    Thread.sleep(1_000);
-    assertEquals(points, ((Number) js.executeScript(FPS_POINTS)).longValue(), "nothing moves while paused");
+    // five metric periods (200 ms each) of wall time in which an unpaused run would have drawn new points
+    org.gpuemu.emulator.run.Poll.holdsFor(1_000_000_000L, () -> assertEquals(points,
+        ((Number) js.executeScript(FPS_POINTS)).longValue(), "nothing moves while paused"));
 
     new org.openqa.selenium.support.ui.Select(driver.findElement(org.openqa.selenium.By.id("fault-kind")))
         .selectByValue("vcpu-stall");
