@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Bad input to the cluster commands is one line naming the argument, exit 2, before any node starts: {@code node}'s
- * seed, port and downing durations, {@code run --cluster}'s node count, and a node-crash fault outside a cluster.
+ * seed, port and downing durations, {@code run --cluster}'s node count, a key store that cannot be read (a node's
+ * and a waiting coordinator's), a seed nobody answers, a run no node joins, and a node-crash fault outside a cluster.
  */
 class ClusterCommandTest {
   private static final String THREE_HOSTS = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios",
@@ -75,6 +76,19 @@ class ClusterCommandTest {
         "TLS key store " + dir.resolve("none.p12") + ": no such file");
     assertOneLine(MainTest.execute("node", "--seed", "10.200.0.1:2552", "--host", "10.200.0.2"),
         "--host 10.200.0.2: beyond loopback the nodes talk over TLS only");
+  }
+
+  @Test
+  void wrongKeyStore_forANodeAndForAWaitingCoordinator_oneLine_exit2_nothingRun() throws Exception {
+    Path bogus = Files.writeString(dir.resolve("node.p12"), "not a key store\n");
+    Path conf = Files.writeString(dir.resolve("tls.conf"), "key-store = node.p12\nkey-store-password = x\n"
+        + "trust-store = node.p12\ntrust-store-password = x\n");
+    String line = "TLS key store " + bogus + ": cannot be read";
+    assertOneLine(MainTest.execute("node", "--seed", "127.0.0.1:2552", "--tls-config", conf.toString()), line);
+    Path out = dir.resolve("out");
+    assertOneLine(MainTest.execute("run", THREE_HOSTS, "--cluster-port", "25999", "--nodes", "2", "--tls-config",
+        conf.toString(), "--out", out.toString()), line);
+    assertFalse(Files.exists(out.resolve("summary.json")), "nothing ran");
   }
 
   @Test

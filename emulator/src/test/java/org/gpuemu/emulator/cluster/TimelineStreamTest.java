@@ -82,6 +82,55 @@ class TimelineStreamTest {
     assertTrue(longPeak <= 4 * 12, "a couple of report intervals of rows: " + longPeak);
   }
 
+  /**
+   * What the coordinator holds of a run, fed as the nodes feed it: two parts' progress reports through the watcher's
+   * ledger into the stream, part A every period, part B every five periods with its last five periods' rows. Returns
+   * the window's peak; checks on the way that the ledger keeps each report's counts and none of its rows.
+   */
+  private int viaLedger(int periods, Path file) throws Exception {
+    try (TimelineStream s = new TimelineStream(file, ORDER, TimelineStream.CAPACITY)) {
+      RunWatcher.Ledger ledger = new RunWatcher.Ledger(s);
+      String a = RunWatcher.Ledger.key("A", List.of(0), 0);
+      String b = RunWatcher.Ledger.key("B", List.of(1), 0);
+      s.open(a, 0);
+      s.open(b, 0);
+      List<String> pendingB = new ArrayList<>();
+      for (int p = 1; p <= periods; p++) {
+        long at = p * 100_000_000L;
+        ledger.report(new NodeAgent.Progress("A", List.of(0), 0, at,
+            List.of(new NodeAgent.VmCount("a1", p, p, 0, 30.0, 0.5)), List.of(row(p * 100L, "a1"),
+                row(p * 100L, "a2")), List.of()));
+        pendingB.add(row(p * 100L, "b1"));
+        pendingB.add(row(p * 100L, "b2"));
+        if (p % 5 == 0) {
+          ledger.report(new NodeAgent.Progress("B", List.of(1), 0, at,
+              List.of(new NodeAgent.VmCount("b1", p, p, 0, 30.0, 0.5)), List.copyOf(pendingB), List.of()));
+          pendingB.clear();
+          assertTrue(ledger.last(b).rows().isEmpty(), "the ledger keeps B's counts, not its rows");
+          assertEquals(p, ledger.last(b).vms().get(0).submitted(), "B's last counts");
+        }
+        assertTrue(ledger.last(a).rows().isEmpty(), "the ledger keeps A's counts, not its rows");
+        assertEquals(at, ledger.last(a).atNanos(), "only A's last report is kept");
+      }
+      s.close(a, List.of());
+      s.close(b, List.copyOf(pendingB));
+      assertEquals(2L * periods, ledger.rows(a), "A's rows counted");
+      assertEquals(4L * periods, s.rows(), "every row written");
+      assertEquals(0, s.late());
+      return s.peak();
+    }
+  }
+
+  @Test
+  void coordinatorsLedgerAndWindow_holdTheSameFewRows_overARunTenTimesLonger() throws Exception {
+    int shortPeak = viaLedger(100, dir.resolve("short.jsonl"));
+    int longPeak = viaLedger(1_000, dir.resolve("long.jsonl"));
+    assertEquals(shortPeak, longPeak, "what the coordinator holds does not grow with the run");
+    // B reports every five periods: the window holds the rows of B's interval (5 periods of 4 rows) and those at
+    // B's last mark (a row at the mark itself waits: a later report may still bring one at the same time)
+    assertEquals(4 * 6, longPeak, "one report interval of rows and the period at the mark");
+  }
+
   @Test
   void overflowingWindow_writesTheOldestAnyway_andCountsRowsOutOfOrder() throws Exception {
     try (TimelineStream s = new TimelineStream(dir.resolve("t.jsonl"), ORDER, 3)) {
