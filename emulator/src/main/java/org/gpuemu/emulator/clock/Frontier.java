@@ -243,6 +243,11 @@ public final class Frontier {
     return pausedAt;
   }
 
+  /** The level the run is paused at ({@link Level#TOP}: not paused). */
+  public Level pausedAt() {
+    return pausedAt;
+  }
+
   /** Whether the run is paused. */
   public boolean paused() {
     return pausedAt != Level.TOP;

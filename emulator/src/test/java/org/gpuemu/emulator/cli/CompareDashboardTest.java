@@ -13,12 +13,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.gpuemu.emulator.run.Poll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,15 +44,18 @@ class CompareDashboardTest {
         conf.toString(), "--policies", "fcfs,round-robin", "--dashboard", "--port", String.valueOf(port),
         "--dashboard-linger", "2s", "--warm-up", "0s", "--no-report", "--out", dir.resolve("out").toString()));
     HttpClient client = HttpClient.newHttpClient();
-    HttpResponse<Stream<String>> response = null;
-    for (int i = 0; i < 200 && response == null && !compare.isDone(); i++) {
+    AtomicReference<HttpResponse<Stream<String>>> connected = new AtomicReference<>();
+    // the dashboard listens once compare has started: connect as soon as it does (or compare ended without it)
+    Poll.until("the dashboard listened on " + port, Duration.ofSeconds(60), () -> {
       try {
-        response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events")).build(),
-            HttpResponse.BodyHandlers.ofLines());
+        connected.set(client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/events")).build(),
+            HttpResponse.BodyHandlers.ofLines()));
       } catch (java.io.IOException notYet) {
-        Thread.sleep(50);
+        return compare.isDone();
       }
-    }
+      return true;
+    });
+    HttpResponse<Stream<String>> response = connected.get();
     assertTrue(response != null, "the dashboard listened: " + (compare.isDone() ? compare.get() : ""));
     assertEquals(200, response.statusCode());
     List<String[]> events = new ArrayList<>();

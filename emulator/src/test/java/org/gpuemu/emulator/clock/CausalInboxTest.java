@@ -6,11 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.BehaviorInterceptor;
+import org.apache.pekko.actor.typed.TypedActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.gpuemu.emulator.run.Poll;
 import org.gpuemu.emulator.run.Runner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -20,13 +26,15 @@ import org.junit.jupiter.api.TestInstance;
  * The causal inbox on real actors, with messages delayed on purpose in wall time: under the conservative order they
  * are handled in stamp order however late they come (and the delay shows as lag), under the arrival order the late
  * one is a violation of its size; ties between independent senders go by their stable keys; a timer cancelled in
- * model time is not handled even when it already fired in wall time.
+ * model time is not handled even when it already fired in wall time. A message is delayed by holding its thread
+ * until what it must come after in wall time has happened ({@link Until}): a condition, not a length of time, so
+ * the race is the same on an idle and on a loaded machine.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CausalInboxTest {
   private static final long MS = 1_000_000;
-  /** How long the slow relay holds a message, wall time: far longer than the 10 ms between the two chains. */
-  private static final long RELAY_MS = 300;
+  /** How long a held thread waits at most for what it waits for: a deadline for a broken test, not a timing. */
+  private static final long HOLD_LIMIT_S = 30;
   private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig(Causality.Order.ARRIVAL)); // two threads: a real race
 
   @AfterAll
@@ -42,11 +50,11 @@ class CausalInboxTest {
 
   /**
    * Unstamped: arm a timer for {@code due}, whose event sends {@code text} to {@code to}, after blocking its thread
-   * {@code holdMs} of wall time.
+   * until {@code holdUntil} (null: no hold).
    */
-  record Arm(long due, String text, ActorRef<Object> to, long holdMs) {
+  record Arm(long due, String text, ActorRef<Object> to, Until holdUntil) {
     Arm(long due, String text, ActorRef<Object> to) {
-      this(due, text, to, 0);
+      this(due, text, to, null);
     }
   }
 
@@ -62,9 +70,36 @@ class CausalInboxTest {
     }));
   }
 
-  /** On {@link Arm}, arms a timer; when it fires, sends its text on. */
-  private static Behavior<Object> source(RunContext run) {
-    return Behaviors.withTimers(timers -> run.causal(Behaviors.setup(ctx -> {
+  /**
+   * What a held thread waits for: {@code takenIn} open (an actor took in a message of a kind, {@link #takenIn}), then
+   * the run's clock at {@code due} or later. Under the conservative order "another actor's timer for {@code due} has
+   * been armed and is due by the clock" — its event is in the run's order from its arming, and it fires in wall time
+   * (into the inbox at once when armed late, else by the timer thread); under the arrival order, with {@code due} 0,
+   * "another actor has handled its timer's event" (and sent what it sends).
+   */
+  record Until(CountDownLatch takenIn, RunContext run, long due) {
+    void await() throws Exception {
+      assertTrue(takenIn.await(HOLD_LIMIT_S, TimeUnit.SECONDS), "what the held thread waited for never came");
+      Poll.until("the clock at " + due + " ns", Duration.ofSeconds(HOLD_LIMIT_S), () -> run.clock().nowNanos() >= due);
+    }
+  }
+
+  /** Opens {@code latch} once the actor has taken in (handled, or its causal inbox holds) a message of {@code kind}. */
+  private static Behavior<Object> takenIn(Class<?> kind, CountDownLatch latch, Behavior<Object> inner) {
+    return Behaviors.intercept(() -> new BehaviorInterceptor<Object, Object>(Object.class) {
+      @Override
+      public Behavior<Object> aroundReceive(TypedActorContext<Object> ctx, Object msg,
+          BehaviorInterceptor.ReceiveTarget<Object> target) {
+        Behavior<Object> next = target.apply(ctx, msg);
+        if (kind.isInstance(msg)) latch.countDown();
+        return next;
+      }
+    }, inner);
+  }
+
+  /** On {@link Arm}, arms a timer whose event sends its text on; opens {@code latch} on taking in a {@code kind}. */
+  private static Behavior<Object> source(RunContext run, Class<?> kind, CountDownLatch latch) {
+    return Behaviors.withTimers(timers -> takenIn(kind, latch, run.causal(Behaviors.setup(ctx -> {
       List<Arm> armed = new ArrayList<>();
       return Behaviors.receive((c, msg) -> {
         if (msg instanceof Arm a) {
@@ -73,19 +108,24 @@ class CausalInboxTest {
         } else if (msg instanceof Tick t) {
           for (Arm a : armed) {
             if (a.due() != t.due()) continue;
-            if (a.holdMs() > 0) Thread.sleep(a.holdMs());
+            if (a.holdUntil() != null) a.holdUntil().await();
             a.to().tell(new Ping(a.text()));
           }
         }
         return Behaviors.same();
       });
-    })));
+    }))));
   }
 
-  /** Holds every message {@link #RELAY_MS} of wall time on its thread, then passes it on: a late thread. */
-  private static Behavior<Object> slowRelay(RunContext run, ActorRef<Object> next) {
+  /**
+   * Holds every message on its thread until {@code until} is open, then passes it on: a late thread. {@code
+   * releasedAt} gets the clock's time (ns) when it let go.
+   */
+  private static Behavior<Object> slowRelay(RunContext run, ActorRef<Object> next, Until until,
+      AtomicLong releasedAt) {
     return run.causal(Behaviors.receive((ctx, msg) -> {
-      Thread.sleep(RELAY_MS);
+      until.await();
+      releasedAt.set(run.clock().nowNanos());
       next.tell(msg);
       return Behaviors.same();
     }));
@@ -98,16 +138,20 @@ class CausalInboxTest {
   }
 
   /**
-   * Chain a: a timer at 10 ms whose message goes through the slow relay (arrives ~300 ms later in wall time). Chain
-   * b: a timer at 20 ms whose message goes straight to the recorder (arrives at ~20 ms). Returns what the recorder saw.
+   * Chain a: a timer at 10 ms whose message goes through the slow relay, which holds it until b's timer (20 ms) is
+   * due ({@link Until}): under the arrival order b's message is at the recorder by then, under the conservative one
+   * b's event waits for a's. Chain b: that timer, whose message goes straight to the recorder. Returns what the
+   * recorder saw; {@code releasedAt} gets the clock's time when the relay let a's message go.
    */
-  private List<String> twoChains(Causality order) {
+  private List<String> twoChains(Causality order, boolean conservative, AtomicLong releasedAt) {
     RunContext run = context(order);
     TestProbe<String> seen = kit.createTestProbe();
+    CountDownLatch bTakenIn = new CountDownLatch(1);
+    Until bDue = conservative ? new Until(bTakenIn, run, 20 * MS) : new Until(bTakenIn, run, 0);
     ActorRef<Object> recorder = kit.spawn(recorder(run, seen.getRef()));
-    ActorRef<Object> relay = kit.spawn(slowRelay(run, recorder));
-    ActorRef<Object> a = kit.spawn(source(run));
-    ActorRef<Object> b = kit.spawn(source(run));
+    ActorRef<Object> relay = kit.spawn(slowRelay(run, recorder, bDue, releasedAt));
+    ActorRef<Object> a = kit.spawn(source(run, Tick.class, new CountDownLatch(1)));
+    ActorRef<Object> b = kit.spawn(source(run, conservative ? Arm.class : Tick.class, bTakenIn));
     a.tell(new Arm(10 * MS, "a", relay));
     b.tell(new Arm(20 * MS, "b", recorder));
     return receive(seen, 2);
@@ -116,17 +160,22 @@ class CausalInboxTest {
   @Test
   void conservative_aMessageDelayedInWallTime_isStillHandledInStampOrder_andShowsAsLag() {
     Causality order = Causality.conservative(new ScaledClock(1));
-    assertEquals(List.of("10:a", "20:b"), twoChains(order), "b waited for a, stamped 10 ms earlier");
+    AtomicLong releasedAt = new AtomicLong();
+    assertEquals(List.of("10:a", "20:b"), twoChains(order, true, releasedAt), "b waited for a, stamped 10 ms earlier");
     Causality.Snapshot s = order.snapshot();
     assertEquals(0, s.violations());
     assertEquals(0, s.tieInversions());
-    assertTrue(s.lag().max() >= 250_000, "the relay's 300 ms show as lag (µs): " + s.lag());
+    // a (the recorder's first event, always in the sampled lag) was handed over after the relay let it go
+    long heldUs = (releasedAt.get() - 10 * MS) / 1_000;
+    assertTrue(heldUs >= 10_000, "the relay let go after b's timer at 20 ms: " + heldUs + " µs");
+    assertTrue(s.lag().max() >= heldUs, "the relay's hold shows as lag (µs), at least " + heldUs + ": " + s.lag());
   }
 
   @Test
   void arrival_theSameDelay_isAViolationOfItsSize_handledAtTheLatestTime() {
     Causality order = Causality.immediate(new ScaledClock(1));
-    assertEquals(List.of("20:b", "20:a"), twoChains(order), "a, stamped 10 ms, came after b and is handled at 20");
+    assertEquals(List.of("20:b", "20:a"), twoChains(order, false, new AtomicLong()),
+        "a, stamped 10 ms, came after b and is handled at 20");
     Causality.Snapshot s = order.snapshot();
     assertEquals(1, s.violations());
     assertEquals(10 * MS, s.largestViolationNanos());
@@ -138,15 +187,18 @@ class CausalInboxTest {
     RunContext run = context(order);
     TestProbe<String> seen = kit.createTestProbe();
     ActorRef<Object> recorder = kit.spawn(recorder(run, seen.getRef()));
-    ActorRef<Object> x = kit.spawn(source(run));
-    ActorRef<Object> y = kit.spawn(source(run));
+    CountDownLatch xArmed = new CountDownLatch(1);
+    CountDownLatch yArmed = new CountDownLatch(1);
+    ActorRef<Object> x = kit.spawn(source(run, Arm.class, xArmed));
+    ActorRef<Object> y = kit.spawn(source(run, Arm.class, yArmed));
     long kx = CausalInbox.stableKey(x.path().toStringWithoutAddress());
     long ky = CausalInbox.stableKey(y.path().toStringWithoutAddress());
-    // both at 500 ms; the one whose key sorts first holds its thread 300 ms, so it arrives last in wall time. The
-    // 500 ms are the set-up's slack: both sources must have armed their timers before the first is due (at 10 ms a
-    // loaded machine's slow spawn let y's timer fire before x had armed its own: nothing of x's was outstanding)
-    x.tell(new Arm(500 * MS, "x", recorder, kx < ky ? RELAY_MS : 0));
-    y.tell(new Arm(500 * MS, "y", recorder, ky < kx ? RELAY_MS : 0));
+    // both at 500 ms; the one whose key sorts first holds its thread until the other's timer is armed and due, so it
+    // arrives last in wall time. The 500 ms are the set-up's slack: both sources must have
+    // armed their timers before the first is due (at 10 ms a loaded machine's slow spawn let y's timer fire before x
+    // had armed its own: nothing of x's was outstanding)
+    x.tell(new Arm(500 * MS, "x", recorder, kx < ky ? new Until(yArmed, run, 500 * MS) : null));
+    y.tell(new Arm(500 * MS, "y", recorder, ky < kx ? new Until(xArmed, run, 500 * MS) : null));
     assertEquals(kx < ky ? List.of("500:x", "500:y") : List.of("500:y", "500:x"), receive(seen, 2));
     assertEquals(0, order.snapshot().tieInversions());
   }
@@ -156,7 +208,9 @@ class CausalInboxTest {
     Causality order = Causality.conservative(new ScaledClock(1));
     RunContext run = context(order);
     TestProbe<String> seen = kit.createTestProbe();
-    ActorRef<Object> victim = kit.spawn(Behaviors.withTimers(timers -> run.causal(Behaviors.receive((ctx, msg) -> {
+    CountDownLatch victimArmed = new CountDownLatch(1);
+    ActorRef<Object> victim = kit.spawn(Behaviors.withTimers(timers -> takenIn(Arm.class, victimArmed,
+        run.causal(Behaviors.receive((ctx, msg) -> {
       if (msg instanceof Arm a) {
         run.arm(timers, "t", new Tick(a.due()), a.due());
       } else if (msg instanceof Tick) {
@@ -166,11 +220,11 @@ class CausalInboxTest {
         seen.getRef().tell("cancelled at " + run.now() / MS);
       }
       return Behaviors.same();
-    }))));
-    ActorRef<Object> relay = kit.spawn(slowRelay(run, victim));
-    ActorRef<Object> canceller = kit.spawn(source(run));
+    })))));
+    ActorRef<Object> relay = kit.spawn(slowRelay(run, victim, new Until(victimArmed, run, 20 * MS), new AtomicLong()));
+    ActorRef<Object> canceller = kit.spawn(source(run, Tick.class, new CountDownLatch(1)));
     victim.tell(new Arm(20 * MS, "t", null)); // fires at ~20 ms wall
-    canceller.tell(new Arm(5 * MS, "cancel", relay)); // the cancel, stamped 5 ms, arrives at ~305 ms wall
+    canceller.tell(new Arm(5 * MS, "cancel", relay)); // the cancel, stamped 5 ms, arrives once the timer is due
     assertEquals(List.of("cancelled at 5"), receive(seen, 1));
     seen.expectNoMessage(Duration.ofMillis(200));
     assertEquals(0, order.frontier().outstanding(), "nothing of the cancelled timer is left in the order");

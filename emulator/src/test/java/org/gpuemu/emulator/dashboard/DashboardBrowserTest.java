@@ -50,6 +50,20 @@ class DashboardBrowserTest {
     if (chromium != null) chromium.close();
   }
 
+  /** The latest model time (s) of a point on the frame-rate chart (-1: none). */
+  private static final String FPS_LAST_X = """
+      var c = echarts.getInstanceByDom(document.getElementById('fps'));
+      return c ? c.getOption().series.reduce(function (m, s) {
+        return s.data.length ? Math.max(m, s.data[s.data.length - 1][0]) : m; }, -1) : -1;
+      """;
+
+  /** The emulated time (s) the status line shows. */
+  private static String emulatedShown(String status) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("emulated ([0-9.]+)").matcher(status);
+    assertTrue(m.find(), status);
+    return m.group(1);
+  }
+
   private static final String FPS_POINTS = """
       var c = echarts.getInstanceByDom(document.getElementById('fps'));
       return c ? c.getOption().series.reduce(function (n, s) { return n + s.data.length; }, 0) : -1;
@@ -139,9 +153,16 @@ class DashboardBrowserTest {
     wait.until(d -> "true".equals(attr(js, "data-paused")));
     String status = (String) js.executeScript("return document.getElementById('status').textContent");
     assertTrue(status.startsWith("PAUSED"), status);
-    long points = ((Number) js.executeScript(FPS_POINTS)).longValue();
-    Thread.sleep(1_000);
-    assertEquals(points, ((Number) js.executeScript(FPS_POINTS)).longValue(), "nothing moves while paused");
+    // for five metric periods (200 ms each) of wall time, in which an unpaused run would have drawn new points: the
+    // emulated time shown stands, and a point still on its way (a period that ended before the pause) may come, but
+    // none later than the pause (the status rounds to 0.1 s)
+    String pausedAt = emulatedShown(status);
+    org.gpuemu.emulator.run.Poll.holdsFor(1_000_000_000L, () -> {
+      String now = (String) js.executeScript("return document.getElementById('status').textContent");
+      assertEquals(pausedAt, emulatedShown(now), "the emulated time stands while paused: " + now);
+      double lastX = ((Number) js.executeScript(FPS_LAST_X)).doubleValue();
+      assertTrue(lastX <= Double.parseDouble(pausedAt) + 0.05, "nothing past the pause at " + pausedAt + ": " + lastX);
+    });
 
     new org.openqa.selenium.support.ui.Select(driver.findElement(org.openqa.selenium.By.id("fault-kind")))
         .selectByValue("vcpu-stall");

@@ -22,10 +22,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.gpuemu.emulator.run.Poll;
 import org.gpuemu.emulator.run.RunResult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -207,11 +209,14 @@ class LiveDashboardTest {
       }
     });
     ObjectMapper json = new ObjectMapper();
-    HttpResponse<String> paused;
-    do {
-      Thread.sleep(50);
-      paused = post(client, control, "{\"what\":\"pause\"}");
-    } while (paused.statusCode() == 409 && !run.isDone());
+    AtomicReference<HttpResponse<String>> pausing = new AtomicReference<>();
+    // 409 until the run has started: pause as soon as it has (or it ended first)
+    Poll.until("the run started and took a pause", Duration.ofSeconds(60), () -> {
+      pausing.set(post(client, control, "{\"what\":\"pause\"}"));
+      return pausing.get().statusCode() != 409 || run.isDone();
+    });
+    HttpResponse<String> paused = pausing.get();
+    long pausedFrom = System.nanoTime();
     assertEquals(200, paused.statusCode(), paused.body());
     assertTrue(json.readTree(paused.body()).path("paused").asBoolean(), paused.body());
     HttpResponse<String> bad = post(client, control, "{\"what\":\"weight\",\"target\":\"nobody\",\"value\":2}");
@@ -224,16 +229,19 @@ class LiveDashboardTest {
     double faultAt = json.readTree(fault.body()).path("at_s").asDouble();
     HttpResponse<String> weight = post(client, control, "{\"what\":\"weight\",\"target\":\"dirt3\",\"value\":3}");
     assertEquals(200, weight.statusCode(), weight.body());
-    Thread.sleep(300);
+    // the pause lasted at least from its answer to the resume's request, however long the requests in it took
+    double pausedAtLeastS = (System.nanoTime() - pausedFrom) / 1e9;
     HttpResponse<String> resumed = post(client, control, "{\"what\":\"resume\"}");
     assertEquals(200, resumed.statusCode(), resumed.body());
-    assertTrue(json.readTree(resumed.body()).path("paused_wall_s").asDouble() >= 0.3, resumed.body());
+    assertTrue(json.readTree(resumed.body()).path("paused_wall_s").asDouble() >= pausedAtLeastS,
+        pausedAtLeastS + " s at least: " + resumed.body());
     JsonNode summary = json.valueToTree(new org.gpuemu.emulator.report.Summary(run.get()).document());
     JsonNode controls = summary.path("controls");
     assertEquals(3, controls.size(), controls.toString());
     // in model time: the pause, then the fault and the weight requested while paused, just after its present
     assertEquals("pause", controls.get(0).path("what").asText(), controls.toString());
-    assertTrue(controls.get(0).path("paused_wall_s").asDouble() >= 0.3, controls.toString());
+    assertTrue(controls.get(0).path("paused_wall_s").asDouble() >= pausedAtLeastS - 1e-3, // the summary's ms
+        controls.toString());
     assertEquals("fault", controls.get(1).path("what").asText());
     assertEquals(faultAt, controls.get(1).path("at_s").asDouble(), 1e-9);
     assertTrue(controls.get(0).path("at_s").asDouble() < faultAt, controls.toString());
