@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyKind;
@@ -347,17 +346,8 @@ public record Expectations(String paper, List<String> policies, long durationNan
    */
   static Expectations check(ConfigValue value, String path, Config rowTemplate, PolicyCatalog catalog,
       BiConsumer<String, String> problem) {
-    if (value.valueType() != ConfigValueType.OBJECT) {
-      problem.accept(path, "expected an object with keys " + new TreeSet<>(BLOCK_KEYS));
-      return none();
-    }
-    ConfigObject block = (ConfigObject) value;
-    for (String key : block.keySet()) {
-      if (!BLOCK_KEYS.contains(key)) {
-        problem.accept(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of "
-            + new TreeSet<>(BLOCK_KEYS));
-      }
-    }
+    ConfigObject block = ConfigKeys.object(value, path, BLOCK_KEYS, problem);
+    if (block == null) return none();
     List<String> policies = new ArrayList<>();
     ConfigValue p = block.get("policies");
     if (p != null) {
@@ -445,16 +435,8 @@ public record Expectations(String paper, List<String> policies, long durationNan
 
   /** The {@code groups} block: its axes (each a name, a scenario path, values and their labels) and the quick ones. */
   private static Groups groups(ConfigValue value, String path, BiConsumer<String, String> problem) {
-    if (value.valueType() != ConfigValueType.OBJECT) {
-      problem.accept(path, "expected an object with keys " + new TreeSet<>(GROUP_KEYS));
-      return Groups.NONE;
-    }
-    ConfigObject block = (ConfigObject) value;
-    for (String key : block.keySet()) {
-      if (!GROUP_KEYS.contains(key)) {
-        problem.accept(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of " + new TreeSet<>(GROUP_KEYS));
-      }
-    }
+    ConfigObject block = ConfigKeys.object(value, path, GROUP_KEYS, problem);
+    if (block == null) return Groups.NONE;
     List<Axis> axes = new ArrayList<>();
     ConfigValue a = block.get("axes");
     if (a == null || a.valueType() != ConfigValueType.LIST) {
@@ -467,21 +449,13 @@ public record Expectations(String paper, List<String> policies, long durationNan
     Set<String> paths = new LinkedHashSet<>();
     for (ConfigValue item : (ConfigList) a) {
       String at = path + ".axes[" + i++ + "]";
-      if (item.valueType() != ConfigValueType.OBJECT) {
-        problem.accept(at, "expected an object with keys " + new TreeSet<>(AXIS_KEYS));
-        continue;
-      }
-      ConfigObject axis = (ConfigObject) item;
       int[] count = {0};
       BiConsumer<String, String> p = (k, m) -> {
         count[0]++;
         problem.accept(k, m);
       };
-      for (String key : axis.keySet()) {
-        if (!AXIS_KEYS.contains(key)) {
-          p.accept(at + "." + ConfigUtil.joinPath(key), "unknown key; expected one of " + new TreeSet<>(AXIS_KEYS));
-        }
-      }
+      ConfigObject axis = ConfigKeys.object(item, at, AXIS_KEYS, p);
+      if (axis == null) continue;
       String name = text(axis, "name", at, true, p);
       if (name != null && !name.matches("[a-z0-9-]+")) {
         p.accept(at + ".name", "expected a name in lower case, e.g. game, got '" + name + "'");
@@ -580,21 +554,13 @@ public record Expectations(String paper, List<String> policies, long durationNan
 
   private static Optional<Row> row(ConfigValue value, String path, ConfigObject template, List<String> policies,
       Groups groups, boolean grouped, BiConsumer<String, String> problem) {
-    if (value.valueType() != ConfigValueType.OBJECT) {
-      problem.accept(path, "expected an object with keys " + new TreeSet<>(template.keySet()));
-      return Optional.empty();
-    }
-    ConfigObject row = (ConfigObject) value;
     int[] count = {0};
     BiConsumer<String, String> p = (k, m) -> {
       count[0]++;
       problem.accept(k, m);
     };
-    for (String key : row.keySet()) {
-      if (!template.containsKey(key)) {
-        p.accept(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of " + new TreeSet<>(template.keySet()));
-      }
-    }
+    ConfigObject row = ConfigKeys.object(value, path, template.keySet(), p);
+    if (row == null) return Optional.empty();
     String figure = text(row, "figure", path, true, p);
     String kind = text(row, "unmeasured", path, false, p);
     if (kind != null) return unmeasured(row, figure, kind, path, p, count);

@@ -7,14 +7,12 @@ import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
-import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
@@ -88,16 +86,8 @@ public record ExploreBlock(List<Property> properties, List<String> keepVms, long
 
   /** Checks the block at {@code path}; {@code problem} hears (key path, message) for each problem. */
   static ExploreBlock check(ConfigValue value, String path, BiConsumer<String, String> problem) {
-    if (value.valueType() != ConfigValueType.OBJECT) {
-      problem.accept(path, "expected an object with keys " + new TreeSet<>(BLOCK_KEYS));
-      return NONE;
-    }
-    ConfigObject block = (ConfigObject) value;
-    for (String key : block.keySet()) {
-      if (!BLOCK_KEYS.contains(key)) {
-        problem.accept(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of " + new TreeSet<>(BLOCK_KEYS));
-      }
-    }
+    ConfigObject block = ConfigKeys.object(value, path, BLOCK_KEYS, problem);
+    if (block == null) return NONE;
     List<Property> properties = new ArrayList<>();
     ConfigValue rows = block.get("properties");
     if (rows != null) {
@@ -139,20 +129,14 @@ public record ExploreBlock(List<Property> properties, List<String> keepVms, long
   }
 
   private static Property property(ConfigValue value, String path, BiConsumer<String, String> problem) {
-    if (value.valueType() != ConfigValueType.OBJECT) {
-      problem.accept(path, "expected an object with keys " + new TreeSet<>(ROW_KEYS));
-      return null;
-    }
-    ConfigObject row = (ConfigObject) value;
     int[] count = {0};
-    BiConsumer<String, String> p = (key, message) -> {
+    BiConsumer<String, String> counted = (at, message) -> {
       count[0]++;
-      problem.accept(path + "." + key, message);
+      problem.accept(at, message);
     };
-    for (String key : row.keySet()) {
-      if (!ROW_KEYS.contains(key)) p.accept(ConfigUtil.joinPath(key), "unknown key; expected one of "
-          + new TreeSet<>(ROW_KEYS));
-    }
+    ConfigObject row = ConfigKeys.object(value, path, ROW_KEYS, counted);
+    if (row == null) return null;
+    BiConsumer<String, String> p = (key, message) -> counted.accept(path + "." + key, message);
     String metric = text(row, "metric", p);
     if (metric == null) {
       p.accept("metric", "missing; a property needs a metric, e.g. fairness.mmr or vms.vm1.fps");
