@@ -79,9 +79,26 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     }
   }
 
-  private static final Comparator<Held> ORDER = Comparator.comparingLong(Held::stamp)
-      .thenComparingInt(Held::generation).thenComparingLong(Held::tie).thenComparingLong(Held::sender).thenComparingLong(Held::seq)
-      .thenComparingLong(Held::arrival);
+  /**
+   * The order events are handed over in: model time, generation, tie rank, sender, the sender's sequence number,
+   * arrival. Written out rather than chained ({@code Comparator.comparingLong(...).thenComparing...}): every event is
+   * compared with the latest one handed over and sifted into the held queue, and the chain's six lambdas, called
+   * through one shared call site, were not inlined, and were among a partitioned run's hottest frames.
+   */
+  private static final Comparator<Held> ORDER = CausalInbox::compare;
+
+  static int compare(Held a, Held b) {
+    int c = Long.compare(a.stamp, b.stamp);
+    if (c != 0) return c;
+    c = Integer.compare(a.generation, b.generation);
+    if (c != 0) return c;
+    c = Long.compare(a.tie, b.tie);
+    if (c != 0) return c;
+    c = Long.compare(a.sender, b.sender);
+    if (c != 0) return c;
+    c = Long.compare(a.seq, b.seq);
+    return c != 0 ? c : Long.compare(a.arrival, b.arrival);
+  }
 
   private final Causality run;
   /** The safe time of this actor's partition (the run's, unless hosts run apart): where its own events are counted. */
@@ -187,7 +204,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
         }
         return release(ctx, target, t);
       }
-      if (last != null && ORDER.compare(event, last) < 0) return late(ctx, target, event, t);
+      if (last != null && compare(event, last) < 0) return late(ctx, target, event, t);
       held.add(event);
       return release(ctx, target, t);
     } finally {
