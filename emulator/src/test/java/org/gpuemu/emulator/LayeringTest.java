@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * the GPU scheduler's dispatch core stays under 250 lines, and every main source file within the size goals of
  * {@link SourceSizes} (files, methods, parameter lists).
  */
+@Tag("slow")
 class LayeringTest {
 
   private static final JavaClasses CLASSES = new ClassFileImporter()
