@@ -66,37 +66,13 @@ public final class Runner {
     return pekkoConfig(order, 0, List.of());
   }
 
-  /** The dispatchers of host threads: {@code gpuemu-host-dispatcher-<i>}, i from 0. */
-  static final String HOST_DISPATCHER = "gpuemu-host-dispatcher-";
-
   /**
    * As {@link #pekkoConfig(Causality.Order)}; when the hosts run apart ({@code fidelity.host-threads} > 0,
-   * {@link Causality#partitioned}) every host's actors run on one of {@code hostThreads} dispatchers of one thread
-   * each (host i on {@code i mod hostThreads}, by Pekko's deployment of the host's subtree), and the rest (the run's
-   * guardian, the metrics hub, the fault injector) on the default dispatcher's one thread. A host's events are
-   * handled one after the other on its thread whatever the others do, so its messages never hand over to another
-   * thread and its frontier's lock is taken by one thread only, but the guardian's and the metrics hub's; in one
-   * pool shared by every host, a host's actors ran on all its threads, and contention on the host's frontier and a
-   * wake-up per hand-off made two threads slower than one (docs/performance.md, hosts in parallel).
+   * {@link Causality#partitioned}) each host's actors on a dispatcher thread of their own ({@link HostDispatchers}).
    */
   public static Config pekkoConfig(Causality.Order order, int hostThreads, List<String> hostActors) {
-    Config dispatcher = order == Causality.Order.CONSERVATIVE
-        ? ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
-            .withFallback(TimerProbe.RECOMMENDED_DISPATCHER)
+    Config dispatcher = order == Causality.Order.CONSERVATIVE ? HostDispatchers.config(hostThreads, hostActors)
         : TimerProbe.RECOMMENDED_DISPATCHER;
-    if (order == Causality.Order.CONSERVATIVE && hostThreads > 0) {
-      StringBuilder hosts = new StringBuilder();
-      for (int t = 0; t < hostThreads; t++) {
-        hosts.append(HOST_DISPATCHER).append(t).append(" { type = Dispatcher, executor = \"thread-pool-executor\", "
-            + "thread-pool-executor.fixed-pool-size = 1 }\n");
-      }
-      for (int h = 0; h < hostActors.size(); h++) {
-        String id = HOST_DISPATCHER + (h % hostThreads);
-        hosts.append("pekko.actor.deployment { \"/").append(hostActors.get(h)).append("\".dispatcher = ").append(id)
-            .append(", \"/").append(hostActors.get(h)).append("/**\".dispatcher = ").append(id).append(" }\n");
-      }
-      dispatcher = ConfigFactory.parseString(hosts.toString()).withFallback(dispatcher);
-    }
     return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"\n"
             + "pekko.actor.typed.default-mailbox.mailbox-type = \"" + CausalMailbox.class.getName() + "\"")
         .withFallback(dispatcher))
