@@ -53,6 +53,28 @@ class ExploreFindingsTest {
   }
 
   /**
+   * COMBO, a 1 s {@code vcpu-stall} of the game from 1.451 s: a parboil kernel in the BE group was suspended by a
+   * frame's layout that gave the render group every SM, and resumed onto a BE group of none; no frame plans after the
+   * end, so it never finished and the drain timed out. After the end the BE group now gets half the SMs.
+   */
+  @Test
+  void comboBeKernelLeftWithoutSms_finishesInTheDrain(@TempDir Path out) throws Exception {
+    Summary s = replay("combo-drain-vcpu-stall.conf", out);
+    assertEquals(0, s.doc().invariants().requestsOpenAtEnd());
+  }
+
+  /**
+   * COMBO, a {@code gpu-hang} of parboil at 1.559 s, reset 2 s later, after the end: the game's render kernel, SM-bound
+   * to its frame's render group, waits for the SMs the hung kernel holds. A drain layout applied at the end shrank
+   * that group below the kernel's binding and 11 requests had no outcome; it now waits for the render stream to be idle.
+   */
+  @Test
+  void comboHangPastTheEnd_theDrainLayoutWaitsForTheRenderKernel(@TempDir Path out) throws Exception {
+    Summary s = replay("combo-hang-drain.conf", out);
+    assertEquals(Map.of("gpu-reset", 1L), s.doc().faults().get(0).requestsFailed());
+  }
+
+  /**
    * Two {@code vcpu-stall}s of the training VM's vCPU overlapping (0.667 s and 0.793 s, 1 s each): the core kept one
    * stall per vCPU, so the first end healed the second fault and the second end found nothing and threw. Each now
    * heals at its own end.
