@@ -214,8 +214,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
       throw new IllegalArgumentException(name + ": frame " + frame + " ready after frame " + last.plan().frame());
     }
     RenderTimePredictor.Estimate estimate = setup.predictor().estimate(scene);
-    // a delay committed for the frame after the last; a frame that never arrived leaves its whole slot as headroom
-    boolean merged = mergeDelay >= 0 && frame == last.plan().frame() + 1;
+    boolean merged = mergeDelay >= 0 && frame == last.plan().frame() + 1; // a skipped frame's slot was all headroom
     Scheme next = schemeFor(estimate, merged);
     boolean switched = next != scheme;
     SmLayout previous = last == null ? whole() : last.plan().layout();
