@@ -758,7 +758,11 @@ public final class ScenarioLoader {
   private List<Settings.Vm> withGuestWait(PolicyChoice choice, GpuPolicy policy, List<Settings.Vm> vms,
       Config user) {
     if (!choice.needs(PolicyInput.GUEST_WAIT)) return vms;
-    SyncWait wait = ((GuestWaitRule) policy).guestWait() == GuestWait.POLL ? SyncWait.POLL : SyncWait.HYBRID;
+    SyncWait wait = switch (((GuestWaitRule) policy).guestWait()) {
+      case POLL -> SyncWait.POLL;
+      case HYBRID -> SyncWait.HYBRID;
+      case YIELD -> SyncWait.YIELD;
+    };
     List<Settings.Vm> out = new ArrayList<>();
     for (Settings.Vm vm : vms) {
       String key = "vms." + ConfigUtil.joinPath(vm.name()) + ".sync-wait";
@@ -821,8 +825,9 @@ public final class ScenarioLoader {
       SyncWait syncWait = switch (wait) {
         case "poll" -> SyncWait.POLL;
         case "hybrid" -> SyncWait.HYBRID;
+        case "yield" -> SyncWait.YIELD;
         default -> {
-          problems.add(at(p + ".sync-wait", "expected poll or hybrid, got '" + wait + "'"));
+          problems.add(at(p + ".sync-wait", "expected poll, hybrid or yield, got '" + wait + "'"));
           yield SyncWait.HYBRID;
         }
       };
