@@ -421,7 +421,7 @@ public final class Summary {
         order.eventsOrdered(), order.violations(), order.violationUs().max(), order.violationLimitUs(),
         order.tieInversions(), order.lagWallMsP50(), order.lagWallMsP99(), order.eventsBeyondHorizon(),
         order.horizonWallMs()));
-    b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us (reported, not judged)%n",
+    b.append(String.format("timer lateness p50 %s us, p99 %s us, max %s us emulated (reported, not judged)%n",
         fid.timerLatenessUs().p50(), fid.timerLatenessUs().p99(), fid.timerLatenessUs().max()));
     b.append(faithful ? "fidelity: faithful" : "fidelity: NOT FAITHFUL: " + fid.reason()).append(String.format("%n"));
     b.append(String.format("message skew p99 %s us, max %s us (messages handled after a later-stamped event)%n",

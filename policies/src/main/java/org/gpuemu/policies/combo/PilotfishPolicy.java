@@ -35,7 +35,12 @@ import org.gpuemu.workloads.RenderScene;
  *   <li>Launch rule (main_PF.h {@code hkcuLaunchKernel}, {@code launch_available}): a kernel is launched when its
  *       predicted duration is at most the budget left, which it then uses up; otherwise it waits for the next
  *       budget. No guard is kept (COMBO's {@code guard} is not PilotFish's): a kernel may be planned to end exactly
- *       when the idle period does.
+ *       when the idle period does. The wait has no bound and the kernel is never split: the hook loops
+ *       ({@code while (launch_available(prediction)) Sleep(2)}) until some idle period's budget is at least the
+ *       kernel's prediction, and since the training job launches in order from the thread the hook blocks, its later
+ *       kernels wait behind it. A training kernel longer than every idle period of the game therefore never runs
+ *       (its application starves), which combo.txt §1 also says of PilotFish: "some BE kernels' duration exceeds the
+ *       QoS headroom, thus leaving the free GPU cycles unutilized".
  *   <li>Stragglers (pf.h {@code queryrenderstate}, main_PF.h {@code is_gpu_busy}): if, when a frame has rendered,
  *       more than 1 ms of launched training kernels is still outstanding, the training context is reset
  *       ({@code cudaDeviceReset}) and restored later from a host-memory checkpoint taken every 240 frames

@@ -129,6 +129,41 @@ class PilotfishPolicyTest {
   }
 
   @Test
+  void aKernelLongerThanEveryIdlePeriod_waitsForGood_unsplit_andHoldsItsApplicationsLaterKernels() {
+    // main_PF.h hkcuLaunchKernel: while (launch_available(prediction)) Sleep(2), launch_available being budget <
+    // prediction: no split, no bound on the wait, and the training thread that launches in order blocks in the hook.
+    // Every frame here renders in 12 ms, leaving 4,666,667 ns; the training job's 5 ms kernel never fits, so neither
+    // it nor its 0.1 ms successor ever runs, while the other application's 1 ms kernels run in every idle period.
+    PilotfishPolicy p = attached();
+    BeKernel tooLong = be(p, 1, KernelType.TC, 5 * MS);
+    BeKernel after = be(p, 1, KernelType.CD, 100_000);
+    int frames = 600;
+    int launched = 0;
+    for (int f = 0; f < frames; f++) {
+      long start = f * QOS;
+      p.frameReady(f, scene(), start);
+      BeKernel cd = be(p, 2, KernelType.CD, 1 * MS);
+      p.frameRendered(f, start + 12 * MS);
+      BeKernel got = launched(p.next(start + 12 * MS));
+      assertEquals(cd, got, "frame " + f);
+      launched++;
+      p.beFinished(got, start + 13 * MS);
+      idle(p, start + 13 * MS); // 3,666,667 ns left: still not the 5 ms kernel, and its successor waits behind it
+      idle(p, start + 16 * MS);
+    }
+    assertEquals(frames, launched);
+    assertEquals(0, p.stragglers());
+    assertEquals(List.of(), p.checkInvariants());
+    // the first idle period long enough (a frame rendered in 11 ms leaves 5,666,667 ns) launches it, whole
+    long start = frames * QOS;
+    p.frameReady(frames, scene(), start);
+    p.frameRendered(frames, start + 11 * MS);
+    assertEquals(tooLong, launched(p.next(start + 11 * MS)));
+    p.beFinished(tooLong, start + 16 * MS);
+    assertEquals(after, launched(p.next(start + 16 * MS)));
+  }
+
+  @Test
   void aFrameReadyLate_startsWhenReady_andItsIdlePeriodEndsOnePeriodAfterItsStart() {
     // the last frame's render time predicts the gap: a frame that started 2 ms late predicts an idle period
     // ending 2 ms after the next frame's nominal start (the published rule, not an oracle of the next start)
