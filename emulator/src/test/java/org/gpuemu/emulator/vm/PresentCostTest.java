@@ -28,9 +28,9 @@ import org.junit.jupiter.api.Test;
  * frame that its CPU work does not cover, and under contention the others' work in between as well. Figure 6's
  * 2.37 ms alone and 11.70 ms under contention are the means over the paper's unnamed games; the full reproduction
  * (rows {@code vgris/alone} and {@code vgris/sla-aware}, Figure 6) measures 5.7 and 21.4 ms for the trio of Figure
- * 2, and the reason is this test's third case: 3DMark05 GT2 alone is GPU-bound (16.7 ms of GPU, 3 ms of CPU per
- * frame at 60 FPS), so its Present waits about 14 ms each frame where the paper's mean leaves room for about 2 ms
- * (docs/papers/vgris.md).
+ * 2, and the reason is this test's third case: 3DMark05 GT2 alone is GPU-bound (16.7 ms of GPU a frame at 60 FPS,
+ * scenes 0.8-1.3 times as heavy, 3 ms of CPU), so its Present waits 15.9-16.5 ms each frame where the paper's mean
+ * of 2.37 ms leaves room for about 1.9 ms (docs/papers/vgris.md).
  */
 class PresentCostTest {
   private static final long MS = 1_000_000;
