@@ -8,11 +8,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongBinaryOperator;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Every gBalloon workload replayed alone from its steps, with a host that grants memory in a chosen way. */
+@Tag("slow")
 class GballoonWorkloadsTest {
   private static final long S = 1_000_000_000L;
   private static final long MS = 1_000_000L;

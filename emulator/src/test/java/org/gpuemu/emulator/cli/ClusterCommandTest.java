@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * seed, port and downing durations, {@code run --cluster}'s node count, a key store that cannot be read (a node's
  * and a waiting coordinator's), a seed nobody answers, a run no node joins, and a node-crash fault outside a cluster.
  */
+@Tag("slow")
 class ClusterCommandTest {
   private static final String THREE_HOSTS = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios",
       "cluster", "three-hosts.conf").toString();

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.gpuemu.emulator.run.Poll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * policy's run begins afresh ({@code run}), ends with its row of results ({@code run-end}), and the compare's end
  * closes the stream.
  */
+@Tag("slow")
 class CompareDashboardTest {
   @TempDir Path dir;
 

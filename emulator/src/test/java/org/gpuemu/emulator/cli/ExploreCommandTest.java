@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * which is 0 for one the crash completed unrun), found by explore within 200 runs, shrunk to the one fault it needs,
  * replayed exactly 3 of 3 by run, and passing once fixed. Plus explore's bad input.
  */
+@Tag("slow")
 class ExploreCommandTest {
   private static final Path EXAMPLE = Paths.get("src", "test", "resources", "explore", "fair-gpu-time");
   private static final String BUG = "ALPHA * work.soloNanos() / (double) gpuNanos);";

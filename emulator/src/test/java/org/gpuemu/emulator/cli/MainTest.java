@@ -14,10 +14,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The command line's exit statuses and what it prints: 0 ok, 2 bad input, one line per problem, no stack trace. */
+@Tag("slow")
 class MainTest {
   @TempDir Path dir;
 

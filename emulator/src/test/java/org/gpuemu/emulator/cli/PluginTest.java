@@ -24,6 +24,7 @@ import javax.tools.ToolProvider;
 import org.gpuemu.policies.spi.PolicyProvider;
 import org.gpuemu.workloads.KernelSpec;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * guide, compiled against the policies module alone into their own jar, loaded with {@code --plugins}. The plugin declares the CPU time
  * input and reports how many CPU time reports it received, so the test sees the input wired.
  */
+@Tag("slow")
 class PluginTest {
   private static final Pattern FILE =
       Pattern.compile("<!-- plugin-file: (\\S+) -->\\s*```\\w*\\n(.*?)```", Pattern.DOTALL);

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code run} and {@code compare} leave report.html unless {@code --no-report}; {@code report DIR} rewrites it. */
+@Tag("slow")
 class ReportCommandTest {
   @TempDir Path dir;
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code reproduce --quick} end to end on a fixture folder of one tiny figure (two policies, 300 ms runs): the two
  * files and their shape; bad input exits 2 naming the problem.
  */
+@Tag("slow")
 class ReproduceCommandTest {
   @TempDir Path dir;
 

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A short soak of the default contention scenario: soak.json's shape, samples every check period, an ok verdict. */
+@Tag("slow")
 class SoakCommandTest {
   private static final Path SCENARIO = Path.of("..", "conf", "scenarios", "baseline", "default-contention.conf");
   @TempDir Path dir;

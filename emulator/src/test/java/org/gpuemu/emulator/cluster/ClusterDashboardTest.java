@@ -27,6 +27,7 @@ import org.gpuemu.emulator.dashboard.LiveDashboard;
 import org.gpuemu.emulator.metrics.MetricsHub;
 import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every VM of both nodes; a control for a VM of the other node reaches that node and comes back at the model time it
  * answered, on the page and in summary.json; a pause is refused with its reason, a cross-origin control by the guard.
  */
+@Tag("slow")
 class ClusterDashboardTest {
   private static final Path FILE = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster",
       "three-hosts.conf");

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on its own over TLS joins and the run goes on both; a node whose policies differ is refused by name before
  * anything is placed; no node joining is bad input at the timeout; a wrong store is one line before any node starts.
  */
+@Tag("slow")
 class ExternalNodesTest {
   private static final Path FILE = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster",
       "three-hosts.conf");

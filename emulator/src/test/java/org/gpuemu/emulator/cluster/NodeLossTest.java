@@ -18,6 +18,7 @@ import java.util.Set;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * VMs had in flight at its last report fail with node-lost, and every request the run knows of is completed or
  * failed once.
  */
+@Tag("slow")
 class NodeLossTest {
   private static final Path FILE = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster",
       "three-hosts.conf");

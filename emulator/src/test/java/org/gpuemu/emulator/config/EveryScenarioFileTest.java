@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every scenario file under conf/scenarios loads without a problem and opens by naming what it reproduces (the paper,
  * or for custom/ that it reproduces none).
  */
+@Tag("slow")
 class EveryScenarioFileTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios");
 

@@ -17,6 +17,7 @@ import org.gpuemu.emulator.report.html.HeadlessChromium;
 import org.gpuemu.emulator.run.RunResult;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.JavascriptExecutor;
@@ -30,6 +31,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * and the page ends with the verdict banner; a screenshot goes to {@code target/dashboard-screenshots/}. Skipped
  * where /usr/bin/chromium or /usr/bin/chromedriver is missing.
  */
+@Tag("slow")
 class DashboardBrowserTest {
   static final Path SCREENSHOTS = Paths.get("target", "dashboard-screenshots");
 

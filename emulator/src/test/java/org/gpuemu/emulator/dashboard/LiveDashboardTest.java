@@ -29,6 +29,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.run.Poll;
 import org.gpuemu.emulator.run.RunResult;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Events to a plain {@link HttpClient}, the port is released when the run ends, and a busy or impossible port is
  * one line of bad input before anything runs.
  */
+@Tag("slow")
 class LiveDashboardTest {
   @TempDir Path dir;
 

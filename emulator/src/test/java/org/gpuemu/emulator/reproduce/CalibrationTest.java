@@ -14,6 +14,7 @@ import java.util.Map;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Expectations;
 import org.gpuemu.policies.spi.PolicyCatalog;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fitted constants and their rows, every listed row of conf/scenarios is declared {@code calibrated}, {@code
  * reproduce} refuses a listed row that is not, and no committed table has a listed row reproduced.
  */
+@Tag("slow")
 class CalibrationTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"));
   @TempDir Path dir;

@@ -12,6 +12,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and 99th-percentile FPS above 117, Table 6's four numbers within 10 %; and the inputs the model was built from
  * are checked to be what runs (§6.7's overhead, Table 4's medium and low ratios, Eq. 4 as the ground truth).
  */
+@Tag("slow")
 class ComboEvaluationTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "combo");
   /** evaluation.conf's quick groups: game, DNN, Parboil. */

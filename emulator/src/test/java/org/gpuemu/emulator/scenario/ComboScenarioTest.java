@@ -11,6 +11,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * section for the figures): Table 6, Figure 13 (its four games), Figure 14's p99 FPS on those runs,
  * Figures 15 (the headroom distribution) and 16 (merging), and 17 (switching).
  */
+@Tag("slow")
 class ComboScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "combo");
   /** Table 6's BE kernel: mri-q, 1.2 ms, beside a 60 FPS game. */

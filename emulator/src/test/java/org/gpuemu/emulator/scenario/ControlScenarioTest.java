@@ -16,6 +16,7 @@ import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.report.SummaryDoc;
 import org.gpuemu.emulator.run.Control;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * FairGV raises that VM's GPU share from then on; a share raised under VGRIS's proportional share raises that VM's
  * GPU time; a policy without weights refuses the change with its reason, and the run is the run without it.
  */
+@Tag("slow")
 class ControlScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios");
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -21,6 +21,7 @@ import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.report.SummaryDoc;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * struck and healed, and service recovers: every VM that ran before the fault completes GPU work after its heal.
  * What the model guarantees, not figures; the runs are deterministic, so a failure replays.
  */
+@Tag("slow")
 class CrashEveryPolicyTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios");
   private static final long MS = 1_000_000L;

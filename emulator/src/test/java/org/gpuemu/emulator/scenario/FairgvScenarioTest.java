@@ -10,6 +10,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * at an aggregated overhead of at most 1.05 (the paper measures MMR 0.99 and 0.97 at overheads of about 1 and
  * 1.02), with the orderings the paper reports against the other policies on top.
  */
+@Tag("slow")
 class FairgvScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "fairgv");
   private static final long RUN_NANOS = 1_000_000_000L;

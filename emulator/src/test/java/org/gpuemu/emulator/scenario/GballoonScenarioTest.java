@@ -15,6 +15,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its first scenes), and its FPS reaches gVirt-1024's, which had the memory from the start; gVirt-384 keeps it at
  * 6 slots and slower.
  */
+@Tag("slow")
 class GballoonScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "gballoon");
   private static final ObjectMapper JSON = new ObjectMapper();

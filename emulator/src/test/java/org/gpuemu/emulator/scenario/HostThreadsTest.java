@@ -14,6 +14,7 @@ import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (what reaches a host from the guardian) gives the same figures and the same timeline with one order for the whole
  * run and with 1, 2 and 4 host threads, with no event out of order anywhere.
  */
+@Tag("slow")
 class HostThreadsTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster",
       "three-hosts.conf");

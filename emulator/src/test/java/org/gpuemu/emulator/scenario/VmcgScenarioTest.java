@@ -15,6 +15,7 @@ import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.report.Summary;
 import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.vmcg.Fairness;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * benchmarks of 0.2-0.3 s, 4 runs): gVirt's 15 ms turns are coarse against such runs, so three identical runs end
  * tens of ms apart; VMCG's turns of four CRBs end them together.
  */
+@Tag("slow")
 class VmcgScenarioTest {
   private static final Path CONF = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "vmcg");
   private static final ObjectMapper JSON = new ObjectMapper();

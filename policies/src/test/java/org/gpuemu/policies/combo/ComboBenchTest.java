@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.gpuemu.policies.PolicyParams;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * must produce, and where the bench lands against the paper's numbers. The emulator's scenarios repeat these with
  * real actors.
  */
+@Tag("slow")
 class ComboBenchTest {
   private static final PolicyParams NO_MERGE = PolicyParams.of(Map.of(
       "guard", 100_000L, "merge-headrooms", "false", "state-window", 30L, "state-threshold", 0.1,

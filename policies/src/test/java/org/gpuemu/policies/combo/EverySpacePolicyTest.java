@@ -9,11 +9,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.gpuemu.policies.PolicyParams;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Properties every registered space policy must have, replayed in {@link SpaceBench}. */
+@Tag("slow")
 class EverySpacePolicyTest {
   /**
    * The union of every registered space policy's parameters, at their reference.conf values. A new policy that

@@ -13,6 +13,7 @@ import java.util.logging.Level;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,6 +32,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * {@code target/report-screenshots/}. Skipped where /usr/bin/chromium or /usr/bin/chromedriver is missing
  * ({@code .ci/run} installs both).
  */
+@Tag("slow")
 class ReportBrowserTest {
   static final Path SCREENSHOTS = Paths.get("target", "report-screenshots");
 
