@@ -27,7 +27,6 @@ import org.gpuemu.emulator.config.Settings.SyncWait;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.VgpuParams;
-import org.gpuemu.policies.fairgv.GuestWait;
 import org.gpuemu.policies.fairgv.GuestWaitRule;
 import org.gpuemu.policies.spi.Param;
 import org.gpuemu.policies.spi.PolicyCatalog;
@@ -758,11 +757,7 @@ public final class ScenarioLoader {
   private List<Settings.Vm> withGuestWait(PolicyChoice choice, GpuPolicy policy, List<Settings.Vm> vms,
       Config user) {
     if (!choice.needs(PolicyInput.GUEST_WAIT)) return vms;
-    SyncWait wait = switch (((GuestWaitRule) policy).guestWait()) {
-      case POLL -> SyncWait.POLL;
-      case HYBRID -> SyncWait.HYBRID;
-      case YIELD -> SyncWait.YIELD;
-    };
+    SyncWait wait = SyncWait.valueOf(((GuestWaitRule) policy).guestWait().name()); // the same three modes
     List<Settings.Vm> out = new ArrayList<>();
     for (Settings.Vm vm : vms) {
       String key = "vms." + ConfigUtil.joinPath(vm.name()) + ".sync-wait";
@@ -822,15 +817,9 @@ public final class ScenarioLoader {
       long cap = vm.getBytes("memory-cap");
       if (cap <= 0) problems.add(at(p + ".memory-cap", "expected a size > 0"));
       String wait = vm.getString("sync-wait");
-      SyncWait syncWait = switch (wait) {
-        case "poll" -> SyncWait.POLL;
-        case "hybrid" -> SyncWait.HYBRID;
-        case "yield" -> SyncWait.YIELD;
-        default -> {
-          problems.add(at(p + ".sync-wait", "expected poll, hybrid or yield, got '" + wait + "'"));
-          yield SyncWait.HYBRID;
-        }
-      };
+      boolean known = List.of("poll", "hybrid", "yield").contains(wait);
+      if (!known) problems.add(at(p + ".sync-wait", "expected poll, hybrid or yield, got '" + wait + "'"));
+      SyncWait syncWait = known ? SyncWait.valueOf(wait.toUpperCase(java.util.Locale.ROOT)) : SyncWait.HYBRID;
       long spin = vm.getDuration("spin-limit").toNanos();
       if (spin < 0) problems.add(at(p + ".spin-limit", "expected a duration >= 0"));
       int buffer = positiveInt(vm, "command-buffer", p + ".command-buffer");
