@@ -34,6 +34,18 @@ final class Goals {
   static List<Goal> of(TimerSection.Report timers, RequestPathSection.Report path, ScaleSection.Report scale,
       FastForwardSection.Report ff, OverheadSection.Report overhead, HostsSection.Report hosts) {
     List<Goal> goals = new ArrayList<>();
+    scaleGoals(scale, goals);
+    pathGoals(path, goals);
+    timerGoals(timers, goals);
+    hostsGoals(hosts, goals);
+    heapGoals(scale, goals);
+    fastForwardGoals(ff, goals);
+    overheadGoals(overhead, goals);
+    return goals;
+  }
+
+  /** VMs faithful at scale 1: the run's own verdict. */
+  private static void scaleGoals(ScaleSection.Report scale, List<Goal> goals) {
     if (scale == null) {
       goals.add(missing("VMs with 60 FPS game loops, faithful at scale 1", ">= 1,000"));
     } else {
@@ -44,6 +56,10 @@ final class Goals {
           String.format(Locale.ROOT, "%,d VM%s", scale.largestFaithful(), scale.largestFaithful() == 1 ? "" : "s"),
           scale.largestFaithful() >= SCALE_VMS, "by the run's own verdict, " + bound));
     }
+  }
+
+  /** The request path at 8 VMs, scale 1: rate, CPU and bytes per request. */
+  private static void pathGoals(RequestPathSection.Report path, List<Goal> goals) {
     RequestPathSection.Row row = path == null ? null : path.rows().stream()
         .filter(r -> r.vms() == PATH_VMS && r.timeScale() == 1.0).findFirst().orElse(null);
     if (row == null) {
@@ -62,6 +78,10 @@ final class Goals {
           String.format(Locale.ROOT, "%,.0f", row.allocatedBytesPerRequest()),
           row.allocatedBytesPerRequest() <= PATH_BYTES, "all threads, the whole run"));
     }
+  }
+
+  /** Timer lateness idle, and against Pekko's 1 ms tick. */
+  private static void timerGoals(TimerSection.Report timers, List<Goal> goals) {
     List<TimerSection.Condition> idle = timers == null ? List.of()
         : timers.conditions().stream().filter(c -> c.load().equals("idle")).toList();
     TimerSection.Condition many = idle.stream().filter(c -> c.timers() == MANY_TIMERS).findFirst().orElse(null);
@@ -84,6 +104,10 @@ final class Goals {
           "idle, p50 and p99 at " + idle.stream().map(c -> String.format(Locale.ROOT, "%,d", c.timers()))
               .reduce((x, y) -> x + ", " + y).orElse("") + " timers"));
     }
+  }
+
+  /** Hosts in parallel. */
+  private static void hostsGoals(HostsSection.Report hosts, List<Goal> goals) {
     double speedUp = hosts == null ? Double.NaN : hosts.speedUp(HOSTS_THREADS);
     if (Double.isNaN(speedUp)) {
       goals.add(missing("hosts in parallel: 2 threads over 1, same figures", ">= 1.5x"));
@@ -94,6 +118,10 @@ final class Goals {
               + "%d VMs of sync-loop at scale %s, medians", hosts.hosts(), hosts.vms() / hosts.hosts(),
               RequestPathSection.fmt(hosts.timeScale()))));
     }
+  }
+
+  /** Heap per idle VM. */
+  private static void heapGoals(ScaleSection.Report scale, List<Goal> goals) {
     if (scale == null || scale.heap() == null) {
       goals.add(missing("heap per idle VM", "<= 32 KiB"));
     } else {
@@ -102,6 +130,10 @@ final class Goals {
           bytes <= IDLE_VM_BYTES, "VM + 2 vCPUs + vGPU + guest agent, from " + scale.heap().fewVms() + " and "
               + scale.heap().manyVms() + " idle VMs"));
     }
+  }
+
+  /** Fast forward with the slow-motion outcome. */
+  private static void fastForwardGoals(FastForwardSection.Report ff, List<Goal> goals) {
     if (ff == null) {
       goals.add(missing("fast forward with the slow-motion outcome within 2 %", "scale >= 2"));
     } else {
@@ -110,6 +142,10 @@ final class Goals {
           ff.highestSameScale() >= FAST_FORWARD_SCALE, ff.reference() + ", " + ff.emulatedSeconds()
               + " emulated s per run"));
     }
+  }
+
+  /** Emulation overhead at the declared scale. */
+  private static void overheadGoals(OverheadSection.Report overhead, List<Goal> goals) {
     double worst = overhead == null ? Double.NaN : overhead.worstAt(1.0);
     if (Double.isNaN(worst)) {
       goals.add(missing("emulation overhead at the declared scale (1)", "<= 1.02"));
@@ -117,7 +153,6 @@ final class Goals {
       goals.add(new Goal("emulation overhead at the declared scale (1)", "<= 1.02",
           String.format(Locale.ROOT, "%.4f", worst), worst <= OVERHEAD, "worst workload, one VM alone"));
     }
-    return goals;
   }
 
   private static Goal missing(String goal, String target) {

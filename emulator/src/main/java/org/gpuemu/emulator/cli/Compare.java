@@ -62,21 +62,7 @@ final class Compare implements Callable<Integer> {
       return Main.BAD_INPUT;
     }
     boolean modes = policies.stream().anyMatch(Compare::sharingMode);
-    for (String policy : policies) {
-      if (sharingMode(policy)) { // MIG or MPS: the mode is the entry, FCFS queues to each instance or the GPU
-        options.opts.sets.put("gpu.mode", policy);
-        options.opts.sets.put("scheduler.gpu.policy", "fcfs");
-      } else {
-        if (modes) options.opts.sets.put("gpu.mode", "time-sliced");
-        options.opts.sets.put(memoryPolicy(catalog, policy) ? "memory.policy" : "scheduler.gpu.policy", policy);
-      }
-      try {
-        scenarios.add(options.opts.loadForOneJvm());
-      } catch (ConfigProblems p) {
-        p.problems().forEach(line -> err.println("[" + policy + "] " + line));
-        bad = true;
-      }
-    }
+    for (String policy : policies) bad |= !load(policy, modes, catalog, scenarios, err);
     try {
       warmUp.nanos();
     } catch (ConfigProblems p) {
@@ -97,15 +83,7 @@ final class Compare implements Callable<Integer> {
     } finally {
       dashboard.endCompare(results, stdout);
     }
-    Map<String, Map<String, Object>> rows = rows(results);
-    if (modes || policies.stream().anyMatch(p -> p.startsWith("vgpu-"))) SharingRows.add(rows, results);
-    stdout.print(table(rows, List.copyOf(results.keySet())));
-    Map<String, Object> compare = new LinkedHashMap<>();
-    compare.put("scenario", scenarios.get(0).name());
-    compare.put("rows", rows);
-    List<Map<String, Object>> paper = PaperValues.of(options.opts.file, catalog, results);
-    if (!paper.isEmpty()) compare.put("paper", paper);
-    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("compare.json").toFile(), compare);
+    writeCompare(scenarios.get(0).name(), modes, catalog, results, dir, stdout);
     boolean unfaithful = results.values().stream().anyMatch(r -> !r.faithful());
     if (unfaithful) {
       err.println("warning: a run is marked faithful: false (see its row); do not trust its figures");
@@ -113,6 +91,42 @@ final class Compare implements Callable<Integer> {
     stdout.println("wrote " + dir.resolve("compare.json"));
     ReportCommand.afterRun(dir, noReport, stdout, err);
     return results.values().stream().allMatch(r -> r.brokenInvariants().isEmpty()) ? Main.OK : Main.BROKEN;
+  }
+
+  /**
+   * Loads the scenario under {@code policy} into {@code scenarios} (a sharing mode sets {@code gpu.mode}, FCFS
+   * queueing to each instance or the GPU; with modes the others run time-sliced); false after bad input, reported.
+   */
+  private boolean load(String policy, boolean modes, PolicyCatalog catalog, List<Settings.Scenario> scenarios,
+      PrintWriter err) {
+    if (sharingMode(policy)) {
+      options.opts.sets.put("gpu.mode", policy);
+      options.opts.sets.put("scheduler.gpu.policy", "fcfs");
+    } else {
+      if (modes) options.opts.sets.put("gpu.mode", "time-sliced");
+      options.opts.sets.put(memoryPolicy(catalog, policy) ? "memory.policy" : "scheduler.gpu.policy", policy);
+    }
+    try {
+      scenarios.add(options.opts.loadForOneJvm());
+      return true;
+    } catch (ConfigProblems p) {
+      p.problems().forEach(line -> err.println("[" + policy + "] " + line));
+      return false;
+    }
+  }
+
+  /** The side-by-side table on stdout and {@code dir/compare.json} (with the paper's values, when it has some). */
+  private void writeCompare(String scenario, boolean modes, PolicyCatalog catalog, Map<String, Summary> results,
+      Path dir, PrintWriter stdout) throws java.io.IOException {
+    Map<String, Map<String, Object>> rows = rows(results);
+    if (modes || policies.stream().anyMatch(p -> p.startsWith("vgpu-"))) SharingRows.add(rows, results);
+    stdout.print(table(rows, List.copyOf(results.keySet())));
+    Map<String, Object> compare = new LinkedHashMap<>();
+    compare.put("scenario", scenario);
+    compare.put("rows", rows);
+    List<Map<String, Object>> paper = PaperValues.of(options.opts.file, catalog, results);
+    if (!paper.isEmpty()) compare.put("paper", paper);
+    new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve("compare.json").toFile(), compare);
   }
 
   /**

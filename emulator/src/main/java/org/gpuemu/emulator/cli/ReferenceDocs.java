@@ -29,6 +29,7 @@ import java.util.Set;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Expectations;
 import org.gpuemu.emulator.config.ScenarioLoader;
+import org.gpuemu.emulator.config.ScenarioSchema;
 import org.gpuemu.emulator.report.SummaryDoc;
 import org.gpuemu.policies.spi.Param;
 import org.gpuemu.policies.spi.PolicyCatalog;
@@ -156,7 +157,7 @@ public final class ReferenceDocs {
       String path = prefix + "." + e.getKey();
       ConfigValue v = e.getValue();
       boolean nested = v.valueType() == ConfigValueType.OBJECT && !((ConfigObject) v).isEmpty();
-      md.append("| `").append(path).append("` | ").append(ScenarioLoader.kindName(v)).append(" | ")
+      md.append("| `").append(path).append("` | ").append(ScenarioSchema.kindName(v)).append(" | ")
           .append(nested ? "" : "`" + defaultOf(lines, v) + "`").append(" | ").append(cell(comment(lines, v)))
           .append(" |\n");
       if (nested) keys(md, lines, path, (ConfigObject) v);
@@ -175,7 +176,7 @@ public final class ReferenceDocs {
     Object raw = v.unwrapped();
     return switch (v.valueType()) {
       case STRING -> raw.toString().isEmpty() ? "\"\"" : raw.toString();
-      case NUMBER -> ScenarioLoader.kindName(v).equals("real") && !(raw instanceof Double)
+      case NUMBER -> ScenarioSchema.kindName(v).equals("real") && !(raw instanceof Double)
           ? raw + ".0" : raw.toString();
       case OBJECT -> "{}";
       default -> v.render(com.typesafe.config.ConfigRenderOptions.concise());

@@ -73,47 +73,14 @@ final class Reproduce implements Callable<Integer> {
   @Override public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     PrintWriter stdout = spec.commandLine().getOut();
-    if (render != null) {
-      try {
-        stdout.print(Report.page(Report.read(render), render.toString().replace('\\', '/')));
-        stdout.flush();
-        return Main.OK;
-      } catch (java.io.IOException | RuntimeException e) {
-        err.println(render + ": not a reproduction.json: " + e.getMessage());
-        return Main.BAD_INPUT;
-      }
-    }
-    List<String> chosen = new ArrayList<>();
+    if (render != null) return render(stdout, err);
     boolean headline = papers.contains("headline");
-    if (headline && papers.size() > 1) {
-      err.println("reproduce headline: takes no paper; it judges every paper's headline claims");
-      return Main.BAD_INPUT;
-    }
-    for (String p : papers.isEmpty() || headline ? List.of("all") : papers) {
-      if (p.equals("all")) {
-        Reproduction.PAPERS.stream().filter(x -> !chosen.contains(x)).forEach(chosen::add);
-      } else if (Reproduction.PAPERS.contains(p)) {
-        if (!chosen.contains(p)) chosen.add(p);
-      } else {
-        err.println("reproduce " + p + ": unknown paper; expected one of " + Reproduction.PAPERS + " or all");
-        return Main.BAD_INPUT;
-      }
-    }
+    List<String> chosen = chosenPapers(headline, err);
+    if (chosen == null) return Main.BAD_INPUT;
     int n = seeds != null ? seeds : quick ? 1 : 3;
-    if (n < 1) {
-      err.println("--seeds " + n + ": expected an integer >= 1");
-      return Main.BAD_INPUT;
-    }
-    if (scale != null && !(scale > 0) || scale != null && scale.isInfinite()) {
-      err.println("--scale " + scale + ": expected a time scale > 0");
-      return Main.BAD_INPUT;
-    }
-    if (!Files.isDirectory(conf)) {
-      err.println(conf + ": no such folder of scenario files (--conf)");
-      return Main.BAD_INPUT;
-    }
-    if (rejudge && (out == null || !Files.isDirectory(out))) {
-      err.println("--rejudge: needs --out, the folder of the run to judge again");
+    String bad = badOption(n);
+    if (bad != null) {
+      err.println(bad);
       return Main.BAD_INPUT;
     }
     Path dir = out != null ? out : Main.timestamped("reproduce-");
@@ -121,14 +88,8 @@ final class Reproduce implements Callable<Integer> {
     Double runScale = scale == null && headline ? Double.valueOf(HEADLINE_SCALE) : scale;
     Reproduction.Options options = new Reproduction.Options(conf, chosen, quick, n, dir, PolicyCatalog.builtIn(),
         warmUp, runScale);
-    List<Reproduction.Figure> figures;
-    try {
-      figures = Reproduction.plan(options);
-      if (headline) figures = Reproduction.headline(figures);
-    } catch (ConfigProblems p) {
-      p.problems().forEach(err::println);
-      return Main.BAD_INPUT;
-    }
+    List<Reproduction.Figure> figures = plan(options, headline, err);
+    if (figures == null) return Main.BAD_INPUT;
     if (!Main.createFolder(dir, err)) return Main.BAD_INPUT;
     Main.configureLogging(dir, false);
     long start = System.nanoTime();
@@ -151,10 +112,7 @@ final class Reproduce implements Callable<Integer> {
       stdout.flush();
       outcome = Reproduction.run(figures, options, stdout);
     }
-    String command = "reproduce " + String.join(" ", papers.isEmpty() ? List.of("all") : papers)
-        + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + n : "")
-        + (scale != null ? " --scale " + (scale == Math.rint(scale) ? String.valueOf(scale.longValue()) : scale) : "");
-    Map<String, Object> doc = Report.document(ran != null ? ran : command, quick, n, wall != null ? wall
+    Map<String, Object> doc = Report.document(ran != null ? ran : command(n), quick, n, wall != null ? wall
         : (System.nanoTime() - start) / 1e9, outcome.rows());
     String name = headline ? "headline" : "reproduction";
     if (headline) doc.put("headline", true);
@@ -166,5 +124,68 @@ final class Reproduce implements Callable<Integer> {
       return Main.BAD_INPUT;
     }
     return outcome.broken() ? Main.BROKEN : Main.OK;
+  }
+
+  /** The command as it is recorded in the document ({@code n} seeds). */
+  private String command(int n) {
+    return "reproduce " + String.join(" ", papers.isEmpty() ? List.of("all") : papers)
+        + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + n : "")
+        + (scale != null ? " --scale " + (scale == Math.rint(scale) ? String.valueOf(scale.longValue()) : scale) : "");
+  }
+
+  /** The figures to run (only the headline's, for it); null after a bad expect block, reported. */
+  private static List<Reproduction.Figure> plan(Reproduction.Options options, boolean headline, PrintWriter err) {
+    try {
+      List<Reproduction.Figure> figures = Reproduction.plan(options);
+      return headline ? Reproduction.headline(figures) : figures;
+    } catch (ConfigProblems p) {
+      p.problems().forEach(err::println);
+      return null;
+    }
+  }
+
+  /** {@code --render}: the Markdown tables of a reproduction.json, and nothing run. */
+  private int render(PrintWriter stdout, PrintWriter err) {
+    try {
+      stdout.print(Report.page(Report.read(render), render.toString().replace('\\', '/')));
+      stdout.flush();
+      return Main.OK;
+    } catch (java.io.IOException | RuntimeException e) {
+      err.println(render + ": not a reproduction.json: " + e.getMessage());
+      return Main.BAD_INPUT;
+    }
+  }
+
+  /** The papers named (all for none or the headline), each once in order; null after a bad name, reported. */
+  private List<String> chosenPapers(boolean headline, PrintWriter err) {
+    List<String> chosen = new ArrayList<>();
+    if (headline && papers.size() > 1) {
+      err.println("reproduce headline: takes no paper; it judges every paper's headline claims");
+      return null;
+    }
+    for (String p : papers.isEmpty() || headline ? List.of("all") : papers) {
+      if (p.equals("all")) {
+        Reproduction.PAPERS.stream().filter(x -> !chosen.contains(x)).forEach(chosen::add);
+      } else if (Reproduction.PAPERS.contains(p)) {
+        if (!chosen.contains(p)) chosen.add(p);
+      } else {
+        err.println("reproduce " + p + ": unknown paper; expected one of " + Reproduction.PAPERS + " or all");
+        return null;
+      }
+    }
+    return chosen;
+  }
+
+  /** The first bad option's one line ({@code n} seeds), or null. */
+  private String badOption(int n) {
+    if (n < 1) return "--seeds " + n + ": expected an integer >= 1";
+    if (scale != null && !(scale > 0) || scale != null && scale.isInfinite()) {
+      return "--scale " + scale + ": expected a time scale > 0";
+    }
+    if (!Files.isDirectory(conf)) return conf + ": no such folder of scenario files (--conf)";
+    if (rejudge && (out == null || !Files.isDirectory(out))) {
+      return "--rejudge: needs --out, the folder of the run to judge again";
+    }
+    return null;
   }
 }

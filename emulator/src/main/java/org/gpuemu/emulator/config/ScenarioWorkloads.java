@@ -70,6 +70,8 @@ final class ScenarioWorkloads {
   private final Set<String> declared = new LinkedHashSet<>();
   private final Set<String> sequences = new LinkedHashSet<>();
   private int problems;
+  /** The typed readers, reporting through {@code problem} (so that {@code problems} counts their problems too). */
+  private final TypedValues values;
 
   private ScenarioWorkloads(Config kinds, Path folder, int gpuSms, BiConsumer<String, String> problem) {
     this.kinds = kinds;
@@ -79,6 +81,7 @@ final class ScenarioWorkloads {
       problems++;
       problem.accept(path, message);
     };
+    this.values = new TypedValues(this.problem);
   }
 
   /**
@@ -100,7 +103,7 @@ final class ScenarioWorkloads {
     }
     ConfigObject all = (ConfigObject) value;
     declared.addAll(all.keySet());
-    for (String name : sortedByLine(all)) {
+    for (String name : TypedValues.sortedByLine(all)) {
       String path = ROOT + "." + ConfigUtil.joinPath(name);
       ConfigValue w = all.get(name);
       if (WorkloadCatalog.contains(name)) {
@@ -132,7 +135,7 @@ final class ScenarioWorkloads {
 
   private void build(String name, String kind, ConfigObject o, String path) {
     ConfigObject template = kinds.getObject(kind);
-    if (!knownKeys(o, template, path, Set.of("kind"))) return;
+    if (!values.knownKeys(o, template, path, Set.of("kind"))) return;
     Config c = o.toConfig().withFallback(template.toConfig());
     int before = problems;
     Workload w = switch (kind) {
@@ -149,9 +152,9 @@ final class ScenarioWorkloads {
   private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "fps", "cpu", "gpu", "batches", "variation");
 
   private Workload frameLoop(String name, Config c, String path) {
-    String description = description(c, path, "frame loop defined in the scenario");
-    boolean loop = bool(c, "loop", path);
-    ConfigList phases = list(c, "phases", path);
+    String description = values.description(c, path, "frame loop defined in the scenario");
+    boolean loop = values.bool(c, "loop", path);
+    ConfigList phases = values.list(c, "phases", path);
     if (phases == null) return null;
     List<GamePhase> out = new ArrayList<>();
     // the workload's own keys first: a bad one is reported once, at its path, not at every phase inheriting it
@@ -165,14 +168,14 @@ final class ScenarioWorkloads {
         continue;
       }
       ConfigObject po = (ConfigObject) phases.get(i);
-      if (!knownKeys(po, PHASE_KEYS, at)) continue;
+      if (!values.knownKeys(po, PHASE_KEYS, at)) continue;
       if (!po.containsKey("duration")) {
         problem.accept(at + ".duration", "expected the phase's duration (e.g. 10s): every listed phase needs one");
         continue;
       }
       Config pc = po.toConfig().withFallback(c.withoutPath("phases"));
-      long duration = nanos(pc, "duration", at, false);
-      String phaseName = po.containsKey("name") ? text(pc, "name", at) : "phase" + (i + 1);
+      long duration = values.nanos(pc, "duration", at, false);
+      String phaseName = po.containsKey("name") ? values.text(pc, "name", at) : "phase" + (i + 1);
       GamePhase p = phase(pc, at, phaseName, duration);
       if (p != null) out.add(p);
     }
@@ -182,11 +185,11 @@ final class ScenarioWorkloads {
   /** One phase from the keys of {@code c} (a phase's own over the workload's). */
   private GamePhase phase(Config c, String path, String name, long durationNanos) {
     int before = problems;
-    double fps = real(c, "fps", path);
+    double fps = values.real(c, "fps", path);
     if (!(fps >= 0)) problem.accept(path + ".fps", "expected a frame rate >= 0 (0: unpaced), got " + fps);
-    long cpu = nanos(c, "cpu", path, false);
-    long gpu = nanos(c, "gpu", path, false);
-    long batches = integer(c, "batches", path, 0);
+    long cpu = values.nanos(c, "cpu", path, false);
+    long gpu = values.nanos(c, "gpu", path, false);
+    long batches = values.integer(c, "batches", path, 0);
     Variation variation = variation(c, path);
     if (problems > before || durationNanos <= 0) return null;
     Scene scene = Scene.paced(fps, cpu, gpu);
@@ -201,27 +204,27 @@ final class ScenarioWorkloads {
       return null;
     }
     ConfigObject template = kinds.getObject("frame-loop.variation");
-    if (!knownKeys(c.getObject("variation"), template, at, Set.of())) return null;
+    if (!values.knownKeys(c.getObject("variation"), template, at, Set.of())) return null;
     Config v = c.getConfig("variation");
-    double frame = real(v, "frame", at);
-    double low = real(v, "scene-low", at);
-    double high = real(v, "scene-high", at);
-    long min = nanos(v, "scene-min", at, false);
-    long max = nanos(v, "scene-max", at, false);
+    double frame = values.real(v, "frame", at);
+    double low = values.real(v, "scene-low", at);
+    double high = values.real(v, "scene-high", at);
+    long min = values.nanos(v, "scene-min", at, false);
+    long max = values.nanos(v, "scene-max", at, false);
     boolean ok = true;
-    if (!(frame >= 0 && frame < 1)) ok = bad(at + ".frame", "expected a fraction in [0, 1), got " + frame);
-    if (!(low > 0)) ok = bad(at + ".scene-low", "expected a factor > 0, got " + low);
-    if (!(high >= low)) ok = bad(at + ".scene-high", "expected a factor >= scene-low (" + low + "), got " + high);
-    if (min > 0 && max > 0 && max < min) ok = bad(at + ".scene-max", "expected a duration >= scene-min");
+    if (!(frame >= 0 && frame < 1)) ok = values.bad(at + ".frame", "expected a fraction in [0, 1), got " + frame);
+    if (!(low > 0)) ok = values.bad(at + ".scene-low", "expected a factor > 0, got " + low);
+    if (!(high >= low)) ok = values.bad(at + ".scene-high", "expected a factor >= scene-low (" + low + "), got " + high);
+    if (min > 0 && max > 0 && max < min) ok = values.bad(at + ".scene-max", "expected a duration >= scene-min");
     return ok && min > 0 && max > 0 ? new Variation(frame, low, high, min, max) : null;
   }
 
   // ---------------------------------------------------------------- compute-loop
 
   private Workload computeLoop(String name, Config c, String path) {
-    String description = description(c, path, "compute loop defined in the scenario");
+    String description = values.description(c, path, "compute loop defined in the scenario");
     Map<String, KernelSpec> kernels = kernels(name, c, path);
-    ConfigList steps = list(c, "steps", path);
+    ConfigList steps = values.list(c, "steps", path);
     if (kernels == null || steps == null) return null;
     if (steps.isEmpty()) {
       problem.accept(path + ".steps", "expected at least one step, e.g. [{ cpu = 50us }, { launch = k, count = 2 }, "
@@ -242,7 +245,7 @@ final class ScenarioWorkloads {
       ConfigObject so = (ConfigObject) steps.get(i);
       Set<String> allowed = new TreeSet<>(STEP_ACTIONS);
       allowed.addAll(stepTemplate.keySet());
-      if (!knownKeys(so, allowed, at)) continue;
+      if (!values.knownKeys(so, allowed, at)) continue;
       List<String> actions = so.keySet().stream().filter(STEP_ACTIONS::contains).toList();
       if (actions.size() != 1) {
         problem.accept(at, "expected exactly one of " + STEP_ACTIONS + ", got "
@@ -250,23 +253,9 @@ final class ScenarioWorkloads {
         continue;
       }
       Config sc = so.toConfig().withFallback(stepTemplate.toConfig());
-      long count = integer(sc, "count", at, 1);
+      long count = values.integer(sc, "count", at, 1);
       String action = actions.get(0);
-      Step step = switch (action) {
-        case "cpu" -> positive(sc, action, at, Step.CpuBurst::new);
-        case "sleep" -> positive(sc, action, at, Step.Sleep::new);
-        case "copy" -> positive(sc, action, at, n -> new Step.SyncCall(new KernelSpec(name + "/copy", KernelType.CD, 1, n)));
-        case "copy-async" -> positive(sc, action, at,
-            n -> new Step.LaunchKernel(new KernelSpec(name + "/copy", KernelType.CD, 1, n)));
-        default -> {
-          String k = text(sc, action, at);
-          KernelSpec spec = kernels.get(k);
-          if (k != null && spec == null) {
-            problem.accept(at + "." + action, "expected a kernel of " + path + ".kernels " + kernels.keySet() + ", got '" + k + "'");
-          }
-          yield spec == null ? null : action.equals("launch") ? new Step.LaunchKernel(spec) : new Step.SyncCall(spec);
-        }
-      };
+      Step step = step(name, sc, action, at, kernels, path);
       if (step == null || count < 1) continue;
       if (iteration.size() + count > MAX_STEPS) {
         problem.accept(at + ".count", "expected at most " + MAX_STEPS + " steps per iteration in all, got more");
@@ -285,6 +274,25 @@ final class ScenarioWorkloads {
     return new StepLoop(name, description, iteration);
   }
 
+  /** One step of a compute loop's iteration: its action ({@code cpu}, {@code launch}, ...) read from {@code sc}. */
+  private Step step(String name, Config sc, String action, String at, Map<String, KernelSpec> kernels, String path) {
+    return switch (action) {
+      case "cpu" -> positive(sc, action, at, Step.CpuBurst::new);
+      case "sleep" -> positive(sc, action, at, Step.Sleep::new);
+      case "copy" -> positive(sc, action, at, n -> new Step.SyncCall(new KernelSpec(name + "/copy", KernelType.CD, 1, n)));
+      case "copy-async" -> positive(sc, action, at,
+          n -> new Step.LaunchKernel(new KernelSpec(name + "/copy", KernelType.CD, 1, n)));
+      default -> {
+        String k = values.text(sc, action, at);
+        KernelSpec spec = kernels.get(k);
+        if (k != null && spec == null) {
+          problem.accept(at + "." + action, "expected a kernel of " + path + ".kernels " + kernels.keySet() + ", got '" + k + "'");
+        }
+        yield spec == null ? null : action.equals("launch") ? new Step.LaunchKernel(spec) : new Step.SyncCall(spec);
+      }
+    };
+  }
+
   private Map<String, KernelSpec> kernels(String workload, Config c, String path) {
     String at = path + ".kernels";
     if (c.getValue("kernels").valueType() != ConfigValueType.OBJECT) {
@@ -301,11 +309,11 @@ final class ScenarioWorkloads {
         problem.accept(kat, "expected an object with keys " + new TreeSet<>(template.keySet()));
         continue;
       }
-      if (!knownKeys((ConfigObject) e.getValue(), template, kat, Set.of())) continue;
+      if (!values.knownKeys((ConfigObject) e.getValue(), template, kat, Set.of())) continue;
       Config k = ((ConfigObject) e.getValue()).toConfig().withFallback(template.toConfig());
-      KernelType type = type(k, "type", kat);
-      long blocks = integer(k, "blocks", kat, 1);
-      long duration = nanos(k, "duration", kat, false);
+      KernelType type = values.type(k, "type", kat);
+      long blocks = values.integer(k, "blocks", kat, 1);
+      long duration = values.nanos(k, "duration", kat, false);
       if (type != null && blocks >= 1 && duration > 0) {
         out.put(e.getKey(), new KernelSpec(workload + "/" + e.getKey(), type, (int) blocks, duration));
       }
@@ -314,7 +322,7 @@ final class ScenarioWorkloads {
   }
 
   private Step positive(Config c, String key, String path, java.util.function.LongFunction<Step> make) {
-    long n = nanos(c, key, path, false);
+    long n = values.nanos(c, key, path, false);
     return n > 0 ? make.apply(n) : null;
   }
 
@@ -324,9 +332,9 @@ final class ScenarioWorkloads {
   private static final Set<String> FRAMES_ONLY = Set.of("batches");
 
   private Workload trace(String name, Config c, ConfigObject own, String path) {
-    String format = text(c, "format", path);
-    String file = text(c, "file", path);
-    long sms = integer(c, "sms", path, 1);
+    String format = values.text(c, "format", path);
+    String file = values.text(c, "file", path);
+    long sms = values.integer(c, "sms", path, 1);
     if (format == null || file == null) return null;
     if (!format.equals("nsys") && !format.equals("frames")) {
       problem.accept(path + ".format", "expected nsys (`nsys stats --report cuda_gpu_trace --format csv`) or frames "
@@ -352,19 +360,19 @@ final class ScenarioWorkloads {
           + "scenario's folder): " + e.getClass().getSimpleName());
       return null;
     }
-    String description = description(c, path, format + " trace " + file);
+    String description = values.description(c, path, format + " trace " + file);
     try {
       if (format.equals("frames")) {
-        long batches = integer(c, "batches", path, 0);
+        long batches = values.integer(c, "batches", path, 0);
         List<FrameTrace.Frame> frames = FrameTrace.parse(lines, resolved.toString());
         return sms < 1 || batches < 0 ? null
             : new FrameReplay(name, description, frames, (int) sms, gpuSms, (int) batches);
       }
-      long sleepAbove = nanos(c, "sleep-above", path, true);
-      long minGap = nanos(c, "min-gap", path, true);
-      KernelType type = type(c, "type", path);
+      long sleepAbove = values.nanos(c, "sleep-above", path, true);
+      long minGap = values.nanos(c, "min-gap", path, true);
+      KernelType type = values.type(c, "type", path);
       Pattern tensor = null;
-      String match = text(c, "tensor-match", path);
+      String match = values.text(c, "tensor-match", path);
       if (match != null && !match.isEmpty()) {
         try {
           tensor = Pattern.compile(match);
@@ -387,9 +395,9 @@ final class ScenarioWorkloads {
   private static final Set<String> SEQUENCE_PHASE_KEYS = Set.of("workload", "duration");
 
   private Workload sequence(String name, Config c, String path) {
-    String description = description(c, path, "sequence defined in the scenario");
-    boolean loop = bool(c, "loop", path);
-    ConfigList phases = list(c, "phases", path);
+    String description = values.description(c, path, "sequence defined in the scenario");
+    boolean loop = values.bool(c, "loop", path);
+    ConfigList phases = values.list(c, "phases", path);
     if (phases == null) return null;
     if (phases.isEmpty()) {
       problem.accept(path + ".phases", "expected at least one phase, e.g. [{ workload = dirt3, duration = 10s }]");
@@ -403,14 +411,14 @@ final class ScenarioWorkloads {
         continue;
       }
       ConfigObject po = (ConfigObject) phases.get(i);
-      if (!knownKeys(po, SEQUENCE_PHASE_KEYS, at)) continue;
+      if (!values.knownKeys(po, SEQUENCE_PHASE_KEYS, at)) continue;
       Config pc = po.toConfig();
       if (!pc.hasPath("workload") || !pc.hasPath("duration")) {
         problem.accept(at, "expected both workload and duration, got " + new TreeSet<>(po.keySet()));
         continue;
       }
-      String w = text(pc, "workload", at);
-      long duration = nanos(pc, "duration", at, false);
+      String w = values.text(pc, "workload", at);
+      long duration = values.nanos(pc, "duration", at, false);
       if (w == null || duration <= 0) continue;
       Workload workload = sequences.contains(w) ? null : built.get(w);
       if (workload == null && WorkloadCatalog.contains(w)) workload = WorkloadCatalog.get(w);
@@ -431,118 +439,5 @@ final class ScenarioWorkloads {
       out.add(new PhaseSequence.Phase(workload, duration));
     }
     return out.size() == phases.size() ? new PhaseSequence(name, description, out, loop) : null;
-  }
-
-  // ---------------------------------------------------------------- typed values
-
-  private boolean knownKeys(ConfigObject o, ConfigObject template, String path, Set<String> extra) {
-    Set<String> allowed = new TreeSet<>(template.keySet());
-    allowed.addAll(extra);
-    return knownKeys(o, allowed, path);
-  }
-
-  private boolean knownKeys(ConfigObject o, Set<String> allowed, String path) {
-    boolean ok = true;
-    for (String key : o.keySet()) {
-      if (!allowed.contains(key)) ok = bad(path + "." + ConfigUtil.joinPath(key), "unknown key; expected one of "
-          + new TreeSet<>(allowed));
-    }
-    return ok;
-  }
-
-  private boolean bad(String path, String message) {
-    problem.accept(path, message);
-    return false;
-  }
-
-  private String description(Config c, String path, String fallback) {
-    String d = text(c, "description", path);
-    return d == null || d.isBlank() ? fallback : d;
-  }
-
-  /** A duration in nanoseconds: > 0, or >= 0 when {@code zeroAllowed}; -1 after a problem. */
-  private long nanos(Config c, String key, String path, boolean zeroAllowed) {
-    String at = path + "." + key;
-    ConfigValue v = c.getValue(key);
-    long n;
-    try {
-      if (v.valueType() != ConfigValueType.STRING) throw new ConfigException.BadValue(key, "no unit");
-      n = c.getDuration(key).toNanos();
-    } catch (ConfigException e) {
-      problem.accept(at, "expected a duration with a unit, e.g. 5ms, got " + v.render());
-      return -1;
-    }
-    if (zeroAllowed ? n < 0 : n <= 0) {
-      problem.accept(at, "expected a duration " + (zeroAllowed ? ">= 0" : "> 0") + ", got " + v.render());
-      return -1;
-    }
-    return n;
-  }
-
-  /** A whole number >= {@code min}; -1 after a problem. */
-  private long integer(Config c, String key, String path, long min) {
-    ConfigValue v = c.getValue(key);
-    Object raw = v.unwrapped();
-    if (!(raw instanceof Integer || raw instanceof Long) || ((Number) raw).longValue() < min
-        || ((Number) raw).longValue() > Integer.MAX_VALUE) {
-      problem.accept(path + "." + key, "expected a whole number from " + min + " to " + Integer.MAX_VALUE + ", got "
-          + v.render());
-      return -1;
-    }
-    return ((Number) raw).longValue();
-  }
-
-  private double real(Config c, String key, String path) {
-    ConfigValue v = c.getValue(key);
-    if (!(v.unwrapped() instanceof Number n)) {
-      problem.accept(path + "." + key, "expected a number, got " + v.render());
-      return Double.NaN;
-    }
-    return n.doubleValue();
-  }
-
-  private boolean bool(Config c, String key, String path) {
-    ConfigValue v = c.getValue(key);
-    if (!(v.unwrapped() instanceof Boolean b)) {
-      problem.accept(path + "." + key, "expected true or false, got " + v.render());
-      return false;
-    }
-    return b;
-  }
-
-  private String text(Config c, String key, String path) {
-    ConfigValue v = c.getValue(key);
-    if (v.valueType() != ConfigValueType.STRING && !(v.unwrapped() instanceof Number)) {
-      problem.accept(path + "." + key, "expected a name (string), got " + v.render());
-      return null;
-    }
-    return String.valueOf(v.unwrapped());
-  }
-
-  private ConfigList list(Config c, String key, String path) {
-    ConfigValue v = c.getValue(key);
-    if (v.valueType() != ConfigValueType.LIST) {
-      problem.accept(path + "." + key, "expected a list of objects [{ ... }, { ... }], got " + v.render());
-      return null;
-    }
-    return (ConfigList) v;
-  }
-
-  private KernelType type(Config c, String key, String path) {
-    String t = text(c, key, path);
-    if (t == null) return null;
-    try {
-      return KernelType.valueOf(t.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      problem.accept(path + "." + key, "expected RT, CD or TC, got '" + t + "'");
-      return null;
-    }
-  }
-
-  /** HOCON objects are unordered maps: the file's order, so that problems come in reading order. */
-  private static List<String> sortedByLine(ConfigObject o) {
-    List<String> names = new ArrayList<>(o.keySet());
-    names.sort(java.util.Comparator.comparingInt((String n) -> o.get(n).origin().lineNumber()).thenComparing(n -> n));
-    return names;
   }
 }

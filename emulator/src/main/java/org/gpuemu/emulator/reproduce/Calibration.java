@@ -86,51 +86,55 @@ public final class Calibration {
       throw ConfigProblems.of(file + ": constants: expected a list of objects with keys " + new TreeSet<>(KEYS));
     }
     for (int i = 0; i < entries.size(); i++) {
-      Config e = entries.get(i);
-      String at = file + ": constants[" + i + "]";
-      for (String key : e.root().keySet()) {
-        if (!KEYS.contains(key)) problems.add(at + "." + key + ": unknown key; expected one of " + new TreeSet<>(KEYS));
-      }
-      String constant = text(e, "constant", at, problems);
-      String value = text(e, "value", at, problems);
-      String derivation = text(e, "derivation", at, problems);
-      String paper = text(e, "paper", at, problems);
-      if (paper != null && !Reproduction.PAPERS.contains(paper)) {
-        problems.add(at + ".paper: expected one of " + Reproduction.PAPERS + ", got '" + paper + "'");
-      }
-      List<Selector> rows = new ArrayList<>();
-      List<? extends Config> selectors = List.of();
-      try {
-        selectors = e.getConfigList("rows");
-      } catch (ConfigException ex) {
-        problems.add(at + ".rows: expected a list of { figure, scenario, metric, policy, paper } (figure required)");
-      }
-      for (int j = 0; j < selectors.size(); j++) {
-        Config s = selectors.get(j);
-        String sat = at + ".rows[" + j + "]";
-        for (String key : s.root().keySet()) {
-          if (!ROW_KEYS.contains(key)) {
-            problems.add(sat + "." + key + ": unknown key; expected one of " + new TreeSet<>(ROW_KEYS));
-          }
-        }
-        String figure = text(s, "figure", sat, problems);
-        Double paperValue = null;
-        if (s.hasPath("paper")) {
-          try {
-            paperValue = s.getDouble("paper");
-          } catch (ConfigException ex) {
-            problems.add(sat + ".paper: expected the row's paper value, a number");
-          }
-        }
-        rows.add(new Selector(figure, optional(s, "scenario"), optional(s, "metric"), optional(s, "policy"), paperValue));
-      }
-      if (selectors.isEmpty() && problems.stream().noneMatch(p -> p.startsWith(at + ".rows"))) {
-        problems.add(at + ".rows: expected at least one row the constant was fitted on");
-      }
-      out.add(new Constant(constant, value, derivation, paper, rows));
+      out.add(constant(entries.get(i), file + ": constants[" + i + "]", problems));
     }
     if (!problems.isEmpty()) throw new ConfigProblems(problems);
     return List.copyOf(out);
+  }
+
+  /** One entry of {@code constants} at {@code at}; its problems go to {@code problems}. */
+  private static Constant constant(Config e, String at, List<String> problems) {
+    for (String key : e.root().keySet()) {
+      if (!KEYS.contains(key)) problems.add(at + "." + key + ": unknown key; expected one of " + new TreeSet<>(KEYS));
+    }
+    String constant = text(e, "constant", at, problems);
+    String value = text(e, "value", at, problems);
+    String derivation = text(e, "derivation", at, problems);
+    String paper = text(e, "paper", at, problems);
+    if (paper != null && !Reproduction.PAPERS.contains(paper)) {
+      problems.add(at + ".paper: expected one of " + Reproduction.PAPERS + ", got '" + paper + "'");
+    }
+    List<Selector> rows = new ArrayList<>();
+    List<? extends Config> selectors = List.of();
+    try {
+      selectors = e.getConfigList("rows");
+    } catch (ConfigException ex) {
+      problems.add(at + ".rows: expected a list of { figure, scenario, metric, policy, paper } (figure required)");
+    }
+    for (int j = 0; j < selectors.size(); j++) rows.add(selector(selectors.get(j), at + ".rows[" + j + "]", problems));
+    if (selectors.isEmpty() && problems.stream().noneMatch(p -> p.startsWith(at + ".rows"))) {
+      problems.add(at + ".rows: expected at least one row the constant was fitted on");
+    }
+    return new Constant(constant, value, derivation, paper, rows);
+  }
+
+  /** One row selector of a constant at {@code sat}. */
+  private static Selector selector(Config s, String sat, List<String> problems) {
+    for (String key : s.root().keySet()) {
+      if (!ROW_KEYS.contains(key)) {
+        problems.add(sat + "." + key + ": unknown key; expected one of " + new TreeSet<>(ROW_KEYS));
+      }
+    }
+    String figure = text(s, "figure", sat, problems);
+    Double paperValue = null;
+    if (s.hasPath("paper")) {
+      try {
+        paperValue = s.getDouble("paper");
+      } catch (ConfigException ex) {
+        problems.add(sat + ".paper: expected the row's paper value, a number");
+      }
+    }
+    return new Selector(figure, optional(s, "scenario"), optional(s, "metric"), optional(s, "policy"), paperValue);
   }
 
   /**

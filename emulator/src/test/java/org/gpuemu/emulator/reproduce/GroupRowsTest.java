@@ -49,7 +49,7 @@ class GroupRowsTest {
     Expectations e = new Expectations("combo", List.of("pilotfish", "combo"), 0, 0, 1000, GAMES, Map.of(), List.of(row));
     Reproduction.Figure f = new Reproduction.Figure("combo", "combo/evaluation", Path.of("evaluation.conf"), e,
         Map.of());
-    return Reproduction.judgeRow(f, row, runs, new ArrayList<>());
+    return FigureJudge.judgeRow(f, row, runs, new ArrayList<>());
   }
 
   private static Row ratio(Aggregate aggregate, Map<String, String> where) {
@@ -101,14 +101,14 @@ class GroupRowsTest {
   @Test
   void aMissingValueInAnyGroup_leavesTheRowNotRun_andAnUntrustedRunMakesItUnfaithful() {
     assertEquals(Arrays.asList(1.0, null),
-        Reproduction.aggregate(List.of(List.of(1.0, 2.0), Arrays.asList(1.0, null)), Aggregate.MEAN));
+        FigureJudge.aggregate(List.of(List.of(1.0, 2.0), Arrays.asList(1.0, null)), Aggregate.MEAN));
     double[][] combo = {{120}, {150}, {105}};
     double[][] pilotfish = {{100}, {100}, {100}};
     Report.Row r = judge(ratio(Aggregate.MEAN, Map.of()), runs(combo, pilotfish, false));
     assertFalse(r.faithful());
     // the mean ratio 1.25 would be "same direction"; a run that cannot be trusted never supports a claim
     assertEquals(ClaimVerdict.UNFAITHFUL, r.judged().verdict());
-    assertNull(Reproduction.aggregate(List.of(), Aggregate.MAX).stream().findFirst().orElse(null));
+    assertNull(FigureJudge.aggregate(List.of(), Aggregate.MAX).stream().findFirst().orElse(null));
   }
 
   @Test
@@ -128,12 +128,12 @@ class GroupRowsTest {
         List.of(row));
     Reproduction.Figure f = new Reproduction.Figure("gballoon", "gballoon/mixed-15vms", Path.of("m.conf"), e,
         Map.of());
-    assertEquals(List.of(1.0), Reproduction.judgeRow(f, row, runs, new ArrayList<>()).seedValues());
+    assertEquals(List.of(1.0), FigureJudge.judgeRow(f, row, runs, new ArrayList<>()).seedValues());
     // a segment with a * in it sums the keys it matches
     Map<String, Object> doc = Map.of("vms", Map.of("c1", Map.of("cpu_ms", 2.0), "c2", Map.of("cpu_ms", 3.0),
         "v1", Map.of("cpu_ms", 7.0)));
-    assertEquals(5.0, Reproduction.at(doc, "vms.c*.cpu_ms").orElseThrow());
-    assertEquals(12.0, Reproduction.at(doc, "vms.*.cpu_ms").orElseThrow());
+    assertEquals(5.0, FigureJudge.at(doc, "vms.c*.cpu_ms").orElseThrow());
+    assertEquals(12.0, FigureJudge.at(doc, "vms.*.cpu_ms").orElseThrow());
   }
 
   @Test
@@ -149,7 +149,7 @@ class GroupRowsTest {
             unmeasured("Table 5", Expectations.Unmeasured.NOT_MODELLED)));
     Reproduction.Figure f = new Reproduction.Figure("combo", "combo/evaluation", Path.of("evaluation.conf"), e,
         Map.of());
-    List<Report.Row> rows = Reproduction.judge(f, runs(new double[][] {{130}, {120}, {110}},
+    List<Report.Row> rows = FigureJudge.judge(f, runs(new double[][] {{130}, {120}, {110}},
         new double[][] {{100}, {100}, {100}}, true), new ArrayList<>());
     assertEquals(List.of(ClaimVerdict.SAME_DIRECTION, ClaimVerdict.NO_NUMBER, ClaimVerdict.INPUT, ClaimVerdict.NOT_MODELLED),
         rows.stream().map(r -> r.judged().verdict()).toList());

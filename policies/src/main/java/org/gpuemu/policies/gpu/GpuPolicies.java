@@ -1,6 +1,7 @@
 package org.gpuemu.policies.gpu;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.gpuemu.policies.fairgv.CreditPolicy;
 import org.gpuemu.policies.fairgv.FairgvPolicy;
 import org.gpuemu.policies.fairgv.StrictCoPolicy;
@@ -30,7 +31,11 @@ public final class GpuPolicies implements PolicyProvider {
   }
 
   @Override public List<PolicySpec<?>> policies() {
-    Param vgrisInflight = Param.integer("max-inflight", 2, "depth of the hardware queue of the FCFS dispatch underneath");
+    return Stream.of(drivers(), vgris(), vmcg(), fairgv()).flatMap(List::stream).toList();
+  }
+
+  /** The drivers' own sharing: one FCFS queue, gVirt's round robin. */
+  private static List<PolicySpec<?>> drivers() {
     return List.of(
         PolicySpec.gpu(FcfsPolicy.NAME,
             "one global first-come first-serve queue, the default driver sharing (VGRIS §2.2, gVirt in VMCG §2)",
@@ -41,7 +46,12 @@ public final class GpuPolicies implements PolicyProvider {
             RoundRobinPolicy::new)
             .param(Param.duration("slice", "16ms", "gVirt's time slice"),
                 Param.integer("max-kernels-per-slice", 64, "requests one vGPU may submit in a slice"),
-                maxInflight(2)),
+                maxInflight(2)));
+  }
+
+  private static List<PolicySpec<?>> vgris() {
+    Param vgrisInflight = Param.integer("max-inflight", 2, "depth of the hardware queue of the FCFS dispatch underneath");
+    return List.of(
         // VGRIS (vgris.txt §3.2): requests are dispatched FCFS as by the driver; VGRIS decides when each VM may Present.
         PolicySpec.gpu(VgrisPolicy.SLA_AWARE,
             "VGRIS SLA-aware: each VM sleeps before Present to hold its SLA frame latency; FCFS dispatch (VGRIS §3.2)",
@@ -67,7 +77,11 @@ public final class GpuPolicies implements PolicyProvider {
                 Param.real("gpu-threshold", 0.9, "GPUthres: total GPU usage below it for `window` turns proportional "
                     + "share back on (the paper gives no number; 0.9 = more than a tenth of the GPU left idle)"),
                 Param.duration("window", "5s", "Time of Algorithm 1, whole seconds (VMs report once a second)"))
-            .needs(PolicyInput.PRESENT),
+            .needs(PolicyInput.PRESENT));
+  }
+
+  private static List<PolicySpec<?>> vmcg() {
+    return List.of(
         // gVirt as VMCG ran it (vmcg.txt §2.1, §6.1: Xen 4.5.0, Linux 3.18.0, HD 4600): XenGT's timer-based
         // scheduler (intel/XenGT-Preview-kernel a71a2c7, drivers/gpu/drm/i915/vgt/sched.c), see GvirtTbsPolicy.
         PolicySpec.gpu(GvirtTbsPolicy.NAME,
@@ -89,7 +103,11 @@ public final class GpuPolicies implements PolicyProvider {
                     "CRBs a VM sends to its virtual ring per dispatch, for one credit (CFQ's 4, §5.2)"),
                 Param.integer("total-credits", 100, "CREDIT of Eq. 2 (the §6.3 example allocates 34 + 33 + 33)"),
                 Param.integer("max-inflight", 2, "depth of the physical ring: CRBs handed to the GPU but not finished"))
-            .needs(PolicyInput.CPU_TIME, PolicyInput.BUS_AND_MEMORY),
+            .needs(PolicyInput.CPU_TIME, PolicyInput.BUS_AND_MEMORY));
+  }
+
+  private static List<PolicySpec<?>> fairgv() {
+    return List.of(
         // FairGV (fairgv.txt §3): fair queuing by start tags, work conserving, GPU-centric coscheduling of CPU-GPU
         // interactive vGPUs, collaborative scheduling on non-preemptive GPUs, kernel slicing. Guests hybrid-spin.
         PolicySpec.gpu(FairgvPolicy.NAME,
