@@ -148,23 +148,37 @@ public final class TimerProbe {
 
   /**
    * Prints lateness of 100 actors x 10 rounds of 0.1-10 ms timers under the default, 1 ms-tick and high-resolution
-   * schedulers, plus two high-resolution variants (no spin; one dispatcher thread).
+   * schedulers, plus two high-resolution variants (no spin; one dispatcher thread). With arguments {@code TIMERS
+   * ROUNDS TRIALS}: that many actors and rounds, that many interleaved trials, of the timer designs alone: Pekko's
+   * 1 ms tick, {@link HighResScheduler} and {@link WheelScheduler}.
    */
   public static void main(String[] args) {
-    Setup setup = new Setup(100, TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(10), 10);
-    int warmUps = 4;
-    int trials = 7;
+    boolean designs = args.length == 3;
+    Setup setup = designs
+        ? new Setup(Integer.parseInt(args[0]), TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(10),
+            Integer.parseInt(args[1]))
+        : new Setup(100, TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(10), 10);
+    int warmUps = designs ? 1 : 4;
+    int trials = designs ? Integer.parseInt(args[2]) : 7;
     long seed = 42;
-    List<Variant> variants = new ArrayList<>(schedulers());
-    // Park only: shows what the spin buys and what it costs when dense timers keep it spinning.
-    variants.add(new Variant("HighResScheduler spin=0",
-        ConfigFactory.parseString(HighResScheduler.SPIN_PATH + " = 0us")
-            .withFallback(HIGH_RES_SCHEDULER).withFallback(RECOMMENDED_DISPATCHER)));
-    // Spinning timer thread + 2 dispatcher threads is one busy thread more than 2 cores: this row shows the price
-    // of that against 1 dispatcher thread.
-    variants.add(new Variant("HighResScheduler, 1 disp. thread",
-        ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
-            .withFallback(HIGH_RES_SCHEDULER).withFallback(RECOMMENDED_DISPATCHER)));
+    List<Variant> variants = new ArrayList<>();
+    if (designs) {
+      variants.add(schedulers().get(1));
+      variants.add(schedulers().get(2));
+      variants.add(new Variant("WheelScheduler", ConfigFactory.parseString("pekko.scheduler.implementation = \""
+          + WheelScheduler.class.getName() + "\"").withFallback(RECOMMENDED_DISPATCHER)));
+    } else {
+      variants.addAll(schedulers());
+      // Park only: shows what the spin buys and what it costs when dense timers keep it spinning.
+      variants.add(new Variant("HighResScheduler spin=0",
+          ConfigFactory.parseString(HighResScheduler.SPIN_PATH + " = 0us")
+              .withFallback(HIGH_RES_SCHEDULER).withFallback(RECOMMENDED_DISPATCHER)));
+      // Spinning timer thread + 2 dispatcher threads is one busy thread more than 2 cores: this row shows the price
+      // of that against 1 dispatcher thread.
+      variants.add(new Variant("HighResScheduler, 1 disp. thread",
+          ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = 1")
+              .withFallback(HIGH_RES_SCHEDULER).withFallback(RECOMMENDED_DISPATCHER)));
+    }
 
     System.out.printf(
         Locale.ROOT,
