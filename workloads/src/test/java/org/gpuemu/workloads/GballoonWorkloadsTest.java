@@ -160,11 +160,11 @@ class GballoonWorkloadsTest {
         frameStart = t;
       }
     }
-    // Scenes lacking 3, 4, 5, 6 and 7 slots wait that many times a frame (rounds of 64 MiB, at most one per batch:
-    // 17), every frame.
+    // Scenes lacking 3 to 7 slots wait once per eviction round a frame, a partial round included (rounds of
+    // ObjectReturns.EVICTION_BYTES, at most one per batch: 17), every frame.
     for (int scene = 0; scene < 18; scene++) {
       int lacking = GballoonWorkloads.VALLEY_SLOTS.get(scene) - 6;
-      long rounds = Math.min(17, lacking * SLOT / ObjectReturns.EVICTION_BYTES);
+      long rounds = Math.min(17, (lacking * SLOT + ObjectReturns.EVICTION_BYTES - 1) / ObjectReturns.EVICTION_BYTES);
       assertEquals(java.util.Set.of((int) rounds), waitsPerFrameByScene.get(scene), "scene " + (scene + 1));
     }
     // Returns per frame: 16 objects of 4 MiB for each slot missing, 48 to 112.
