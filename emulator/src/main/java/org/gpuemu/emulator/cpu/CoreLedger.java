@@ -26,7 +26,7 @@ final class CoreLedger {
   long busy;
   long switches;
   CpuScheduler.CoscheduleGpu coscheduleGpu;
-  /** Stalled vCPUs (faults): they get no core until their stall ends. */
+  /** The stalls in progress, by fault: a stalled vCPU gets no core until the last of its stalls ends. */
   final Map<Integer, CpuScheduler.Stall> stalled = new TreeMap<>();
   /**
    * The core-offline fault in progress (null: online), the vCPUs whose requests went elsewhere meanwhile, and every
@@ -48,6 +48,13 @@ final class CoreLedger {
   void online() {
     offline = null;
     moved.clear();
+  }
+
+  /** The vCPUs with a stall in progress. */
+  java.util.SortedSet<Integer> stalledVcpus() {
+    java.util.SortedSet<Integer> vcpus = new java.util.TreeSet<>();
+    for (CpuScheduler.Stall s : stalled.values()) vcpus.add(s.vcpu());
+    return vcpus;
   }
 
   /** When stall {@code s} ends: its planned end, not shifted by the core's own clock. */

@@ -41,9 +41,15 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /**
    * Run vCPU {@code vcpu} for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link Finish}), asked
    * at emulated time {@code atNanos} (the model time of the event the vCPU acted on; -1: when it arrives). Going by
-   * the model time rather than the message's arrival keeps message latency out of emulated time.
+   * the model time rather than the message's arrival keeps message latency out of emulated time. {@code yields}:
+   * the vCPU, holding the core after its request ended, yields it before this request ({@link CoreModel#run}).
    */
-  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {
+  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos, boolean yields)
+      implements Command {
+    public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) {
+      this(vcpu, weight, nanos, replyTo, atNanos, false);
+    }
+
     public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) {
       this(vcpu, weight, nanos, replyTo, -1);
     }
@@ -105,7 +111,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   public record Stall(int fault, int vcpu, long nanos, long atNanos, ActorRef<FaultInjector.Outcome> outcomes)
       implements Command {}
 
-  private record StallEnded(int vcpu, long due) implements Command, Timed {}
+  private record StallEnded(int fault, long due) implements Command, Timed {}
 
   /**
    * Reply to {@link Run}: done at {@code endNanos}; it ran {@code ranNanos} and waited {@code stealNanos};
@@ -189,9 +195,9 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     // a restarted incarnation: the stalls go on (their ends, cancelled by the restart, as before), and so does an
     // offline core's return
     for (Stall s : ledger.stalled.values()) {
-      run.arm(timers, s, new StallEnded(s.vcpu(), ledger.stallEnd(s)), ledger.stallEnd(s));
-      model.stall(s.vcpu(), clock);
+      run.arm(timers, s, new StallEnded(s.fault(), ledger.stallEnd(s)), ledger.stallEnd(s));
     }
+    for (int vcpu : ledger.stalledVcpus()) model.stall(vcpu, clock);
     if (ledger.offline != null) CoreGate.online(ledger.offline, run, timers);
   }
 
@@ -223,7 +229,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   }
 
   private Behavior<Command> onRun(Run msg) {
-    model.run(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), at(msg.atNanos()));
+    model.run(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), at(msg.atNanos()), msg.yields());
     return Behaviors.same();
   }
 
@@ -279,18 +285,20 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onStall(Stall msg) {
     long now = at(msg.atNanos());
-    ledger.stalled.put(msg.vcpu(), msg);
+    // stalls of one vCPU may overlap: it gets no core until the last of them ends, and each heals at its own end
+    boolean already = ledger.stalledVcpus().contains(msg.vcpu());
+    ledger.stalled.put(msg.fault(), msg);
     long end = Math.max(now, ledger.stallEnd(msg)); // the planned end, not shifted by the core's own clock
-    run.arm(timers, msg, new StallEnded(msg.vcpu(), end), end);
-    model.stall(msg.vcpu(), now);
+    run.arm(timers, msg, new StallEnded(msg.fault(), end), end);
+    if (!already) model.stall(msg.vcpu(), now);
     return Behaviors.same();
   }
 
   private Behavior<Command> onStallEnded(StallEnded msg) {
     long now = at(run.fired(msg.due()));
-    Stall s = ledger.stalled.remove(msg.vcpu());
+    Stall s = ledger.stalled.remove(msg.fault());
     s.outcomes().tell(new FaultInjector.Healed(s.fault(), now));
-    model.stallEnded(msg.vcpu(), now);
+    if (!ledger.stalledVcpus().contains(s.vcpu())) model.stallEnded(s.vcpu(), now);
     return Behaviors.same();
   }
 

@@ -19,6 +19,8 @@ final class BeKernels {
   private final Set<Long> drained = new HashSet<>();
   /** BE kernels the policy launched and that have not completed. */
   private final Set<Long> launched = new HashSet<>();
+  /** Of those, the ones placed in the BE group. */
+  private final Set<Long> inBeGroup = new HashSet<>();
 
   /** A BE request arrived: the kernel to queue with the policy. */
   BeKernel queued(Held h) {
@@ -29,10 +31,16 @@ final class BeKernels {
     return k;
   }
 
-  /** The policy launched kernel {@code id}: the request to dispatch. */
-  Held launched(long id) {
+  /** The policy launched kernel {@code id}, into the BE group or not: the request to dispatch. */
+  Held launched(long id, boolean beGroup) {
     launched.add(id);
+    if (beGroup) inBeGroup.add(id);
     return held.get(id);
+  }
+
+  /** Whether a kernel launched into the BE group has not completed. */
+  boolean anyInBeGroup() {
+    return !inBeGroup.isEmpty();
   }
 
   /** Request {@code id} goes to the GPU unplanned, after the end. */
@@ -45,6 +53,7 @@ final class BeKernels {
     if (drained.remove(id)) return null;
     held.remove(id);
     launched.remove(id);
+    inBeGroup.remove(id);
     return queued.remove(id);
   }
 

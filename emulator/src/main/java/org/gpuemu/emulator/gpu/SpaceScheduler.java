@@ -21,7 +21,6 @@ import org.gpuemu.policies.combo.ColocationTable;
 import org.gpuemu.policies.combo.FramePlan;
 import org.gpuemu.policies.combo.Placement;
 import org.gpuemu.policies.combo.Scheme;
-import org.gpuemu.policies.combo.SmLayout;
 import org.gpuemu.policies.combo.SpaceDecision;
 import org.gpuemu.policies.combo.SpacePolicy;
 import org.gpuemu.policies.combo.SpaceSetup;
@@ -85,8 +84,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private final BeKernels beKernels = new BeKernels();
   /** The physical GPU and its two groups; null before they are known. */
   private Groups groups;
-  private SmLayout layout;
-  private long epoch;
+  private final AppliedLayout layout;
   private boolean renderBusy;
   /** When the render stream's last kernel finished (model time). */
   private long renderFreeAt;
@@ -121,7 +119,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     this.run = run;
     this.metrics = metrics;
     this.timers = timers;
-    this.layout = new SmLayout.Whole(totalSms);
+    this.layout = new AppliedLayout(totalSms);
     this.figures = new SpaceFigures(game, totalSms, scenes);
     policy.attach(new SpaceSetup(totalSms, game.fps(), figures.predictor(), ColocationTable.combo()));
     shownScheme = policy.scheme();
@@ -266,6 +264,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   /** Dispatches the render stream's next kernel if none runs and its frame may start. */
   private void pumpRender(long now) {
     if (renderBusy || groups == null) return;
+    drainLayout(now);
     RenderFrame f = frames.next();
     if (f == null) return;
     if (f.plan.startAt() > now) {
@@ -278,16 +277,13 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     long startAt = Math.max(Math.max(f.plan.startAt(), renderFreeAt), h.atNanos());
     if (!f.started) {
       f.started = true;
-      figures.frameStarted(f, startAt, !f.plan.layout().equals(layout));
+      figures.frameStarted(f, startAt, layout.differs(f.plan.layout()));
       // the previous frame's last kernel was the stream's latest: the gap is the QoS headroom between the two
       if (lastStarted == f.index - 1 && startAt <= endNanos) figures.headroom(startAt - renderFreeAt);
       lastStarted = f.index;
-      if (!f.plan.layout().equals(layout)) {
-        layout = f.plan.layout();
-        epoch++;
-        groups.gpu().tell(new PhysicalGpu.Layout(epoch, renderTarget(), totalSms - renderTarget(), startAt,
-            f.plan.suspendBe()));
-        if (f.plan.suspendBe()) f.suspendedBy = epoch;
+      if (layout.apply(f.plan.layout())) {
+        groups.gpu().tell(layout.message(startAt, f.plan.suspendBe()));
+        if (f.plan.suspendBe()) f.suspendedBy = layout.epoch();
       }
     }
     KernelType type = h.kernel().type();
@@ -298,25 +294,21 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
       f.rtStarted = true;
       policy.renderPhaseStarted(f.index, KernelType.RT, now);
     }
-    int bound = f.plan.binding() == Binding.SM_BOUND ? renderTarget() : 0;
+    int bound = f.plan.binding() == Binding.SM_BOUND ? layout.renderSms() : 0;
     renderBusy = true;
-    send(h, startAt, groups.render(), new SmGroup.Bind(epoch, renderTarget(), bound));
-  }
-
-  private int renderTarget() {
-    return layout instanceof SmLayout.Split s ? s.renderSms() : totalSms;
+    send(h, startAt, groups.render(), new SmGroup.Bind(layout.epoch(), layout.renderSms(), bound));
   }
 
   /** Asks the policy for BE launches until it is idle. */
   private void decide(long now) {
     if (endNanos != Long.MAX_VALUE || groups == null) return;
     while (policy.next(now) instanceof SpaceDecision.Launch launch) {
-      Held h = beKernels.launched(launch.kernel().id());
+      Held h = beKernels.launched(launch.kernel().id(), launch.placement() == Placement.BE_GROUP);
       figures.beLaunched(h.work().id(), launch.placement() == Placement.WHOLE_GPU);
       if (launch.placement() == Placement.WHOLE_GPU) {
-        send(h, now, groups.render(), new SmGroup.Bind(epoch, renderTarget(), 0));
+        send(h, now, groups.render(), new SmGroup.Bind(layout.epoch(), layout.renderSms(), 0));
       } else {
-        send(h, now, groups.be(), new SmGroup.Bind(epoch, totalSms - renderTarget(), 0));
+        send(h, now, groups.be(), new SmGroup.Bind(layout.epoch(), layout.beSms(), 0));
       }
     }
   }
@@ -327,18 +319,26 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
     vgpus.get(h.work().vgpu()).tell(new Scheduling.Dispatch(h.work(), now, group, bind));
   }
 
+  /** After the end, the render stream idle: a stuck BE group gets SMs ({@link AppliedLayout#drain}). */
+  private void drainLayout(long now) {
+    if (endNanos != Long.MAX_VALUE && beKernels.anyInBeGroup() && layout.drain()) {
+      groups.gpu().tell(layout.message(now, false));
+    }
+  }
+
   /** After the end: BE kernels go to the render group as they come, so that the GPU drains; none counts. */
   private void drain(Held h, long now) {
     beKernels.drained(h.work().id());
-    send(h, now, groups.render(), new SmGroup.Bind(epoch, renderTarget(), 0));
+    send(h, now, groups.render(), new SmGroup.Bind(layout.epoch(), layout.renderSms(), 0));
   }
 
   private Behavior<Command> onEnd(Scheduling.End msg) {
     long now = at(msg.atNanos());
     endNanos = msg.atNanos();
     // a frame that does not render after the end must not leave BE kernels suspended: the GPU drains
-    if (groups != null) groups.gpu().tell(new PhysicalGpu.ResumeBe(epoch, now));
+    if (groups != null) groups.gpu().tell(new PhysicalGpu.ResumeBe(layout.epoch(), now));
     for (Held h : beKernels.takeUnlaunched()) drain(h, now);
+    if (!renderBusy && groups != null) drainLayout(now);
     return Behaviors.same();
   }
 

@@ -114,7 +114,7 @@ public final class PilotfishPolicy implements SpacePolicy {
     if (last == null) {
       firstFrame = frame;
       origin = now;
-    } else if (frame != last.frame() + 1) {
+    } else if (frame <= last.frame()) {
       throw new IllegalArgumentException(NAME + ": frame " + frame + " ready after frame " + last.frame());
     }
     long nominal = nominal(frame);

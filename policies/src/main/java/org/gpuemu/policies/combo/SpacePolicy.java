@@ -36,7 +36,11 @@ public interface SpacePolicy {
   /** The run's GPU and game; once, before any other event. */
   void attach(SpaceSetup setup);
 
-  /** Frame {@code frame} (the previous one + 1, any index first) is ready to render at {@code now}. */
+  /**
+   * Frame {@code frame} (any index first, then a later one: usually the previous one + 1) is ready to render at
+   * {@code now}. A frame may be missing: one whose commands all failed on their way (a lost message the guest gave
+   * up on) reaches no scheduler, and its time slot passes; the frames after it keep their nominal starts.
+   */
   FramePlan frameReady(long frame, RenderScene scene, long now);
 
   /** The frame's first render kernel of {@code type} started executing. */

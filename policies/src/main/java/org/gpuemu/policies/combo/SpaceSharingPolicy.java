@@ -210,11 +210,11 @@ public final class SpaceSharingPolicy implements SpacePolicy {
     if (last == null) {
       firstFrame = frame;
       origin = now;
-    } else if (frame != last.plan().frame() + 1) {
+    } else if (frame <= last.plan().frame()) {
       throw new IllegalArgumentException(name + ": frame " + frame + " ready after frame " + last.plan().frame());
     }
     RenderTimePredictor.Estimate estimate = setup.predictor().estimate(scene);
-    boolean merged = mergeDelay >= 0;
+    boolean merged = mergeDelay >= 0 && frame == last.plan().frame() + 1; // a skipped frame's slot was all headroom
     Scheme next = schemeFor(estimate, merged);
     boolean switched = next != scheme;
     SmLayout previous = last == null ? whole() : last.plan().layout();

@@ -185,8 +185,8 @@ class PilotfishPolicyTest {
         assertThrows(IllegalStateException.class, () -> p.next(0)).getMessage());
     p.attach(SETUP);
     p.frameReady(5, scene(), 0);
-    assertEquals("pilotfish: frame 7 ready after frame 5",
-        assertThrows(IllegalArgumentException.class, () -> p.frameReady(7, scene(), 0)).getMessage());
+    assertEquals("pilotfish: frame 5 ready after frame 5",
+        assertThrows(IllegalArgumentException.class, () -> p.frameReady(5, scene(), 0)).getMessage());
     assertEquals("pilotfish: frame 4 is not planned or already rendered",
         assertThrows(IllegalArgumentException.class, () -> p.frameRendered(4, 0)).getMessage());
     assertThrows(IllegalStateException.class, () -> p.attach(SETUP));

@@ -111,6 +111,21 @@ class SpaceSharingPolicyTest {
   }
 
   @Test
+  void aFrameThatNeverArrived_isSkipped_theNextKeepsItsNominalStart_anEarlierOneIsRefused() {
+    for (SpacePolicy p : List.of(attached(SpaceSharingPolicy.pilotfishCombo(params(1, false, 1))),
+        attached(SpaceSharingPolicy.exact(params(1, false, 1))))) {
+      p.frameReady(0, scene(4 * MS, 3 * MS), 0);
+      p.frameRendered(0, 7 * MS);
+      // frame 1's launches were all lost on their way: frame 2 comes next, in its own slot (10 ms frames)
+      FramePlan plan = p.frameReady(2, scene(4 * MS, 3 * MS), 20 * MS);
+      assertEquals(20 * MS, plan.nominalStart(), p.name());
+      assertEquals(30 * MS, plan.deadline(), p.name());
+      assertThrows(IllegalArgumentException.class, () -> p.frameReady(1, scene(4 * MS, 3 * MS), 21 * MS), p.name());
+      assertThrows(IllegalArgumentException.class, () -> p.frameReady(2, scene(4 * MS, 3 * MS), 21 * MS), p.name());
+    }
+  }
+
+  @Test
   void beforeTheFirstFrame_beKernelsLaunchWithoutAFitCheck() {
     SpacePolicy p = attached(SpaceSharingPolicy.pilotfishCombo(params(1, false, 1)));
     BeKernel k = be(p, 1, KernelType.TC, 500 * MS, 0);
@@ -405,8 +420,8 @@ class SpaceSharingPolicyTest {
     p.attach(SETUP);
     assertThrows(IllegalStateException.class, () -> p.attach(SETUP));
     p.frameReady(5, scene(MS, MS), 0);
-    assertEquals("pilotfish-combo: frame 7 ready after frame 5",
-        assertThrows(IllegalArgumentException.class, () -> p.frameReady(7, scene(MS, MS), 10 * MS)).getMessage());
+    assertEquals("pilotfish-combo: frame 5 ready after frame 5",
+        assertThrows(IllegalArgumentException.class, () -> p.frameReady(5, scene(MS, MS), 10 * MS)).getMessage());
     assertEquals("pilotfish-combo: frame 4 is not planned or already rendered",
         assertThrows(IllegalArgumentException.class, () -> p.frameRendered(4, MS)).getMessage());
     BeKernel k = be(p, 1, KernelType.CD, MS, 0);
