@@ -73,25 +73,7 @@ public final class NsysGpuTrace {
     }
     Map<String, Integer> column = new HashMap<>();
     Map<String, Double> unitNanos = new HashMap<>();
-    for (int c = 0; c < header.size(); c++) {
-      String h = header.get(c);
-      Matcher m = TIME_COLUMN.matcher(h);
-      if (m.matches()) {
-        column.put(m.group(1), c);
-        unitNanos.put(m.group(1), nanosPer(m.group(2)));
-      } else {
-        column.put(h, c);
-      }
-    }
-    List<String> missing = new ArrayList<>();
-    for (String need : new String[] {"Start", "Duration", "GrdX", "GrdY", "GrdZ", "Strm", "Name"}) {
-      if (!column.containsKey(need)) missing.add(need.equals("Start") || need.equals("Duration") ? need + " (ns)" : need);
-    }
-    if (!missing.isEmpty()) {
-      problems.add(headerAt + 1, "expected the cuda_gpu_trace columns " + missing + " in the header (a time column "
-          + "in ns, us, ms or s), got " + header);
-      throw problems.exception();
-    }
+    columns(header, headerAt, column, unitNanos, problems);
     List<Op> ops = new ArrayList<>();
     Map<Long, Op> lastOfStream = new HashMap<>();
     Op previous = null;
@@ -129,6 +111,33 @@ public final class NsysGpuTrace {
     if (ops.isEmpty() && problems.isEmpty()) problems.add(headerAt + 1, "expected at least one row after the header");
     if (!problems.isEmpty()) throw problems.exception();
     return ops;
+  }
+
+  /**
+   * Fills {@code column} with each header's index (the time columns as Start and Duration, with their unit's
+   * nanoseconds in {@code unitNanos}); throws when a column the trace needs is missing.
+   */
+  private static void columns(List<String> header, int headerAt, Map<String, Integer> column,
+      Map<String, Double> unitNanos, Problems problems) throws TraceException {
+    for (int c = 0; c < header.size(); c++) {
+      String h = header.get(c);
+      Matcher m = TIME_COLUMN.matcher(h);
+      if (m.matches()) {
+        column.put(m.group(1), c);
+        unitNanos.put(m.group(1), nanosPer(m.group(2)));
+      } else {
+        column.put(h, c);
+      }
+    }
+    List<String> missing = new ArrayList<>();
+    for (String need : new String[] {"Start", "Duration", "GrdX", "GrdY", "GrdZ", "Strm", "Name"}) {
+      if (!column.containsKey(need)) missing.add(need.equals("Start") || need.equals("Duration") ? need + " (ns)" : need);
+    }
+    if (!missing.isEmpty()) {
+      problems.add(headerAt + 1, "expected the cuda_gpu_trace columns " + missing + " in the header (a time column "
+          + "in ns, us, ms or s), got " + header);
+      throw problems.exception();
+    }
   }
 
   private static Op row(List<String> cells, int line, Map<String, Integer> column, Map<String, Double> unitNanos,

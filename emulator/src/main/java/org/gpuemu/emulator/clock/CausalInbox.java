@@ -2,7 +2,6 @@ package org.gpuemu.emulator.clock;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -54,9 +53,18 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * in the run's frontier, to be done once handled.
    */
   private record Held(long stamp, int generation, long tie, long sender, long seq, long arrival, Object msg,
-      boolean counted) {
+      boolean counted) implements Comparable<Held> {
     Frontier.Level level() {
       return new Frontier.Level(stamp, generation);
+    }
+    /** The order events are handed over in (written out: a chain of comparator lambdas was not inlined). */
+    @Override
+    public int compareTo(Held o) {
+      int c = Frontier.compare(stamp, generation, o.stamp, o.generation);
+      if (c == 0) c = Long.compare(tie, o.tie);
+      if (c == 0) c = Long.compare(sender, o.sender);
+      if (c == 0) c = Long.compare(seq, o.seq);
+      return c != 0 ? c : Long.compare(arrival, o.arrival);
     }
   }
 
@@ -79,17 +87,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     }
   }
 
-  private static final Comparator<Held> ORDER = Comparator.comparingLong(Held::stamp)
-      .thenComparingInt(Held::generation).thenComparingLong(Held::tie).thenComparingLong(Held::sender).thenComparingLong(Held::seq)
-      .thenComparingLong(Held::arrival);
-
   private final Causality run;
   /** The safe time of this actor's partition (the run's, unless hosts run apart): where its own events are counted. */
   private Frontier frontier;
   private int partition;
   /** An observer's (the metrics hub's) order decides nothing in the model: under the arrival order counted apart. */
   private final boolean observer;
-  private final PriorityQueue<Held> held = new PriorityQueue<>(ORDER);
+  private final PriorityQueue<Held> held = new PriorityQueue<>();
   private final List<Armed> armed = new ArrayList<>(2);
   private ActorRef<Object> self;
   private CausalMailbox.Queue mailbox;
@@ -187,7 +191,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
         }
         return release(ctx, target, t);
       }
-      if (last != null && ORDER.compare(event, last) < 0) return late(ctx, target, event, t);
+      if (last != null && event.compareTo(last) < 0) return late(ctx, target, event, t);
       held.add(event);
       return release(ctx, target, t);
     } finally {

@@ -97,6 +97,20 @@ final class ClusterTraceScenario {
       problems.accept(at + ".model", "the node list has " + hosts.size() + " nodes of model '" + model + "', fewer "
           + "than " + hostCount + "; its models: " + models);
     }
+    return ConfigFactory.parseString(hocon(trace, hosts, window));
+  }
+
+  /**
+   * The window as scenario HOCON: a host per node, a frame-loop workload per LS task's GPU share (its share of the
+   * frame period its CPU work leaves), and a VM per task over the window's compressed time.
+   */
+  private static String hocon(Config trace, List<ClusterTrace.Node> hosts, List<ClusterTrace.Task> window) {
+    long from = trace.getDuration("from").toSeconds();
+    double compress = trace.getDouble("compress");
+    long gpuMemory = trace.getBytes("gpu-memory");
+    double fps = trace.getDouble("ls-fps");
+    long lsCpu = trace.getDuration("ls-cpu").toNanos();
+    double sla = trace.getDouble("ls-sla-fps");
     StringBuilder b = new StringBuilder("hosts {\n");
     for (ClusterTrace.Node n : hosts) {
       b.append(String.format(Locale.ROOT, "  \"%s\" { cores = %d, gpus = %d, gpu.memory = %dB }%n", n.name(),
@@ -124,7 +138,7 @@ final class ClusterTraceScenario {
           Math.max(1, gpuMemory * t.gpuMilli() / 1000), start, stay, t.qos().equals("LS") ? sla : 30.0));
     }
     b.append("}\n");
-    return ConfigFactory.parseString(b.toString());
+    return b.toString();
   }
 
   private static List<String> read(Path dir, String name, String key, BiConsumer<String, String> problems)

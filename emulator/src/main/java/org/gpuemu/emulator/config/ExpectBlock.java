@@ -26,9 +26,12 @@ import org.gpuemu.policies.spi.PolicyCatalog;
  * ({@code expect-row}). Every problem goes to the caller with its key path.
  */
 final class ExpectBlock {
-  private static final Set<String> BLOCK_KEYS = Set.of("paper", "policies", "duration", "quick-duration", "time-scale",
-      "groups", "policy-settings", "rows");
-  private static final Set<String> GROUP_KEYS = Set.of("axes", "quick");
+  /** The block's keys and its groups' keys: those reference.conf declares (scenario-defaults.expect). */
+  private static final ConfigObject DECLARED =
+      ConfigFactory.defaultReference().getObject("gpuemu.scenario-defaults.expect");
+  private static final Set<String> BLOCK_KEYS = DECLARED.keySet();
+  private static final Set<String> GROUP_KEYS = ((ConfigObject) DECLARED.get("groups")).keySet();
+  /** An axis's keys (reference.conf describes them in a comment: an axis has no default). */
   private static final Set<String> AXIS_KEYS = Set.of("name", "path", "values", "labels");
 
   private ExpectBlock() {}

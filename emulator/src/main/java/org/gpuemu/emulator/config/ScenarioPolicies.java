@@ -9,7 +9,6 @@ import java.util.Map;
 import org.gpuemu.emulator.config.Settings.PolicyChoice;
 import org.gpuemu.emulator.config.Settings.SyncWait;
 import org.gpuemu.policies.PolicyParams;
-import org.gpuemu.policies.fairgv.GuestWait;
 import org.gpuemu.policies.fairgv.GuestWaitRule;
 import org.gpuemu.policies.gpu.GpuPolicy;
 import org.gpuemu.policies.gpu.VgpuParams;
@@ -174,7 +173,7 @@ final class ScenarioPolicies {
   private List<Settings.Vm> withGuestWait(PolicyChoice choice, GpuPolicy policy, List<Settings.Vm> vms,
       Config user) {
     if (!choice.needs(PolicyInput.GUEST_WAIT)) return vms;
-    SyncWait wait = ((GuestWaitRule) policy).guestWait() == GuestWait.POLL ? SyncWait.POLL : SyncWait.HYBRID;
+    SyncWait wait = SyncWait.valueOf(((GuestWaitRule) policy).guestWait().name()); // the same three modes
     List<Settings.Vm> out = new ArrayList<>();
     for (Settings.Vm vm : vms) {
       String key = "vms." + ConfigUtil.joinPath(vm.name()) + ".sync-wait";

@@ -123,8 +123,9 @@ final class ScenarioVms {
     return switch (wait) {
       case "poll" -> SyncWait.POLL;
       case "hybrid" -> SyncWait.HYBRID;
+      case "yield" -> SyncWait.YIELD;
       default -> {
-        problems.report(p + ".sync-wait", "expected poll or hybrid, got '" + wait + "'");
+        problems.report(p + ".sync-wait", "expected poll, hybrid or yield, got '" + wait + "'");
         yield SyncWait.HYBRID;
       }
     };

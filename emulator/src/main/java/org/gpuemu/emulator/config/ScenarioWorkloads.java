@@ -48,7 +48,6 @@ import org.gpuemu.workloads.WorkloadCatalog;
  */
 final class ScenarioWorkloads {
   static final String ROOT = "scenario.workloads";
-  private static final Set<String> KINDS = Set.of("frame-loop", "compute-loop", "trace", "sequence");
   private static final Set<String> STEP_ACTIONS = new TreeSet<>(
       List.of("cpu", "sleep", "launch", "sync", "copy", "copy-async"));
   /** More steps per iteration than this is a typo (each is an object in memory). */
@@ -63,6 +62,8 @@ final class ScenarioWorkloads {
   record Result(Map<String, Workload> workloads, Set<String> declared) {}
 
   private final Config kinds;
+  /** The kinds of workload: those whose keys {@code kinds} (reference.conf) declares. */
+  private final Set<String> kindNames;
   private final Path folder;
   private final int gpuSms;
   private final BiConsumer<String, String> problem;
@@ -75,6 +76,7 @@ final class ScenarioWorkloads {
 
   private ScenarioWorkloads(Config kinds, Path folder, int gpuSms, BiConsumer<String, String> problem) {
     this.kinds = kinds;
+    this.kindNames = kinds.root().keySet();
     this.folder = folder;
     this.gpuSms = gpuSms;
     this.problem = (path, message) -> {
@@ -111,15 +113,15 @@ final class ScenarioWorkloads {
         continue;
       }
       if (w.valueType() != ConfigValueType.OBJECT) {
-        problem.accept(path, "expected an object with kind = " + String.join(" | ", new TreeSet<>(KINDS))
+        problem.accept(path, "expected an object with kind = " + String.join(" | ", new TreeSet<>(kindNames))
             + " and that kind's keys");
         continue;
       }
       ConfigObject o = (ConfigObject) w;
       ConfigValue kindValue = o.get("kind");
       String kind = kindValue == null ? null : String.valueOf(kindValue.unwrapped());
-      if (kind == null || kindValue.valueType() != ConfigValueType.STRING || !KINDS.contains(kind)) {
-        problem.accept(path + ".kind", "expected one of " + new TreeSet<>(KINDS) + ", got "
+      if (kind == null || kindValue.valueType() != ConfigValueType.STRING || !kindNames.contains(kind)) {
+        problem.accept(path + ".kind", "expected one of " + new TreeSet<>(kindNames) + ", got "
             + (kindValue == null ? "nothing" : kindValue.render()));
         continue;
       }

@@ -252,7 +252,7 @@ public final class Settings {
   }
 
   /** How a vCPU waits for a synchronous GPU call. */
-  public enum SyncWait { POLL, HYBRID }
+  public enum SyncWait { POLL, HYBRID, YIELD }
 
   /**
    * How a vCPU waits while its Present is blocked (the command buffer is full): {@code BLOCK} gives the core away;

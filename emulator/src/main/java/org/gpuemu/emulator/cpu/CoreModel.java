@@ -144,12 +144,26 @@ final class CoreModel<R> {
 
   /** vCPU {@code vcpu} asks for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link #finish}). */
   void run(int vcpu, int weight, long nanos, R replyTo, long now) {
+    run(vcpu, weight, nanos, replyTo, now, false);
+  }
+
+  /**
+   * As {@link #run}; {@code yields}: the vCPU, holding the core after its request ended, yields it first (a guest
+   * waiting for a reply gives up the rest of its slice and stays runnable, {@link CpuPolicy#yielded}): the core
+   * picks again, and a switch to another vCPU costs a context switch; picked again at once, it goes on without one.
+   */
+  void run(int vcpu, int weight, long nanos, R replyTo, long now, boolean yields) {
     if (held == vcpu && now > heldAt) release(vcpu, heldAt); // it blocked in between: not a hold
     Request<R> r = new Request<>(vcpu, weight, nanos, replyTo, now, false);
     requests.put(vcpu, r);
     if (stalled.contains(vcpu)) return; // runnable once the stall ends
     policy.runnable(vcpu, weight, now);
-    if (held == vcpu) {
+    if (held == vcpu && yields) {
+      held = -1;
+      policy.yielded(vcpu, now);
+      stoppedAt = now;
+      dispatch(now);
+    } else if (held == vcpu) {
       held = -1;
       goOn(r, now);
     } else {

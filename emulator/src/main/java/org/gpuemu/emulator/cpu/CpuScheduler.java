@@ -41,9 +41,15 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   /**
    * Run vCPU {@code vcpu} for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link Finish}), asked
    * at emulated time {@code atNanos} (the model time of the event the vCPU acted on; -1: when it arrives). Going by
-   * the model time rather than the message's arrival keeps message latency out of emulated time.
+   * the model time rather than the message's arrival keeps message latency out of emulated time. {@code yields}:
+   * the vCPU, holding the core after its request ended, yields it before this request ({@link CoreModel#run}).
    */
-  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) implements Command {
+  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos, boolean yields)
+      implements Command {
+    public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) {
+      this(vcpu, weight, nanos, replyTo, atNanos, false);
+    }
+
     public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) {
       this(vcpu, weight, nanos, replyTo, -1);
     }
@@ -223,7 +229,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   }
 
   private Behavior<Command> onRun(Run msg) {
-    model.run(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), at(msg.atNanos()));
+    model.run(msg.vcpu(), msg.weight(), msg.nanos(), msg.replyTo(), at(msg.atNanos()), msg.yields());
     return Behaviors.same();
   }
 

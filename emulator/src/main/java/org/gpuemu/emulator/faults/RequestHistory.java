@@ -1,10 +1,8 @@
 package org.gpuemu.emulator.faults;
 
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -17,7 +15,8 @@ import java.util.TreeMap;
  * <p>Checked online, so that it does not grow with the run's length (a soak runs for hours): it keeps the open ids
  * (the requests in flight), counters, and the failures (each with its time and reason, for the fault they are
  * attributed to); a settled id is known from the open set and the next id. Shared by the actors of a VM (its vCPUs
- * submit, its vGPU and guest agent settle), so its methods are synchronized; it decides nothing in the model. Ids of a
+ * submit, its vGPU and guest agent settle), so every VM's record is locked while it is read or written (one lock per
+ * VM, so that hosts running on threads of their own do not wait for each other); it decides nothing in the model. Ids of a
  * VM count up from 0 in the order its actors submit; the checker's figures do not depend on which id a request got.
  */
 public final class RequestHistory {
@@ -72,8 +71,8 @@ public final class RequestHistory {
 
   private static final class Vm {
     final String name;
-    final Set<Long> open = new HashSet<>();
-    final Map<Long, Long> submittedAt = new TreeMap<>();
+    /** The open ids (submitted, not yet settled), each with the time it was submitted at. */
+    final TreeMap<Long, Long> open = new TreeMap<>();
     final List<String> anomalies = new ArrayList<>();
     long next;
     long completed;
@@ -95,46 +94,59 @@ public final class RequestHistory {
   }
 
   /** A request of VM {@code vm} submitted at {@code atNanos}: its id (-1 when this history records nothing). */
-  public synchronized long submitted(int vm, long atNanos) {
+  public long submitted(int vm, long atNanos) {
     if (vms.isEmpty()) return -1;
     Vm v = vms.get(vm);
-    long id = v.next++;
-    v.open.add(id);
-    v.submittedAt.put(id, atNanos);
-    return id;
+    synchronized (v) {
+      long id = v.next++;
+      v.open.put(id, atNanos);
+      return id;
+    }
   }
 
   /** Request {@code id} of VM {@code vm} completed at {@code atNanos}. */
-  public synchronized void completed(int vm, long id, long atNanos) {
-    if (settle(vm, id, "completed", atNanos)) vms.get(vm).completed++;
+  public void completed(int vm, long id, long atNanos) {
+    if (id < 0 || vms.isEmpty()) return;
+    Vm v = vms.get(vm);
+    synchronized (v) {
+      if (settle(v, id, "completed", atNanos)) v.completed++;
+    }
   }
 
   /** Request {@code id} of VM {@code vm} failed at {@code atNanos} for {@code reason}. */
-  public synchronized void failed(int vm, long id, String reason, long atNanos) {
-    if (!settle(vm, id, "failed (" + reason + ")", atNanos)) return;
-    vms.get(vm).failed++;
-    failures.add(new Failure(vm, id, reason, atNanos));
+  public void failed(int vm, long id, String reason, long atNanos) {
+    if (id < 0 || vms.isEmpty()) return;
+    Vm v = vms.get(vm);
+    synchronized (v) {
+      if (!settle(v, id, "failed (" + reason + ")", atNanos)) return;
+      v.failed++;
+      synchronized (failures) {
+        failures.add(new Failure(vm, id, reason, atNanos));
+      }
+    }
   }
 
   /** The guest sent request {@code id} of VM {@code vm} again at {@code atNanos} (it timed out waiting). */
-  public synchronized void retried(int vm, long id, long atNanos) {
+  public void retried(int vm, long id, long atNanos) {
     if (id < 0 || vms.isEmpty()) return;
-    vms.get(vm).retried++;
+    Vm v = vms.get(vm);
+    synchronized (v) {
+      v.retried++;
+    }
   }
 
   /** Whether request {@code id} of VM {@code vm} is still open (submitted, not yet settled). */
-  public synchronized boolean open(int vm, long id) {
-    return id >= 0 && !vms.isEmpty() && vms.get(vm).open.contains(id);
+  public boolean open(int vm, long id) {
+    if (id < 0 || vms.isEmpty()) return false;
+    Vm v = vms.get(vm);
+    synchronized (v) {
+      return v.open.containsKey(id);
+    }
   }
 
   /** Closes {@code id}; false, with the anomaly counted, when it was not open. */
-  private boolean settle(int vm, long id, String outcome, long atNanos) {
-    if (id < 0 || vms.isEmpty()) return false;
-    Vm v = vms.get(vm);
-    if (v.open.remove(id)) {
-      v.submittedAt.remove(id);
-      return true;
-    }
+  private static boolean settle(Vm v, long id, String outcome, long atNanos) {
+    if (v.open.remove(id) != null) return true;
     if (id < v.next) {
       v.duplicated++;
       anomaly(v, "request " + id + " " + outcome + " at " + atNanos / 1e9 + " s, after it was settled already");
@@ -153,17 +165,21 @@ public final class RequestHistory {
   public record Totals(long submitted, long completed, long failed, long open, Map<String, Long> completedByVm) {}
 
   /** The history now; at the end of a run, what is still open is lost. */
-  public synchronized Snapshot snapshot() {
+  public Snapshot snapshot() {
     List<VmHistory> out = new ArrayList<>();
     for (Vm v : vms) {
-      List<String> anomalies = new ArrayList<>(v.anomalies);
-      for (Map.Entry<Long, Long> e : v.submittedAt.entrySet()) {
-        if (anomalies.size() >= ANOMALIES) break;
-        anomalies.add("request " + e.getKey() + " submitted at " + e.getValue() / 1e9 + " s has no outcome");
+      synchronized (v) {
+        List<String> anomalies = new ArrayList<>(v.anomalies);
+        for (Map.Entry<Long, Long> e : v.open.entrySet()) {
+          if (anomalies.size() >= ANOMALIES) break;
+          anomalies.add("request " + e.getKey() + " submitted at " + e.getValue() / 1e9 + " s has no outcome");
+        }
+        out.add(new VmHistory(v.name, v.next, v.completed, v.failed, v.retried, v.open.size(), v.duplicated,
+            v.unknown, anomalies));
       }
-      out.add(new VmHistory(v.name, v.next, v.completed, v.failed, v.retried, v.open.size(), v.duplicated, v.unknown,
-          anomalies));
     }
-    return new Snapshot(out, failures);
+    synchronized (failures) {
+      return new Snapshot(out, failures);
+    }
   }
 }

@@ -26,89 +26,128 @@ final class FaultRouting {
 
   static void strike(FaultInjector.Strike s, Settings.Scenario scenario, Emulation.Refs all,
       ActorRef<MetricsHub.Command> metrics) {
+    if (s.fault().kind() == FaultPlan.Kind.NODE_CRASH) return; // never in a node's model: the cluster's coordinator's
+    Target t = target(s, scenario, all);
+    if (heals(t, scenario) || timed(t, scenario)) return;
+    crash(t, scenario, metrics);
+    t.watch(t.at()); // restarted at once: recovered at its next completion
+  }
+
+  /**
+   * A fault's target as the routing needs it: the VM's index, its first vCPU's number on its host (after those of
+   * the host's VMs before it), its first core, its host's and GPU's actors (scheduler, SM groups, memory), its own
+   * units, and the strike's model time and outcome receiver.
+   */
+  private record Target(FaultPlan.Fault f, int vm, int firstVcpu, int core, Host.Refs host, Host.GpuRefs gpu,
+      Vm.Ready units, long at, ActorRef<FaultInjector.Outcome> outcomes) {
+    /** The target's vGPU watches for its first completed request after {@code from}: the fault's recovery. */
+    void watch(long from) {
+      units.vgpu().tell(new VGpu.Watch(f.id(), from, outcomes));
+    }
+  }
+
+  private static Target target(FaultInjector.Strike s, Settings.Scenario scenario, Emulation.Refs all) {
     FaultPlan.Fault f = s.fault();
-    if (f.kind() == FaultPlan.Kind.NODE_CRASH) return; // never in a node's model: the cluster's coordinator's
     int vm = 0;
     while (!scenario.vms().get(vm).name().equals(f.target())) vm++;
     Settings.Vm target = scenario.vms().get(vm);
-    int firstVcpu = 0; // its vCPUs' numbers on its host: after those of the host's VMs before it
-    for (Settings.Vm other : scenario.vms().subList(0, vm)) if (other.host() == target.host()) firstVcpu += other.vcpus();
-    Host.Refs host = all.hosts().get(target.host());
-    Host.GpuRefs refs = all.gpuOf(target); // the target's GPU: its scheduler, SM groups and memory
-    Vm.Ready units = all.vms().get(vm);
-    ActorRef<VGpu.Command> vgpu = units.vgpu();
-    long at = s.atNanos();
-    ActorRef<FaultInjector.Outcome> outcomes = s.outcomes();
-    int core = scenario.vms().get(vm).cores().get(0);
+    int firstVcpu = 0;
+    for (Settings.Vm other : scenario.vms().subList(0, vm)) {
+      if (other.host() == target.host()) firstVcpu += other.vcpus();
+    }
+    return new Target(f, vm, firstVcpu, target.cores().get(0), all.hosts().get(target.host()), all.gpuOf(target),
+        all.vms().get(vm), s.atNanos(), s.outcomes());
+  }
+
+  /** The faults that heal after their own time (a hang, a crash with a restart delay, a stall, a reboot). */
+  private static boolean heals(Target t, Settings.Scenario scenario) {
+    FaultPlan.Fault f = t.f();
+    ActorRef<VGpu.Command> vgpu = t.units().vgpu();
     switch (f.kind()) {
       case GPU_HANG -> {
         // the group the target's kernels run on (space sharing: the game's render group, else the BE group)
-        refs.smGroups().get(groupOf(scenario, vm, refs)).tell(new SmGroup.Hang(f.id(), vm, f.healAfterNanos(), at,
-            outcomes));
-        vgpu.tell(new VGpu.Watch(f.id(), -1, outcomes)); // from the reset, which its failures tell
-        return;
+        t.gpu().smGroups().get(groupOf(scenario, t.vm(), t.gpu())).tell(new SmGroup.Hang(f.id(), t.vm(),
+            f.healAfterNanos(), t.at(), t.outcomes()));
+        t.watch(-1); // from the reset, which its failures tell
       }
-      case VGPU_CRASH -> {
-        vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), at, outcomes, "vgpu-crashed"));
-        return; // it watches for its own recovery
-      }
+      case VGPU_CRASH -> vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), t.at(), t.outcomes(), "vgpu-crashed"));
       case VCPU_STALL -> {
-        host.cores().get(core).tell(new CpuScheduler.Stall(f.id(), firstVcpu, f.healAfterNanos(), at, outcomes));
-        vgpu.tell(new VGpu.Watch(f.id(), at + f.healAfterNanos(), outcomes));
-        return;
+        t.host().cores().get(t.core()).tell(new CpuScheduler.Stall(f.id(), t.firstVcpu(), f.healAfterNanos(), t.at(),
+            t.outcomes()));
+        t.watch(t.at() + f.healAfterNanos());
       }
       case VM_REBOOT -> {
-        vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), at, outcomes, "vm-crashed")); // watches, too
-        units.agent().tell(new GuestAgent.Reset(at, "vm-crashed"));
-        for (ActorRef<VCpu.Command> v : units.vcpus()) v.tell(new VCpu.Reboot(f.id(), at, f.healAfterNanos(), null));
-        refs.memory().tell(new GpuMemory.Release(vm, at));
-        return;
-      }
-      case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> {
-        if (!scenario.faults().channelFaulted(f.target())) { // injected from outside: the VM was given no channel
-          outcomes.tell(new FaultInjector.Healed(f.id(), at));
-          vgpu.tell(new VGpu.Watch(f.id(), at, outcomes));
-          return;
+        vgpu.tell(new VGpu.Crash(f.id(), f.healAfterNanos(), t.at(), t.outcomes(), "vm-crashed")); // watches, too
+        t.units().agent().tell(new GuestAgent.Reset(t.at(), "vm-crashed"));
+        for (ActorRef<VCpu.Command> v : t.units().vcpus()) {
+          v.tell(new VCpu.Reboot(f.id(), t.at(), f.healAfterNanos(), null));
         }
-        long until = at + f.healAfterNanos();
-        for (ActorRef<VCpu.Command> v : units.vcpus()) v.tell(new VCpu.ChannelFault(f.id(), f.kind(), at, until));
-        outcomes.tell(new FaultInjector.Healed(f.id(), until));
-        vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
-        return;
+        t.gpu().memory().tell(new GpuMemory.Release(t.vm(), t.at()));
       }
-      case CORE_OFFLINE -> {
-        long until = at + f.healAfterNanos();
-        int fallback = fallbackCore(scenario, f, core);
-        if (fallback < 0) { // Linux refuses to take its last online CPU down (kernel/cpu.c, _cpu_down: -EBUSY)
-          outcomes.tell(new FaultInjector.Healed(f.id(), at));
-          vgpu.tell(new VGpu.Watch(f.id(), at, outcomes));
-          return;
-        }
-        host.cores().get(core).tell(new CpuScheduler.Offline(f.id(), at, until, host.cores().get(fallback)));
-        outcomes.tell(new FaultInjector.Healed(f.id(), until));
-        vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
-        return;
-      }
-      case VCPU_CRASH -> units.vcpus().get(0).tell(new VCpu.Crash(f.id(), at, outcomes));
-      case VM_CRASH -> units.self().tell(new Vm.Crash(f.id(), at, outcomes));
-      case AGENT_CRASH -> units.agent().tell(new GuestAgent.Crash(f.id(), at, outcomes));
-      case GPU_SCHEDULER_CRASH -> refs.scheduler().tell(new Scheduling.Crash(f.id(), at, outcomes));
-      case CPU_SCHEDULER_CRASH -> host.cores().get(core).tell(new CpuScheduler.Crash(f.id(), at, outcomes));
-      case SMGROUP_CRASH -> refs.smGroups().get(groupOf(scenario, vm, refs)).tell(new SmGroup.Crash(f.id(), at,
-          outcomes));
-      case MEMORY_CRASH -> refs.memory().tell(new GpuMemory.Crash(f.id(), at, outcomes));
-      case MEMORY_PRESSURE -> {
-        long until = at + f.healAfterNanos();
-        refs.memory().tell(new GpuMemory.Pressure(f.id(), scenario.faults().pressureBytes(), at, until, outcomes));
-        vgpu.tell(new VGpu.Watch(f.id(), until, outcomes));
-        return;
-      }
-      case METRICS_CRASH -> metrics.tell(new MetricsHub.Crash(f.id(), at, outcomes));
-      case EMULATOR_STALL, NODE_CRASH -> {
-        return; // carried out by the injector itself; a node crash by the cluster's coordinator
+      case EMULATOR_STALL, NODE_CRASH -> { } // carried out by the injector itself; a node crash by the coordinator
+      default -> {
+        return false;
       }
     }
-    vgpu.tell(new VGpu.Watch(f.id(), at, outcomes)); // restarted at once: recovered at its next completion
+    return true; // a crashed vGPU watches for its own recovery
+  }
+
+  /** The faults that last a window and heal at its end (a channel's, a core offline, memory pressure); true if one. */
+  private static boolean timed(Target t, Settings.Scenario scenario) {
+    FaultPlan.Fault f = t.f();
+    long at = t.at();
+    long until = at + f.healAfterNanos();
+    switch (f.kind()) {
+      case MESSAGE_DELAY, MESSAGE_DUPLICATE, MESSAGE_LOSS -> {
+        if (!scenario.faults().channelFaulted(f.target())) { // injected from outside: the VM was given no channel
+          t.outcomes().tell(new FaultInjector.Healed(f.id(), at));
+          t.watch(at);
+          return true;
+        }
+        for (ActorRef<VCpu.Command> v : t.units().vcpus()) v.tell(new VCpu.ChannelFault(f.id(), f.kind(), at, until));
+      }
+      case CORE_OFFLINE -> {
+        int fallback = fallbackCore(scenario, f, t.core());
+        if (fallback < 0) { // Linux refuses to take its last online CPU down (kernel/cpu.c, _cpu_down: -EBUSY)
+          t.outcomes().tell(new FaultInjector.Healed(f.id(), at));
+          t.watch(at);
+          return true;
+        }
+        t.host().cores().get(t.core()).tell(new CpuScheduler.Offline(f.id(), at, until,
+            t.host().cores().get(fallback)));
+      }
+      case MEMORY_PRESSURE -> {
+        t.gpu().memory().tell(new GpuMemory.Pressure(f.id(), scenario.faults().pressureBytes(), at, until,
+            t.outcomes()));
+        t.watch(until);
+        return true;
+      }
+      default -> {
+        return false;
+      }
+    }
+    t.outcomes().tell(new FaultInjector.Healed(f.id(), until));
+    t.watch(until);
+    return true;
+  }
+
+  /** The crashes the supervisor restarts at once: each actor kind's. */
+  private static void crash(Target t, Settings.Scenario scenario, ActorRef<MetricsHub.Command> metrics) {
+    FaultPlan.Fault f = t.f();
+    long at = t.at();
+    ActorRef<FaultInjector.Outcome> outcomes = t.outcomes();
+    switch (f.kind()) {
+      case VCPU_CRASH -> t.units().vcpus().get(0).tell(new VCpu.Crash(f.id(), at, outcomes));
+      case VM_CRASH -> t.units().self().tell(new Vm.Crash(f.id(), at, outcomes));
+      case AGENT_CRASH -> t.units().agent().tell(new GuestAgent.Crash(f.id(), at, outcomes));
+      case GPU_SCHEDULER_CRASH -> t.gpu().scheduler().tell(new Scheduling.Crash(f.id(), at, outcomes));
+      case CPU_SCHEDULER_CRASH -> t.host().cores().get(t.core()).tell(new CpuScheduler.Crash(f.id(), at, outcomes));
+      case SMGROUP_CRASH -> t.gpu().smGroups().get(groupOf(scenario, t.vm(), t.gpu())).tell(new SmGroup.Crash(
+          f.id(), at, outcomes));
+      case MEMORY_CRASH -> t.gpu().memory().tell(new GpuMemory.Crash(f.id(), at, outcomes));
+      case METRICS_CRASH -> metrics.tell(new MetricsHub.Crash(f.id(), at, outcomes));
+      default -> throw new IllegalStateException("not a crash: " + f.kind());
+    }
   }
 
   /**

@@ -63,18 +63,15 @@ public final class Runner {
    * override them, for measuring alternatives.
    */
   public static Config pekkoConfig(Causality.Order order) {
-    return pekkoConfig(order, 0);
+    return pekkoConfig(order, 0, List.of());
   }
 
   /**
-   * As {@link #pekkoConfig(Causality.Order)}, with {@code hostThreads} dispatcher threads when the hosts run apart
-   * ({@code fidelity.host-threads} > 0, {@link Causality#partitioned}); 0: one.
+   * As {@link #pekkoConfig(Causality.Order)}; when the hosts run apart ({@code fidelity.host-threads} > 0,
+   * {@link Causality#partitioned}) each host's actors on a dispatcher thread of their own ({@link HostDispatchers}).
    */
-  public static Config pekkoConfig(Causality.Order order, int hostThreads) {
-    Config dispatcher = order == Causality.Order.CONSERVATIVE
-        ? ConfigFactory.parseString("pekko.actor.default-dispatcher.thread-pool-executor.fixed-pool-size = "
-            + Math.max(1, hostThreads))
-            .withFallback(TimerProbe.RECOMMENDED_DISPATCHER)
+  public static Config pekkoConfig(Causality.Order order, int hostThreads, List<String> hostActors) {
+    Config dispatcher = order == Causality.Order.CONSERVATIVE ? HostDispatchers.config(hostThreads, hostActors)
         : TimerProbe.RECOMMENDED_DISPATCHER;
     return ConfigFactory.systemProperties().withFallback(ConfigFactory.parseString("pekko.scheduler.implementation = \"" + HighResScheduler.class.getName() + "\"\n"
             + "pekko.actor.typed.default-mailbox.mailbox-type = \"" + CausalMailbox.class.getName() + "\"")
@@ -448,7 +445,8 @@ public final class Runner {
     ActorSystem<Emulation.Command> system = ActorSystem.create(
         Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
             attach.planned(), attach.controlled(), history),
-        "emulation", pekkoConfig(f.order(), f.hostThreads()));
+        "emulation", pekkoConfig(f.order(), f.hostThreads(),
+            scenario.hosts().stream().map(Settings.Host::actorName).toList()));
     return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
         begun, history);
   }

@@ -29,7 +29,8 @@ import org.gpuemu.workloads.Step;
  * A virtual CPU executing a guest program step by step. CPU bursts need its physical core (the CpuScheduler);
  * asynchronous GPU launches return at once; a synchronous call blocks it: polling keeps the core spinning until
  * the answer, hybrid spinning spins up to the spin limit, then blocks and yields the core and must get the core
- * back (a wake-up) when the answer comes. Flush blocks without the core; so does Present, unless the VM's
+ * back (a wake-up) when the answer comes; {@code sync-wait = yield} spins up to the limit, yields the core staying
+ * runnable, and spins again each time the core comes back, until it sees the answer. Flush blocks without the core; so does Present, unless the VM's
  * {@code present-wait} is {@code poll}: then the vCPU spins on its core while Present is blocked and goes on once
  * the core has let it see the answer (a Windows guest's Direct3D runtime polling the GPU at its render-ahead limit).
  *
@@ -215,6 +216,10 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       }
       case SYNC_SPIN -> {
         if (st.answered) return resume();
+        if (calls.syncYields()) {
+          calls.yieldAndSpin(st.clock); // the spin ran out: yield the core, still runnable, and spin again
+          return Behaviors.same();
+        }
         st.wait = Wait.SYNC_BLOCKED; // hybrid spin ran out: block and give the core away
         return Behaviors.same();
       }

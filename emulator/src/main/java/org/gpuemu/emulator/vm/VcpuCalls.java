@@ -82,6 +82,17 @@ final class VcpuCalls {
     core.tell(new CpuScheduler.Run(vcpu, settings.weight(), nanos, cpuDone, at));
   }
 
+  /** Whether a synchronous call's spin that ran out yields the core and spins again ({@code sync-wait = yield}). */
+  boolean syncYields() {
+    return settings.syncWait() == Settings.SyncWait.YIELD;
+  }
+
+  /** The spin ran out with no answer: yield the core at {@code at} and spin again up to the limit once back on it. */
+  void yieldAndSpin(long at) {
+    runs++;
+    core.tell(new CpuScheduler.Run(vcpu, settings.weight(), settings.spinLimitNanos(), cpuDone, at, true));
+  }
+
   /** A CPU request ended: the core holds for this vCPU until {@link #settle}. */
   void requestEnded() {
     coreHeld = true;

@@ -259,7 +259,7 @@ class BadInputTest {
   @Test
   void syncWaitUnknown_isRejected_listingPollAndHybrid() throws IOException {
     onlyProblemAt(problems("scenario.vms.a { sync-wait = sleep }\n"), "scenario.vms.a.sync-wait",
-        "expected poll or hybrid", "got 'sleep'");
+        "expected poll, hybrid or yield", "got 'sleep'");
   }
 
   @Test

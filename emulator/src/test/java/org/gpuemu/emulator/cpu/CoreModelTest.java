@@ -90,6 +90,36 @@ class CoreModelTest {
   }
 
   @Test
+  void aSpinThatYields_givesTheCoreToTheNextVcpu_andComesBackBehindIt() {
+    Bench b = new Bench(SWITCH);
+    b.model.run(0, 1, 100 * US, "spin-a", 0); // vCPU 0 spins 100 us for a reply
+    b.model.run(1, 1, 10 * MS, "b", 0);
+    Answer spun = b.fire();
+    assertEquals(SWITCH + 100 * US, spun.end());
+    // no reply: instead of going on in its slice, it yields and asks to spin again
+    b.model.run(0, 1, 100 * US, "spin-a", spun.end(), true);
+    assertEquals(2, b.model.switches(), "the yield switched to vCPU 1");
+    assertEquals(List.of("0@0", "1@" + spun.end()), b.switchedTo);
+    b.model.finish(0, spun.end() + MS); // its reply comes while vCPU 1 runs: seen once it is picked again
+    assertEquals(null, b.fire(), "vCPU 1's slice (half the 6 ms period) ends, its work not done");
+    // vCPU 0, the skip buddy, is 2.9 ms behind vCPU 1 (more than the 1 ms granularity): it is picked and sees it
+    Answer seen = b.fire();
+    assertEquals(0, seen.vcpu());
+    assertEquals(spun.end() + SWITCH + 3 * MS + SWITCH, seen.end());
+    assertEquals(3, b.model.switches());
+  }
+
+  @Test
+  void aYieldWithNobodyElseRunnable_goesOnWithoutASwitch() {
+    Bench b = new Bench(SWITCH);
+    b.model.run(0, 1, 100 * US, "spin-a", 0);
+    Answer spun = b.fire();
+    b.model.run(0, 1, 100 * US, "spin-a", spun.end(), true);
+    assertEquals(new Answer(0, 100 * US, 0, spun.end() + 100 * US), b.fire());
+    assertEquals(1, b.model.switches(), "sched_yield returns at once: the same context goes on");
+  }
+
+  @Test
   void aWakingVcpuThatPreemptsTheHolder_takesTheCore_theHolderQueuesAgain() {
     Bench b = new Bench(0);
     b.model.run(1, 1, 500 * US, "b", 0);

@@ -210,6 +210,32 @@ class RequestPathTest {
     assertTrue(r.maxStallNanos() >= 30 * MS, "the vCPU was blocked for the whole call: " + r.maxStallNanos());
   }
 
+  /**
+   * {@code sync-wait = yield} (FairGV's Credit-hs, §5.4.3: "the waiting VM yields the CPU"): after each spin the
+   * vCPU yields and stays runnable, so beside a CPU-bound vCPU on its core it keeps taking turns (CFS's yield only
+   * skips it while the other is within the wakeup granularity of it) and spins for about half the call's 30 ms, where
+   * a hybrid spinner blocks after 100 us.
+   */
+  @Test
+  void syncCall_yielding_staysRunnable_andSpinsInTurnsBesideABusyVcpu() throws Exception {
+    Rig rig = new Rig(Settings.SyncWait.YIELD, 2);
+    ActorRef<VCpu.Command> a = rig.vcpu(0, new Step.SyncCall(KernelSpec.cd("copy", 30 * MS)));
+    ActorRef<VCpu.Command> b = rig.vcpu(1, new Step.CpuBurst(60 * MS));
+    rig.start(() -> {
+      a.tell(VCpu.Start.INSTANCE);
+      b.tell(VCpu.Start.INSTANCE);
+    });
+    TestProbe<Object> waiter = kit.createTestProbe();
+    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
+      assertEquals(1, rig.report(a).steps());
+      assertEquals(60 * MS, rig.report(b).ranNanos());
+      return null;
+    });
+    VcpuReport ra = rig.report(a);
+    assertTrue(ra.ranNanos() >= 12 * MS && ra.ranNanos() <= 18 * MS, "spun " + ra.ranNanos());
+    assertEquals(1, rig.vgpuReport().completed());
+  }
+
   @Test
   void asyncLaunch_doesNotBlockTheVcpu() throws Exception {
     Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);

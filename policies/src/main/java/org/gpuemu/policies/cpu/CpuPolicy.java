@@ -35,6 +35,13 @@ public interface CpuPolicy {
    */
   default void boost(int vcpu, long now) {}
 
+  /**
+   * The running {@code vcpu} yields the core at {@code now} (a guest waiting for a reply gives up the rest of its
+   * slice, FairGV §5.4.3's Credit-hs): it stays runnable, and the next {@link #pick} prefers another runnable vCPU as
+   * the policy defines it. Default: ignored (the vCPU may be picked again at once).
+   */
+  default void yielded(int vcpu, long now) {}
+
   /** Violations of the policy's own invariants (empty when consistent). */
   List<String> checkInvariants();
 }

@@ -39,6 +39,14 @@ import org.gpuemu.policies.PolicyParams;
  *       slice, as under the hosts the papers used (Xen's BOOST does the same).</li>
  *   <li>{@link #boost} is CFS's "next buddy": the vCPU is picked next once, whatever its virtual runtime, and pays
  *       for what it runs.</li>
+ *   <li>{@link #yielded} is CFS's {@code sched_yield} ({@code yield_task_fair} in Linux 4.x's kernel/sched/fair.c,
+ *       the CFS of FairGV's KVM host): nothing happens when the yielding vCPU is the only runnable one; otherwise it
+ *       becomes the "skip buddy", which {@code pick_next_entity} avoids "if running something else can be done
+ *       without getting too unfair": when it would be the pick (the smallest virtual runtime), the runnable vCPU
+ *       with the next smallest is picked instead if its virtual runtime exceeds the yielder's by at most
+ *       {@code wakeup-granularity} scaled to the yielder's weight ({@code wakeup_preempt_entity(second, left) < 1}),
+ *       else the yielder runs again. The skip buddy is cleared when the yielder is picked or blocks
+ *       ({@code clear_buddies}); a next buddy ({@link #boost}) is picked before it is considered.</li>
  * </ul>
  *
  * <p>Parameters: {@code period} (nanos, &gt; 0; the target latency), {@code min-granularity} (nanos, &gt; 0),
@@ -72,6 +80,8 @@ public final class WeightedFairPolicy implements CpuPolicy {
   private final long wakeupGranularity;
   /** The vCPU to pick next once ({@link #boost}); -1 for none. */
   private int nextBuddy = -1;
+  /** The vCPU that yielded, avoided by the next picks while it would be the pick ({@link #yielded}); -1 for none. */
+  private int skipBuddy = -1;
   private final SortedMap<Integer, Vcpu> vcpus = new TreeMap<>();
   /** The run queue, CFS's red-black tree: a vCPU is removed before its virtual runtime changes. */
   private final NavigableSet<Vcpu> queue =
@@ -124,6 +134,7 @@ public final class WeightedFairPolicy implements CpuPolicy {
     }
     queue.remove(v);
     v.runnable = false;
+    if (skipBuddy == vcpu) skipBuddy = -1;
     runnableWeight -= v.weight;
     updateMinVruntime();
   }
@@ -136,7 +147,19 @@ public final class WeightedFairPolicy implements CpuPolicy {
     Vcpu buddy = nextBuddy >= 0 ? vcpus.get(nextBuddy) : null;
     nextBuddy = -1;
     Vcpu v = buddy != null && buddy.runnable ? buddy : queue.first();
+    if (v.index == skipBuddy && v != buddy) {
+      Vcpu second = queue.higher(v);
+      if (second != null && second.vruntime - v.vruntime <= wakeupGranularity / v.weight) v = second;
+    }
+    if (v.index == skipBuddy) skipBuddy = -1;
     return new CpuDecision.Run(v.index, Math.max(minGranularity, share(v.weight)));
+  }
+
+  @Override
+  public void yielded(int vcpu, long now) {
+    Vcpu v = vcpus.get(vcpu);
+    if (v == null || !v.runnable || queue.size() < 2) return; // the only runnable one goes on
+    skipBuddy = vcpu;
   }
 
   @Override

@@ -82,9 +82,13 @@ public final class CreditPolicy implements GuestWaitRule {
     return new CreditPolicy(POLL, GuestWait.POLL, params);
   }
 
-  /** {@code credit-hs}: guests hybrid-spin on the response ring. */
+  /**
+   * {@code credit-hs}: guests spin on the response ring for the predefined spinning time, then yield the CPU and
+   * spin again when they get it back (§5.4.3: "the waiting VM yields the CPU to other GPU VMs that may have pending
+   * replies").
+   */
   public static CreditPolicy hybridSpin(PolicyParams params) {
-    return new CreditPolicy(HYBRID_SPIN, GuestWait.HYBRID, params);
+    return new CreditPolicy(HYBRID_SPIN, GuestWait.YIELD, params);
   }
 
   @Override

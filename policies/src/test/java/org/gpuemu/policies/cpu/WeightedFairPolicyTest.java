@@ -231,4 +231,50 @@ class WeightedFairPolicyTest {
     assertEquals(4_000_000, p.vruntime(1));
     assertEquals(0, ((CpuDecision.Run) p.pick(4_000_000)).vcpu(), "only once");
   }
+
+  @Test
+  void yield_skipsTheYielderWhenTheNextIsWithinTheWakeupGranularity_elseItRunsAgain() {
+    WeightedFairPolicy p = weightedFair();
+    p.runnable(0, 1, 0);
+    p.runnable(1, 1, 0);
+    p.runnable(2, 1, 0);
+    p.ran(1, 500_000, 500_000);
+    p.ran(2, 3_000_000, 3_500_000);
+    // vruntimes 0 / 0.5 ms / 3 ms: vCPU 0 is the pick; it yields, 1 is 0.5 ms behind it (<= 1 ms): 1 runs
+    assertEquals(0, run(p.pick(3_500_000)).vcpu());
+    p.yielded(0, 3_500_000);
+    assertEquals(1, run(p.pick(3_500_000)).vcpu(), "yield_task_fair: the skip buddy is avoided");
+    p.ran(1, 600_000, 4_100_000);
+    // 0 (0 ms) is still the skip buddy and the leftmost; the next is 2 at 3 ms, 3 ms ahead (> 1 ms): 0 runs again
+    assertEquals(0, run(p.pick(4_100_000)).vcpu(), "too unfair to skip it");
+    p.ran(0, 100_000, 4_200_000);
+    // picked once: no longer skipped
+    assertEquals(0, run(p.pick(4_200_000)).vcpu());
+    assertEquals(List.of(), p.checkInvariants());
+  }
+
+  @Test
+  void yield_ofTheOnlyRunnableVcpu_changesNothing_andAWeightScalesTheGranularity() {
+    WeightedFairPolicy p = weightedFair();
+    p.runnable(0, 1, 0);
+    p.yielded(0, 0);
+    assertEquals(0, run(p.pick(0)).vcpu(), "sched_yield returns at once when nothing else is runnable");
+    p.runnable(1, 1, 0);
+    p.ran(1, 1_500_000, 1_500_000);
+    assertEquals(0, run(p.pick(1_500_000)).vcpu(), "the earlier yield left no skip buddy behind");
+    // weight 2: the granularity in its virtual time is 0.5 ms; 1 is 1.5 ms ahead of 0 -> 0 runs again
+    p.runnable(0, 2, 1_500_000);
+    p.yielded(0, 1_500_000);
+    assertEquals(0, run(p.pick(1_500_000)).vcpu());
+    assertEquals(List.of(), p.checkInvariants());
+    // a vCPU that blocks is no longer the skip buddy (clear_buddies on dequeue)
+    WeightedFairPolicy q = weightedFair();
+    q.runnable(0, 1, 0);
+    q.runnable(1, 1, 0);
+    q.ran(1, 500_000, 500_000);
+    q.yielded(0, 500_000);
+    q.blocked(0, 500_000);
+    q.runnable(0, 1, 600_000);
+    assertEquals(0, run(q.pick(600_000)).vcpu());
+  }
 }

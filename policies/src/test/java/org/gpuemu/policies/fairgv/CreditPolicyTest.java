@@ -146,7 +146,7 @@ class CreditPolicyTest {
     }
     assertEquals(runs.get(0), runs.get(1));
     assertEquals(GuestWait.POLL, ((CreditPolicy) PolicyCatalog.builtIn().create(PolicyKind.GPU, "credit-poll", params(16))).guestWait());
-    assertEquals(GuestWait.HYBRID, ((CreditPolicy) PolicyCatalog.builtIn().create(PolicyKind.GPU, "credit-hs", params(16))).guestWait());
+    assertEquals(GuestWait.YIELD, ((CreditPolicy) PolicyCatalog.builtIn().create(PolicyKind.GPU, "credit-hs", params(16))).guestWait());
     assertEquals(GuestWait.POLL,
         GuestWaitRule.of(PolicyCatalog.builtIn().create(PolicyKind.GPU, "strict-co", params(16))).orElseThrow());
     assertEquals(Optional.empty(), GuestWaitRule.of(new FcfsPolicy(2)), "FCFS leaves it to the scenario");
