@@ -318,7 +318,8 @@ public record Expectations(String paper, List<String> policies, long durationNan
    */
   public record Direction(boolean greater, String policy, Map<String, String> groups) {
     public Direction {
-      groups = groups == null ? Map.of() : Map.copyOf(groups);
+      // in the file's order, so the claim reads the same in every run (Map.copyOf's order changes between JVMs)
+      groups = groups == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(groups));
     }
 
     /** Against another policy's run. */
