@@ -268,6 +268,8 @@ public final class Reproduction {
         try {
           @SuppressWarnings("unchecked")
           Map<String, Object> doc = json.readValue(file.toFile(), LinkedHashMap.class);
+          List<String> brokenInvariants = brokenInvariants(doc);
+          if (!brokenInvariants.isEmpty()) failures.add(what + " seed " + s.seed() + " broke " + brokenInvariants);
           return new Run(doc, exact(doc));
         } catch (IOException ex) {
           failures.add(file + ": no summary (" + ex.getMessage() + ")");
@@ -317,6 +319,13 @@ public final class Reproduction {
     List<Report.Row> judged = FigureJudge.judge(f, summaries, badMetrics, quick);
     if (failures.isEmpty()) return judged;
     return judged.stream().map(r -> withNote(r, String.join("; ", failures))).toList();
+  }
+
+  /** The invariants a summary document says its run broke ({@code invariants.broken}), as the run noted them. */
+  static List<String> brokenInvariants(Map<String, Object> doc) {
+    if (!(doc.get("invariants") instanceof Map<?, ?> invariants)) return List.of();
+    if (!(invariants.get("broken") instanceof List<?> broken)) return List.of();
+    return broken.stream().map(String::valueOf).toList();
   }
 
   /**
