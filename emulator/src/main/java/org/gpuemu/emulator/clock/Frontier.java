@@ -25,9 +25,10 @@ import java.util.TreeMap;
  * consequences are added while it is handled, before it is done, so the bound never passes them. Inboxes whose next
  * event is later than the bound {@link #releasable park} and are woken when the bound reaches it.
  *
- * <p>Thread-safe: one lock, held for a few array and map operations; the bound itself is read without it. The
- * counts are kept per model time (a map) and, within one, per generation (an array): most events are added and
- * done at the bound's own model time, which is found without the map.
+ * <p>Thread-safe: one lock, held for a few array operations; the bound itself is read without it. The counts are
+ * kept per model time ({@link OutstandingTimes}: a hash table and a heap of primitive times) and, within one, per
+ * generation (an array): most events are added and done at the bound's own model time, which is found without
+ * either.
  */
 public final class Frontier {
 
@@ -55,47 +56,10 @@ public final class Frontier {
     void wake();
   }
 
-  /** The outstanding events of one model time, by generation. */
-  private static final class Stamp {
-    final long stamp;
-    int[] byGeneration = new int[8];
-    int total;
-    /** No outstanding event below this generation. */
-    int first = Integer.MAX_VALUE;
-
-    Stamp(long stamp) {
-      this.stamp = stamp;
-    }
-
-    void add(int generation) {
-      if (generation >= byGeneration.length) {
-        byGeneration = java.util.Arrays.copyOf(byGeneration, Math.max(generation + 1, 2 * byGeneration.length));
-      }
-      byGeneration[generation]++;
-      total++;
-      if (generation < first) first = generation;
-    }
-
-    /** Returns whether the earliest generation moved (or none is left). */
-    boolean done(int generation) {
-      if (generation >= byGeneration.length || byGeneration[generation] == 0) {
-        throw new IllegalStateException("no outstanding event at (" + stamp + ", " + generation + ")");
-      }
-      byGeneration[generation]--;
-      total--;
-      if (generation != first || byGeneration[generation] > 0) return false;
-      if (total == 0) {
-        first = Integer.MAX_VALUE;
-      } else {
-        while (byGeneration[first] == 0) first++;
-      }
-      return true;
-    }
-  }
-
-  private final TreeMap<Long, Stamp> outstanding = new TreeMap<>();
+  /** The model times with outstanding events, each with its counts by generation. */
+  private final OutstandingTimes outstanding = new OutstandingTimes();
   /** The entry of the bound's model time (null: nothing outstanding). */
-  private Stamp earliest;
+  private OutstandingTimes.Stamp earliest;
   private final TreeMap<Level, List<Waiter>> waiting = new TreeMap<>();
   private volatile Level bound = Level.TOP;
   /**
@@ -122,14 +86,10 @@ public final class Frontier {
   /** An event at ({@code stamp}, {@code generation}) came into being. */
   public void add(long stamp, int generation) {
     synchronized (this) {
-      Stamp s = earliest != null && earliest.stamp == stamp ? earliest : null;
+      OutstandingTimes.Stamp s = earliest != null && earliest.stamp == stamp ? earliest : null;
       if (s == null) {
-        Long key = stamp; // boxed once
-        s = outstanding.get(key);
-        if (s == null) {
-          s = new Stamp(stamp);
-          outstanding.put(key, s);
-        }
+        s = outstanding.get(stamp);
+        if (s == null) s = outstanding.create(stamp);
         if (earliest == null || stamp < earliest.stamp) earliest = s;
       }
       s.add(generation);
@@ -144,15 +104,15 @@ public final class Frontier {
   public void done(long stamp, int generation) {
     List<Waiter> wake;
     synchronized (this) {
-      Stamp s = earliest != null && earliest.stamp == stamp ? earliest : outstanding.get(stamp);
+      OutstandingTimes.Stamp s = earliest != null && earliest.stamp == stamp ? earliest : outstanding.get(stamp);
       if (s == null) throw new IllegalStateException("no outstanding event at (" + stamp + ", " + generation + ")");
       if (!s.done(generation) || s != earliest) {
-        if (s.total == 0) outstanding.remove(stamp);
+        if (s.total == 0) outstanding.remove(s);
         return;
       }
       if (s.total == 0) {
-        outstanding.remove(stamp);
-        earliest = outstanding.isEmpty() ? null : outstanding.firstEntry().getValue();
+        outstanding.remove(s);
+        earliest = outstanding.first();
       }
       Level next = earliest == null ? Level.TOP : new Level(earliest.stamp, earliest.first);
       bound = next;
@@ -292,9 +252,7 @@ public final class Frontier {
 
   /** Outstanding events (diagnostics and tests). */
   public synchronized long outstanding() {
-    long n = 0;
-    for (Stamp s : outstanding.values()) n += s.total;
-    return n;
+    return outstanding.events();
   }
 
   @Override
