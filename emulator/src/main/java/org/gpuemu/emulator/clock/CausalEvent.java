@@ -5,9 +5,10 @@ import org.apache.pekko.dispatch.Envelope;
 /**
  * One stamped event of the run's causal order, from the moment it comes into being until its actor has handled it:
  * a message, made on the sender's thread as {@link CausalMailbox} enqueues it (it carries Pekko's envelope through the
- * queue), or a timer's event, made by the {@link CausalInbox} it fires into. The receiver's inbox then fills in its
- * tie rank, arrival and message and keeps the same object in its order: one object per event, where a message took
- * three (the sender's record, the queue's entry, the inbox's event).
+ * queue), or a timer, made by the {@link CausalInbox} it is armed in and kept there until it is handled or cancelled.
+ * The receiver's inbox fills in its tie rank and arrival when it arrives (a timer: when it fires) and keeps the same
+ * object in its order: one object per event, where a message took three (the sender's record, the queue's entry,
+ * the inbox's event) and a timer two (the armed timer, its event).
  *
  * <p>Its order ({@link #compareTo}): level (model time, then generation), then the tie rank, the sender's stable key,
  * the sender's sequence number, and the arrival at the inbox (written out: a chain of comparator lambdas was not
@@ -30,6 +31,9 @@ final class CausalEvent implements Comparable<CausalEvent> {
   Object msg;
   /** It is in the run's frontier, to be done once handled. */
   boolean counted;
+  /** A timer's key (null: a message), and whether it fired (its event waits in the inbox). */
+  Object timerKey;
+  boolean fired;
 
   CausalEvent(long stamp, int generation, long sender, long seq, Frontier frontier) {
     this.stamp = stamp;
@@ -37,6 +41,14 @@ final class CausalEvent implements Comparable<CausalEvent> {
     this.sender = sender;
     this.seq = seq;
     this.frontier = frontier;
+  }
+
+  /** A timer {@code key} armed by the actor {@code owner} with {@code message}, not yet fired. */
+  static CausalEvent timer(long stamp, int generation, long owner, long seq, Object key, Object message) {
+    CausalEvent e = new CausalEvent(stamp, generation, owner, seq, null);
+    e.timerKey = key;
+    e.msg = message;
+    return e;
   }
 
   /** The receiver's side: where it stands among the events of its level, when it arrived, what it carries. */

@@ -43,35 +43,6 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     return message instanceof WakeUp;
   }
 
-  /** One wait at the frontier: wakes its inbox with its token. */
-  private record Registration(ActorRef<Object> self, long token) implements Frontier.Waiter {
-    @Override
-    public void wake() {
-      self.tell(new WakeUp(token));
-    }
-  }
-
-  /**
-   * A timer armed and not yet handled: its level and tie key, for the order and the frontier; {@code fired}: its
-   * event, once the timer has fired and the event waits in the inbox.
-   */
-  private static final class Armed {
-    final Object key;
-    final Object message;
-    final long stamp;
-    final int generation;
-    final long seq;
-    CausalEvent fired;
-
-    Armed(Object key, Object message, long stamp, int generation, long seq) {
-      this.key = key;
-      this.message = message;
-      this.stamp = stamp;
-      this.generation = generation;
-      this.seq = seq;
-    }
-  }
-
   private final Causality run;
   /** The safe time of this actor's partition (the run's, unless hosts run apart): where its own events are counted. */
   private Frontier frontier;
@@ -79,7 +50,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   /** An observer's (the metrics hub's) order decides nothing in the model: under the arrival order counted apart. */
   private final boolean observer;
   private final PriorityQueue<CausalEvent> held = new PriorityQueue<>();
-  private final List<Armed> armed = new ArrayList<>(2);
+  /** The timers armed and not yet handled ({@link CausalEvent#timer}), fired or not. */
+  private final List<CausalEvent> armed = new ArrayList<>(2);
   private ActorRef<Object> self;
   private CausalMailbox.Queue mailbox;
   private long key;
@@ -95,6 +67,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private int waitingGeneration;
   private long registration;
   private long registrations;
+  /** What the frontier wakes: this inbox, with the token of the wait (one object for every wait of the inbox). */
+  private final Frontier.Waiter waiter = token -> self.tell(new WakeUp(token));
 
   private CausalInbox(Causality run, boolean observer) {
     super(Object.class);
@@ -199,14 +173,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private CausalEvent stamp(Object msg, CausalEvent sent) {
     long arrival = arrivals++;
     if (msg instanceof Timed t) {
-      Armed a = armedFor(msg);
+      CausalEvent a = armedFor(msg);
       if (a == null) {
         long seq = nextSeq();
         return new CausalEvent(t.due(), 0, key, seq, null).held(run.tieRank(key, t.due()), arrival, msg, false);
       }
-      a.fired = new CausalEvent(a.stamp, a.generation, key, a.seq, null)
-          .held(run.tieRank(key, a.stamp), arrival, msg, frontier != null);
-      return a.fired;
+      a.fired = true;
+      return a.held(run.tieRank(key, a.stamp), arrival, msg, frontier != null);
     }
     if (sent == null) return null;
     return sent.held(run.tieRank(sent.sender, sent.stamp), arrival, msg, sent.frontier != null);
@@ -316,10 +289,10 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     }
     while (true) {
       long lowered = gates.length == 1 ? 0 : Frontier.lowered(gates);
-      Registration r = new Registration(self, ++registrations);
+      long token = ++registrations;
       for (Frontier g : gates) {
-        if (!g.releasable(next.stamp, next.generation, r)) {
-          registration = r.token();
+        if (!g.releasable(next.stamp, next.generation, waiter, token)) {
+          registration = token;
           waitingStamp = next.stamp;
           waitingGeneration = next.generation;
           return false;
@@ -344,14 +317,14 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     // its level: its due time, and never before the event that armed it (one generation after it)
     Causality.OnThread t = Causality.onThread();
     boolean atOnce = t.run == run && due <= t.stamp;
-    Armed a = new Armed(key, message, atOnce ? t.stamp : due, atOnce ? t.generation + 1 : 0, nextSeq());
+    CausalEvent a = CausalEvent.timer(atOnce ? t.stamp : due, atOnce ? t.generation + 1 : 0, this.key, nextSeq(), key,
+        message);
     armed.add(a);
     if (frontier == null) return false;
     frontier.add(a.stamp, a.generation);
     if (due > run.clock().nowNanos()) return false;
-    a.fired = new CausalEvent(a.stamp, a.generation, this.key, a.seq, null)
-        .held(run.tieRank(this.key, a.stamp), arrivals++, message, true);
-    held.add(a.fired);
+    a.fired = true;
+    held.add(a.held(run.tieRank(this.key, a.stamp), arrivals++, message, true));
     return true;
   }
 
@@ -361,8 +334,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    */
   void disarmed(Object key) {
     for (int i = 0; i < armed.size(); i++) {
-      Armed a = armed.get(i);
-      if (a.key.equals(key)) {
+      CausalEvent a = armed.get(i);
+      if (a.timerKey.equals(key)) {
         armed.remove(i);
         drop(a);
         return;
@@ -372,25 +345,25 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
   /** Every timer of the actor is cancelled. */
   void disarmedAll() {
-    for (Armed a : armed) drop(a);
+    for (CausalEvent a : armed) drop(a);
     armed.clear();
   }
 
-  private void drop(Armed a) {
-    if (a.fired != null) held.remove(a.fired);
+  private void drop(CausalEvent a) {
+    if (a.fired) held.remove(a);
     if (frontier != null) frontier.done(a.stamp, a.generation);
   }
 
   /** The armed timer whose message this is (it fired); null if none. */
-  private Armed armedFor(Object message) {
-    for (Armed a : armed) if (a.message == message) return a;
+  private CausalEvent armedFor(Object message) {
+    for (CausalEvent a : armed) if (a.msg == message) return a;
     return null;
   }
 
   /** A timer's event is handed over: the timer is no longer armed. */
   private void handled(CausalEvent event) {
     for (int i = 0; i < armed.size(); i++) {
-      if (armed.get(i).fired == event) {
+      if (armed.get(i) == event) {
         armed.remove(i);
         return;
       }
@@ -403,9 +376,9 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    */
   private boolean earlierTimerPending(CausalEvent event) {
     for (int i = 0; i < armed.size(); i++) {
-      Armed a = armed.get(i);
+      CausalEvent a = armed.get(i);
       if (a.stamp != event.stamp) continue;
-      if (a.fired != null) continue;
+      if (a.fired) continue;
       int c = Frontier.compare(a.stamp, a.generation, event.stamp, event.generation);
       if (c < 0) return true;
       long tie = run.tieRank(key, a.stamp);
