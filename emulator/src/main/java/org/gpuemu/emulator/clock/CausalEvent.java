@@ -22,30 +22,31 @@ final class CausalEvent implements Comparable<CausalEvent> {
   /** The stable key of the actor that sent it (its own, for a timer). */
   final long sender;
   final long seq;
-  /** The frontier the sender counted it in (null: not counted, the arrival order; or a timer's event). */
-  final Frontier frontier;
   /** Pekko's envelope while the message is in the mailbox; null after. */
   Envelope envelope;
   long tie;
   long arrival;
   Object msg;
-  /** It is in the run's frontier, to be done once handled. */
+  /**
+   * It is in the run's frontier (its receiver's partition's), to be done once handled: a message sent under the
+   * conservative order from the moment it is sent, a timer from the moment it fires.
+   */
   boolean counted;
   /** A timer's key (null: a message), and whether it fired (its event waits in the inbox). */
   Object timerKey;
   boolean fired;
 
-  CausalEvent(long stamp, int generation, long sender, long seq, Frontier frontier) {
+  CausalEvent(long stamp, int generation, long sender, long seq, boolean counted) {
     this.stamp = stamp;
     this.generation = generation;
     this.sender = sender;
     this.seq = seq;
-    this.frontier = frontier;
+    this.counted = counted;
   }
 
   /** A timer {@code key} armed by the actor {@code owner} with {@code message}, not yet fired. */
   static CausalEvent timer(long stamp, int generation, long owner, long seq, Object key, Object message) {
-    CausalEvent e = new CausalEvent(stamp, generation, owner, seq, null);
+    CausalEvent e = new CausalEvent(stamp, generation, owner, seq, false);
     e.timerKey = key;
     e.msg = message;
     return e;

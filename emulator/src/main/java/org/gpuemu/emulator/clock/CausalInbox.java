@@ -176,13 +176,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
       CausalEvent a = armedFor(msg);
       if (a == null) {
         long seq = nextSeq();
-        return new CausalEvent(t.due(), 0, key, seq, null).held(run.tieRank(key, t.due()), arrival, msg, false);
+        return new CausalEvent(t.due(), 0, key, seq, false).held(run.tieRank(key, t.due()), arrival, msg, false);
       }
       a.fired = true;
       return a.held(run.tieRank(key, a.stamp), arrival, msg, frontier != null);
     }
     if (sent == null) return null;
-    return sent.held(run.tieRank(sent.sender, sent.stamp), arrival, msg, sent.frontier != null);
+    return sent.held(run.tieRank(sent.sender, sent.stamp), arrival, msg, sent.counted);
   }
 
   /**

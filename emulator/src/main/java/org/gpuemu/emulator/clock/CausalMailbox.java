@@ -64,7 +64,10 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     private volatile boolean causal;
     /** The owner's path (without address): which causal partition its events are counted in. */
     private final String path;
-    /** The run and its partition's frontier this queue's events are counted in (set on the first stamped one). */
+    /**
+     * The run and its partition's frontier this queue's events are counted in (set on the first stamped one, before it
+     * is enqueued; one run per actor system, so one for every event the queue holds).
+     */
     private volatile Causality partitionOf;
     private volatile Frontier partition;
 
@@ -110,8 +113,8 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
         stamped.decrementAndGet();
         Envelope envelope = e.envelope;
         e.envelope = null;
-        if (!causal && e.frontier != null) {
-          e.frontier.done(e.stamp, e.generation);
+        if (!causal && e.counted) {
+          partition.done(e.stamp, e.generation);
           e = null;
         }
         Causality.onThread().arrived = e;
@@ -137,7 +140,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
       while ((next = queue.poll()) != null) {
         if (next instanceof CausalEvent e) {
           stamped.decrementAndGet();
-          if (e.frontier != null) e.frontier.done(e.stamp, e.generation);
+          if (e.counted) partition.done(e.stamp, e.generation);
           deadLetters.enqueue(owner, e.envelope);
         } else {
           deadLetters.enqueue(owner, (Envelope) next);

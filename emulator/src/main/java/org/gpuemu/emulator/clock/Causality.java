@@ -325,7 +325,7 @@ public final class Causality {
     if (run == null) return null;
     Frontier f = run.frontier == null ? null : to.frontierIn(run);
     int generation = t.generation + 1;
-    CausalEvent sent = new CausalEvent(t.stamp, generation, t.inbox.key(), t.inbox.nextSeq(), f);
+    CausalEvent sent = new CausalEvent(t.stamp, generation, t.inbox.key(), t.inbox.nextSeq(), f != null);
     if (f != null) f.add(t.stamp, generation);
     return sent;
   }
