@@ -87,7 +87,7 @@ final class SourceSizes {
       "parameters emulator/run/RunResult.java RunResult.<init>/20", 20,
       "parameters emulator/run/RunResult.java RunResult.<init>/21", 21,
       "parameters emulator/run/Runner.java Runner.collect/7", 7,
-      "parameters emulator/run/Runner.java Runner.runFrom/7", 7,
+      "parameters emulator/run/Runner.java Runner.runFrom/7", 7);
 
   private SourceSizes() {}
 
