@@ -288,9 +288,9 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    msg.replyTo().tell(new GroupReport(model.sms(), model.kernelBusyNanos(), model.switchNanos(),
-        model.contextSwitches(), model.kernelsCompleted(), model.medianKernelNanos(), model.lastEventAt(),
-        model.totalSms(), model.smBusyNanos()));
+    SmGroupFigures f = model.figures();
+    msg.replyTo().tell(new GroupReport(model.sms(), f.kernelBusyNanos(), f.switchNanos(), f.contextSwitches(),
+        f.kernelsCompleted(), f.medianKernelNanos(), model.lastEventAt(), model.totalSms(), f.smBusyNanos()));
     return Behaviors.same();
   }
 
