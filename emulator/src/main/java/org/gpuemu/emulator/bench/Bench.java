@@ -39,12 +39,13 @@ public final class Bench {
 
   /**
    * The bench's sections, in the order they run, by the names {@code --only} takes. A plain {@code bench} (and
-   * {@code bench --quick}, which CI runs) runs the {@link #defaults()}; {@code fidelity} (every shipped scenario at two
-   * scales: about 18 minutes, 10 with {@code --quick}) only when {@code --only} names it.
+   * {@code bench --quick}, which CI runs) runs the {@link #defaults()}; {@code host-scale} (the scale search on three
+   * layouts of hosts and threads: three times the scale section's time) and {@code fidelity} (every shipped scenario
+   * at two scales: about 18 minutes, 10 with {@code --quick}) only when {@code --only} names them.
    */
   public enum Section {
     TIMERS("timers", true), PATH("path", true), SCALE("scale", true), FAST_FORWARD("fast-forward", true),
-    OVERHEAD("overhead", true), HOSTS("hosts", true), FIDELITY("fidelity", false);
+    OVERHEAD("overhead", true), HOSTS("hosts", true), HOST_SCALE("host-scale", false), FIDELITY("fidelity", false);
 
     private final String key;
     private final boolean byDefault;
@@ -128,6 +129,8 @@ public final class Bench {
         () -> OverheadSection.run(plan, runs, progress));
     HostsSection.Report hosts = section(options, Section.HOSTS, errors, failed, progress,
         () -> HostsSection.run(plan, runs, progress));
+    HostScaleSection.Report hostScale = section(options, Section.HOST_SCALE, errors, failed, progress,
+        () -> HostScaleSection.run(plan, runs, progress));
     FidelitySection.Report fidelity = null;
     if (options.sections().contains(Section.FIDELITY) && options.scenarios() == null) {
       errors.put(Section.FIDELITY.key(), "skipped: no scenario folder (run from the project folder, where "
@@ -138,8 +141,10 @@ public final class Bench {
           () -> FidelitySection.run(plan, options.scenarios(), options.scenarioFilter(), runs, progress));
     }
 
+    List<BenchReport.Goal> goals = Goals.of(timers, path, scale, ff, overhead, hosts);
+    Goals.hostScale(hostScale, goals);
     BenchReport report = new BenchReport(plan.name(), machine(), started, (System.nanoTime() - start) / 1e9, timers,
-        path, scale, ff, overhead, hosts, fidelity, Goals.of(timers, path, scale, ff, overhead, hosts), errors);
+        path, scale, ff, overhead, hosts, hostScale, fidelity, goals, errors);
     Path json = options.out().resolve("bench.json");
     write(report, json);
     out.println();

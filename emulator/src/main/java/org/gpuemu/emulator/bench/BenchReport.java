@@ -10,6 +10,8 @@ import java.util.Map;
  * @param plan "quick" or "full"
  * @param started when the bench started (ISO-8601, local time)
  * @param wallSeconds how long the bench took
+ * @param hostScale the scale search against hosts and threads (not part of a plain bench: null unless {@code
+ *     --only} names it)
  * @param fidelity the fidelity section (not part of a plain bench: null unless {@code --only} names it)
  * @param goals the performance goals, each with its measured figure
  * @param errors section key to why it could not be measured
@@ -17,7 +19,7 @@ import java.util.Map;
 record BenchReport(String plan, Machine machine, String started, double wallSeconds,
     TimerSection.Report timerLateness, RequestPathSection.Report requestPath, ScaleSection.Report scale,
     FastForwardSection.Report fastForward, OverheadSection.Report overhead, HostsSection.Report hosts,
-    FidelitySection.Report fidelity, List<Goal> goals, Map<String, String> errors) {
+    HostScaleSection.Report hostScale, FidelitySection.Report fidelity, List<Goal> goals, Map<String, String> errors) {
 
   /**
    * Where the figures were measured.

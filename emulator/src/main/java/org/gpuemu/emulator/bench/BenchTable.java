@@ -20,6 +20,7 @@ final class BenchTable {
     if (r.fastForward() != null) fastForward(b, r.fastForward());
     if (r.overhead() != null) overhead(b, r.overhead());
     if (r.hosts() != null) hosts(b, r.hosts());
+    if (r.hostScale() != null) hostScale(b, r.hostScale());
     if (r.fidelity() != null) fidelity(b, r.fidelity());
     for (Map.Entry<String, String> e : r.errors().entrySet()) {
       line(b, "");
@@ -90,6 +91,23 @@ final class BenchTable {
       line(b, "%12s %,16.0f %27s %,12d %13s %,10d", r.hostThreads() == 0 ? "0 (one order)" : r.hostThreads(),
           r.median(), String.format(Locale.ROOT, "%,.0f-%,.0f", lo, hi), r.events(), r.sameFigures() ? "yes" : "NO",
           r.violations());
+    }
+  }
+
+  private static void hostScale(StringBuilder b, HostScaleSection.Report h) {
+    line(b, "");
+    line(b, "Scale against hosts and threads: %s at scale 1, %.1f s per run, faithful by the run's own verdict",
+        h.workload(), h.emulatedSeconds());
+    line(b, "%6s %13s %17s %19s  %s", "hosts", "host threads", "largest faithful", "smallest unfaithful",
+        "tested (VMs: verdict, steady p99 us)");
+    for (HostScaleSection.Layout l : h.layouts()) {
+      StringBuilder tested = new StringBuilder();
+      for (ScaleSection.Trial t : l.trials()) {
+        tested.append(String.format(Locale.ROOT, "%,d: %s %,d; ", t.vms(), t.runFaithful() ? "yes" : "no",
+            t.steadyP99Us()));
+      }
+      line(b, "%6d %13d %,17d %19s  %s", l.hosts(), l.hostThreads(), l.largestFaithful(),
+          l.smallestUnfaithful() > 0 ? String.format(Locale.ROOT, "%,d", l.smallestUnfaithful()) : "-", tested);
     }
   }
 

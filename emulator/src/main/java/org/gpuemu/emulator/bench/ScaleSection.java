@@ -73,22 +73,8 @@ final class ScaleSection {
         + " frame %d us; budget %.0f s", plan.scaleStartVms(), plan.scaleMaxVms(), stepLimitUs, frameLimitUs,
         plan.scaleBudgetWallSeconds()));
     ScaleSearch.Result result = ScaleSearch.search(plan.scaleStartVms(), plan.scaleMaxVms(), plan.scaleRefineSteps(),
-        vms -> {
-          // One hiccup (a GC pause, another process) can put a short run's p99 over the limit: a count is
-          // unfaithful only when a second run confirms it.
-          for (int attempt = 0; attempt < 2; attempt++) {
-            Trial t = trial(plan, runs, vms, stepLimitUs, frameLimitUs);
-            trials.add(t);
-            progress.accept(String.format(Locale.ROOT,
-                "scale: %,d VMs%s: steady p50 %,d p99 %,d us -> step %s, frame %s, verdict %s; mean %.1f fps%s", vms,
-                attempt > 0 ? " (again)" : "", t.steadyP50Us(), t.steadyP99Us(),
-                t.stepFaithful() ? "faithful" : "NOT faithful", t.frameFaithful() ? "faithful" : "NOT faithful",
-                t.runFaithful() ? "faithful" : "NOT faithful",
-                t.meanFps(), "ok".equals(t.invariants()) ? "" : ", invariants: " + t.invariants()));
-            if (t.runFaithful()) return true;
-          }
-          return false;
-        },
+        vms -> confirmed(vms, "", n -> trial(plan, runs, scenario(plan, n), n, stepLimitUs, frameLimitUs), trials,
+            progress),
         () -> System.nanoTime() < deadline);
     int largestStep = trials.stream().filter(Trial::stepFaithful).mapToInt(Trial::vms).max().orElse(0);
     Heap heap = heap(plan, runs, progress);
@@ -96,14 +82,40 @@ final class ScaleSection {
         result.largestPass(), result.smallestFail(), heap);
   }
 
-  private static Trial trial(BenchPlan plan, Runs runs, int vms, long stepLimitUs, long frameLimitUs) {
+  /**
+   * The search's test: {@code vms} VMs are faithful if a run says so. One hiccup (a GC pause, another process) can put
+   * a short run over the limit: a count is unfaithful only when a second run confirms it. Every run goes into
+   * {@code trials}; {@code label} names the layout in the progress line.
+   */
+  static boolean confirmed(int vms, String label, java.util.function.IntFunction<Trial> trial, List<Trial> trials,
+      Consumer<String> progress) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Trial t = trial.apply(vms);
+      trials.add(t);
+      progress.accept(String.format(Locale.ROOT,
+          "scale%s: %,d VMs%s: steady p50 %,d p99 %,d us -> step %s, frame %s, verdict %s; mean %.1f fps%s", label,
+          vms, attempt > 0 ? " (again)" : "", t.steadyP50Us(), t.steadyP99Us(),
+          t.stepFaithful() ? "faithful" : "NOT faithful", t.frameFaithful() ? "faithful" : "NOT faithful",
+          t.runFaithful() ? "faithful" : "NOT faithful",
+          t.meanFps(), "ok".equals(t.invariants()) ? "" : ", invariants: " + t.invariants()));
+      if (t.runFaithful()) return true;
+    }
+    return false;
+  }
+
+  /** The search's scenario: {@code vms} VMs of the workload on one host, a core each, free context switches. */
+  private static ScenarioText scenario(BenchPlan plan, int vms) {
+    return new ScenarioText("scale-" + vms + "vm",
+        vms + " VMs of game-60fps in real time, a core each, free context switches: the scale search")
+        .durationSeconds(plan.scaleSeconds())
+        .set("host.cores", Integer.toString(vms))
+        .set("gpu.context-switch", "0us")
+        .vms("vm", vms, "workload = " + WORKLOAD + ", vcpus = 1");
+  }
+
+  /** One run of {@code text} ({@code vms} VMs), judged against the two p99 limits and by its own verdict. */
+  static Trial trial(BenchPlan plan, Runs runs, ScenarioText text, int vms, long stepLimitUs, long frameLimitUs) {
     try {
-      ScenarioText text = new ScenarioText("scale-" + vms + "vm",
-          vms + " VMs of game-60fps in real time, a core each, free context switches: the scale search")
-          .durationSeconds(plan.scaleSeconds())
-          .set("host.cores", Integer.toString(vms))
-          .set("gpu.context-switch", "0us")
-          .vms("vm", vms, "workload = " + WORKLOAD + ", vcpus = 1");
       Runs.Measured m = runs.run(text, plan.scaleWarmUpSeconds(), null);
       long p99 = m.steady().p99();
       boolean steady = m.warmedUp() && m.steady().count() > 0;
@@ -111,7 +123,7 @@ final class ScaleSection {
           steady && p99 <= frameLimitUs, m.meanOverVms("fps"), m.faithful(), m.wallSeconds(),
           m.broken().isEmpty() ? "ok" : String.join("; ", m.broken()));
     } catch (Exception e) {
-      throw new IllegalStateException("scale run with " + vms + " VMs failed: " + e, e);
+      throw new IllegalStateException("scale run " + text.name() + " failed: " + e, e);
     }
   }
 

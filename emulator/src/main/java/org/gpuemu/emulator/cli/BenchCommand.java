@@ -44,9 +44,10 @@ public final class BenchCommand implements Callable<Integer> {
   Path reference;
 
   @Option(names = "--only", split = ",", paramLabel = "SECTION",
-      description = "run only these sections: timers, path, scale, fast-forward, overhead, hosts, fidelity (default: all "
-          + "but fidelity, which runs every scenario under conf/scenarios at its own scale and 5x slower and "
-          + "compares their figures: about 18 minutes, 10 with --quick)")
+      description = "run only these sections: timers, path, scale, fast-forward, overhead, hosts, host-scale, "
+          + "fidelity (default: all but host-scale, the scale search with 1, 2 and 4 hosts run apart: three times "
+          + "the scale section's time; and fidelity, which runs every scenario under conf/scenarios at its own scale "
+          + "and 5x slower and compares their figures: about 18 minutes, 10 with --quick)")
   List<String> only = new ArrayList<>();
 
   @Option(names = "--scenarios", paramLabel = "GLOB",

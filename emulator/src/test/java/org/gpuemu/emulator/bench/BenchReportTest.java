@@ -71,6 +71,14 @@ class BenchReportTest {
         new HostsSection.Row(2, List.of(150_000.0, 170_000.0, 160_000.0), 160_000, 1_000_000, true, 0)));
   }
 
+  private static HostScaleSection.Report hostScale() {
+    ScaleSection.Trial ok = new ScaleSection.Trial(256, 30, 150, 300, true, true, 59.9, true, 2.5, "ok");
+    ScaleSection.Trial late = new ScaleSection.Trial(512, 30, 90_000, 600, false, false, 41.2, false, 2.5, "ok");
+    return new HostScaleSection.Report("game-60fps", 2.5, List.of(
+        new HostScaleSection.Layout(1, 1, List.of(ok, late, late), 256, 512),
+        new HostScaleSection.Layout(4, 2, List.of(ok), 1_200, -1)));
+  }
+
   static FidelitySection.Report fidelity() {
     FidelitySection.Side run = new FidelitySection.Side(1, true, null, 900, 0, 3.4, "out/runs/fidelity/a-x1");
     FidelitySection.Side ref = new FidelitySection.Side(0.2, false, "p99 too late", 2_000, 12, 15.6,
@@ -110,6 +118,20 @@ class BenchReportTest {
   }
 
   @Test
+  void hostScaleGoal_isTheBestLayout_afterTheOneHostGoal_andAbsentWhenNotRun() {
+    List<BenchReport.Goal> goals = new java.util.ArrayList<>(Goals.of(null, null, scale(), null, null, null));
+    Goals.hostScale(null, goals);
+    assertEquals(10, goals.size(), "the section runs only when named: no goal row without it");
+    Goals.hostScale(hostScale(), goals);
+    assertEquals(11, goals.size());
+    BenchReport.Goal g = goals.get(1);
+    assertEquals("VMs with 60 FPS game loops, faithful, hosts apart", g.goal());
+    assertEquals("1,200 VMs", g.measured());
+    assertEquals(true, g.met(), "1,200 >= 1,000");
+    assertTrue(g.note().contains("4 host(s) on 2 host thread(s)"), g.note());
+  }
+
+  @Test
   void missingSections_areNotMeasured_notFailed() {
     List<BenchReport.Goal> goals = Goals.of(null, null, null, null, null, null);
     assertEquals(10, goals.size());
@@ -122,11 +144,12 @@ class BenchReportTest {
   @Test
   void table_namesEverySection_andJsonUsesSnakeCase() throws Exception {
     BenchReport report = new BenchReport("quick", new BenchReport.Machine(2, "17", "vm", List.of("G1"), 512,
-        List.of()), "now", 100, timers(), path(), scale(), fastForward(), overhead(), hosts(), fidelity(),
+        List.of()), "now", 100, timers(), path(), scale(), fastForward(), overhead(), hosts(), hostScale(), fidelity(),
         Goals.of(timers(), path(), scale(), fastForward(), overhead(), hosts()), Map.of());
     String table = BenchTable.render(report);
     for (String heading : List.of("Timer lateness", "Request path", "Scale", "Fast forward", "Emulation overhead",
-        "Hosts in parallel: hosts-4x8", "150,000-170,000",
+        "Hosts in parallel: hosts-4x8", "150,000-170,000", "Scale against hosts and threads",
+        "     4             2             1,200                   -  256: yes 150;", "512: no 90,000;",
         "Goals (docs/performance.md)", "OS floor", "Fidelity", "vmcg/a.conf", "vms.vm1.gpu_share 0.0050 abs",
         "vmcg/b.conf                      ERROR: cannot load", "runs 1, faithful 1, verdict right 1, missed 0",
         "conf/scenarios/vmcg/a.conf at scale 0.2: NOT faithful: p99 too late", "12/2,000")) {

@@ -28,7 +28,7 @@ class BenchCommandTest {
     Path out = dir.resolve("out");
     MainTest.Result r = MainTest.execute("bench", "--quick", "--only", "timers,frobs", "--out", out.toString());
     assertEquals(2, r.status(), r.toString());
-    assertEquals(List.of("--only frobs: unknown section 'frobs'; valid: timers, path, scale, fast-forward, overhead, hosts, fidelity"),
+    assertEquals(List.of("--only frobs: unknown section 'frobs'; valid: timers, path, scale, fast-forward, overhead, hosts, host-scale, fidelity"),
         r.errLines());
     assertFalse(Files.exists(out), "nothing measured, nothing written");
   }
