@@ -15,7 +15,9 @@ import org.gpuemu.workloads.WorkloadCatalog;
  * section runs the whole model in one causal order on one thread; here a host's events wait only for its own and the
  * guardian's, and the hosts share the machine's cores. Spreading the VMs also gives each host its own GPU, so the
  * emulated machine differs from the one-host search's (one GPU for every VM's 10 µs draw batch a frame: 60 % busy at
- * 1,000 VMs); either way only the emulator limits the count. The search starts at {@value #START_VMS} VMs (the
+ * 1,000 VMs); either way only the emulator limits the count. Placement admits a VM by its memory cap (1 GiB by
+ * default: four VMs on a 4 GiB GPU), which the workload never allocates: each VM caps itself at 1 MiB so that every
+ * VM is placed (a trial in which fewer ran fails). The search starts at {@value #START_VMS} VMs (the
  * one-host search's figure on this project's machine was 512) and doubles, then bisects.
  */
 final class HostScaleSection {
@@ -90,7 +92,7 @@ final class HostScaleSection {
     }
     text.set("hosts", hostBlock.toString());
     for (int i = 0; i < vms; i++) {
-      text.vm("vm" + i, "workload = " + ScaleSection.WORKLOAD + ", vcpus = 1, host = h" + (i % hosts));
+      text.vm("vm" + i, "workload = " + ScaleSection.WORKLOAD + ", vcpus = 1, memory-cap = 1MiB, host = h" + (i % hosts));
     }
     return text;
   }

@@ -117,6 +117,9 @@ final class ScaleSection {
   static Trial trial(BenchPlan plan, Runs runs, ScenarioText text, int vms, long stepLimitUs, long frameLimitUs) {
     try {
       Runs.Measured m = runs.run(text, plan.scaleWarmUpSeconds(), null);
+      if (m.summary().get("vms") instanceof java.util.Map<?, ?> ran && ran.size() != vms) {
+        throw new IllegalStateException(ran.size() + " of the " + vms + " VMs ran (placement)");
+      }
       long p99 = m.steady().p99();
       boolean steady = m.warmedUp() && m.steady().count() > 0;
       return new Trial(vms, m.steady().p50(), p99, m.steady().count(), steady && p99 <= stepLimitUs,
