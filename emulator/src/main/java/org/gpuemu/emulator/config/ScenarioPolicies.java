@@ -168,14 +168,12 @@ final class ScenarioPolicies {
 
   /**
    * A policy that defines how guests wait for synchronous calls (FairGV's credit-poll polls, credit-hs and fairgv
-   * spin hybridly) sets every VM's {@code sync-wait}, and for a spinning guest its {@code spin-limit} (the policy's
-   * {@link GuestWaitRule#guestSpinNanos}); a VM that sets another one contradicts the policy.
+   * spin hybridly) sets every VM's {@code sync-wait}; a VM that sets another one contradicts the policy.
    */
   private List<Settings.Vm> withGuestWait(PolicyChoice choice, GpuPolicy policy, List<Settings.Vm> vms,
       Config user) {
     if (!choice.needs(PolicyInput.GUEST_WAIT)) return vms;
-    GuestWaitRule rule = (GuestWaitRule) policy;
-    SyncWait wait = SyncWait.valueOf(rule.guestWait().name()); // the same three modes
+    SyncWait wait = SyncWait.valueOf(((GuestWaitRule) policy).guestWait().name()); // the same three modes
     List<Settings.Vm> out = new ArrayList<>();
     for (Settings.Vm vm : vms) {
       String key = "vms." + ConfigUtil.joinPath(vm.name()) + ".sync-wait";
@@ -183,17 +181,8 @@ final class ScenarioPolicies {
         problems.report("scenario." + key, "policy " + policy.name() + " has its guests "
             + wait.name().toLowerCase(java.util.Locale.ROOT) + "; remove this key or pick another policy");
       }
-      long spin = vm.spinLimitNanos();
-      if (wait != SyncWait.POLL) {
-        spin = rule.guestSpinNanos();
-        String spinKey = "vms." + ConfigUtil.joinPath(vm.name()) + ".spin-limit";
-        if (user.hasPath(spinKey) && vm.spinLimitNanos() != spin) {
-          problems.report("scenario." + spinKey, "policy " + policy.name() + " has its guests spin its idle-spin ("
-              + spin + " ns); remove this key or set the policy's idle-spin");
-        }
-      }
       out.add(new Settings.Vm(vm.index(), vm.name(), vm.workload(), vm.weight(), vm.cores(), vm.memoryCapBytes(),
-          wait, spin, vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
+          wait, vm.spinLimitNanos(), vm.commandBuffer(), vm.driverQueue(), vm.startDelayNanos(), vm.stopAfterNanos(),
           vm.slaFps(), vm.share(), vm.presentSleep(), vm.presentWait(), vm.host(), vm.gpu(), vm.cpuMilli(),
           vm.seedIndex()));
     }

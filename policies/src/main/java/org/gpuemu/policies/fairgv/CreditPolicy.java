@@ -101,12 +101,6 @@ public final class CreditPolicy implements GuestWaitRule {
     return guestWait;
   }
 
-  /** Credit-hs's guests spin FairGV's time before each yield (§5.3), {@code idle-spin}; Credit-poll's poll. */
-  @Override
-  public long guestSpinNanos() {
-    return idleSpin;
-  }
-
   @Override
   public void addVgpu(VgpuParams vgpu) {
     rings.add(vgpu.vgpu());

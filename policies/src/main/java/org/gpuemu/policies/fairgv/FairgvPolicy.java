@@ -142,12 +142,6 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
     return GuestWait.HYBRID;
   }
 
-  /** §3.2.2: the guests spin as long as the vGPUs, {@code idle-spin}. */
-  @Override
-  public long guestSpinNanos() {
-    return idleSpin;
-  }
-
   @Override
   public void addVgpu(VgpuParams vgpu) {
     rings.add(vgpu.vgpu());

@@ -74,12 +74,6 @@ public final class StrictCoPolicy implements CpuCentricCoscheduling, GuestWaitRu
     return GuestWait.POLL;
   }
 
-  /** Its guests poll without limit; the credit scheduler's {@code idle-spin}, as the other credit policies. */
-  @Override
-  public long guestSpinNanos() {
-    return credit.guestSpinNanos();
-  }
-
   @Override
   public String name() {
     return NAME;
