@@ -277,7 +277,8 @@ public final class NodeAgent {
           m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since, done));
         }
       };
-      Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports, attach));
+      Summary summary = new Summary(Runner.run(part, dir, Runner.Options.node(zero, REPORT_MILLIS)
+          .withTap(rows::add).withSampler(reports).withAttach(attach)));
       String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.doc());
       List<String> rest = new ArrayList<>(); // the rows since the last report (the drain's among them)
       for (String row; (row = rows.poll()) != null; ) rest.add(shifted(row, shift));

@@ -57,13 +57,16 @@ class SummaryTest {
         List.of(new VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB, List.of(), 0)));
     MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
-    return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,
-        List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
-        List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S)),
-        new Scheduling.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
-        new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()), metrics,
-        new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0),
-        order(p99Us, 1, 0)));
+    return new Summary(RunResult.builder(s, 10 * S, 10.0, true)
+        .guests(vgpus, vcpus)
+        .oneGpu(List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
+            List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S)),
+            new Scheduling.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
+            new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()))
+        .metrics(metrics)
+        .timing(new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0),
+            order(p99Us, 1, 0))
+        .build());
   }
 
   /**
