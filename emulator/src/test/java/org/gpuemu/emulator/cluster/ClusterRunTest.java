@@ -40,7 +40,8 @@ class ClusterRunTest {
     Settings.Scenario s = ScenarioLoader.load(FILE, FAST);
     ClusterRun.Outcome cluster;
     try (InJvmNodes nodes = new InJvmNodes()) {
-      cluster = ClusterRun.run(new ClusterRun.Source(FILE, FAST), s, 3, dir.resolve("cluster"), nodes);
+      cluster = ClusterRun.run(new ClusterRun.Source(FILE, FAST), s, 3, dir.resolve("cluster"),
+          ClusterRun.Plan.of(nodes));
     }
     assertTrue(cluster.broken().isEmpty(), cluster.broken().toString());
     assertEquals(List.of("a", "b", "c"), List.copyOf(cluster.hostNodes().keySet()));
