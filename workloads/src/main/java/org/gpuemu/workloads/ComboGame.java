@@ -50,11 +50,17 @@ public final class ComboGame implements Workload {
   private final double b;
 
   /**
-   * A game whose mean frame renders in {@code meanRenderNanos} on the whole GPU, {@code rtShare} of it in its RT
-   * kernel, after {@code cpuNanos} of CPU work per frame.
+   * Every frame of a game: released {@code fps} times a second, its mean scene rendering in {@code meanRenderNanos}
+   * on the whole GPU, {@code rtShare} of it in the RT kernel, after {@code cpuNanos} of CPU work.
    */
-  public ComboGame(String name, String description, double fps, long meanRenderNanos, double rtShare, long cpuNanos,
-      LoadTrace trace) {
+  public record Frames(double fps, long meanRenderNanos, double rtShare, long cpuNanos) {}
+
+  /** A game whose frames are {@code frames}, their load moving by {@code trace}. */
+  public ComboGame(String name, String description, Frames frames, LoadTrace trace) {
+    double fps = frames.fps();
+    long meanRenderNanos = frames.meanRenderNanos();
+    double rtShare = frames.rtShare();
+    long cpuNanos = frames.cpuNanos();
     if (!(fps > 0) || Double.isInfinite(fps)) throw new IllegalArgumentException(name + ": fps must be > 0: " + fps);
     if (meanRenderNanos <= 0 || cpuNanos <= 0) throw new IllegalArgumentException(name + ": times must be > 0");
     if (!(rtShare > 0 && rtShare < 1)) throw new IllegalArgumentException(name + ": RT share must be in (0, 1)");

@@ -236,7 +236,8 @@ public final class ComboWorkloads {
           case DYNAMIC -> "dynamic (Figure 18)";
           case FLUCTUATING -> "fluctuating all the time (§5.2 Experiment B's shape)";
         });
-    return new ComboGame(name, description, GAME_FPS, meanRenderNanos(g, q), rtShare(g), GAME_CPU_NANOS, trace);
+    return new ComboGame(name, description, new ComboGame.Frames(GAME_FPS, meanRenderNanos(g, q), rtShare(g),
+        GAME_CPU_NANOS), trace);
   }
 
   /**
@@ -250,10 +251,10 @@ public final class ComboWorkloads {
   private static void table6(List<Workload> list) {
     long render = 14_800 * US;
     list.add(new ComboGame("combo-table6", "Table 6 Experiment A: 60 FPS, 14.8 ms render per frame, stable (combo §5.2)",
-        60, render, TABLE6_RT_SHARE, GAME_CPU_NANOS, LoadTrace.stable()));
+        new ComboGame.Frames(60, render, TABLE6_RT_SHARE, GAME_CPU_NANOS), LoadTrace.stable()));
     list.add(new ComboGame("combo-table6-dynamic",
         "Table 6 Experiment B: 60 FPS, render 12-16 ms per frame, mean 14.8 ms (combo §5.2)",
-        60, render, TABLE6_RT_SHARE, GAME_CPU_NANOS, LoadTrace.fluctuating()));
+        new ComboGame.Frames(60, render, TABLE6_RT_SHARE, GAME_CPU_NANOS), LoadTrace.fluctuating()));
   }
 
   /** A DNN training job: see {@link DnnSpec}. */

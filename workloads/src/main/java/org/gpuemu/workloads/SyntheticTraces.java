@@ -40,33 +40,55 @@ public final class SyntheticTraces {
         + "org.gpuemu.workloads.SyntheticTraces; not recorded on a GPU");
     rows.add("Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),"
         + "Bytes (MB),Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx,Strm,Name");
-    long t = 1_000_000_000L; // nsys times count from the start of the session; the replay ignores the offset
-    int corr = 100;
+    // nsys times count from the start of the session; the replay ignores the offset
+    Export e = new Export(rows, 1_000_000_000L, 100);
     for (int iteration = 0; iteration < 4; iteration++) {
-      t = copy(rows, t, 120_000, 4.0, corr++, "Pageable", "Device", "[CUDA memcpy Host-to-Device]") + 2_000;
-      t = kernel(rows, t, 350_000, corr++, 128, 1, 1, 256, 7, "conv2d_fprop_kernel") + 2_000;
-      t = kernel(rows, t, 420_000, corr++, 64, 8, 1, 128, 7, "sgemm_tensorop_128x64_nn") + 2_000;
-      t = kernel(rows, t, 40_000, corr++, 256, 1, 1, 256, 7, "relu_kernel") + 2_000;
-      t = kernel(rows, t, 60_000, corr++, 32, 1, 1, 256, 14, "softmax_kernel") + 2_000;
-      t = copy(rows, t, 80_000, 0.5, corr++, "Device", "Pageable", "[CUDA memcpy Device-to-Host]");
-      t += iteration % 2 == 0 ? 1_500_000 : 4_000_000;
+      e.copy(120_000, 4.0, "Pageable", "Device", "[CUDA memcpy Host-to-Device]").idle(2_000);
+      e.kernel(350_000, new Grid(128, 1, 1, 256), 7, "conv2d_fprop_kernel").idle(2_000);
+      e.kernel(420_000, new Grid(64, 8, 1, 128), 7, "sgemm_tensorop_128x64_nn").idle(2_000);
+      e.kernel(40_000, new Grid(256, 1, 1, 256), 7, "relu_kernel").idle(2_000);
+      e.kernel(60_000, new Grid(32, 1, 1, 256), 14, "softmax_kernel").idle(2_000);
+      e.copy(80_000, 0.5, "Device", "Pageable", "[CUDA memcpy Device-to-Host]");
+      e.idle(iteration % 2 == 0 ? 1_500_000 : 4_000_000);
     }
     return String.join("\n", rows) + "\n";
   }
 
-  private static long kernel(List<String> rows, long start, long duration, int corr, int gx, int gy, int gz,
-      int blockX, int stream, String name) {
-    rows.add(start + "," + duration + "," + corr + "," + gx + "," + gy + "," + gz + "," + blockX + ",1,1,32,0.000,"
-        + "0.000,,,,," + DEVICE + ",1,," + stream + "," + name);
-    return start + duration;
-  }
+  /** A kernel's launch shape: a grid of {@code x} × {@code y} × {@code z} blocks of {@code blockX} threads. */
+  private record Grid(int x, int y, int z, int blockX) {}
 
-  private static long copy(List<String> rows, long start, long duration, double megabytes, int corr, String from,
-      String to, String name) {
-    double throughput = megabytes / (duration / 1e9);
-    rows.add(start + "," + duration + "," + corr + ",,,,,,,,,," + String.format(Locale.ROOT, "%.3f,%.3f", megabytes,
-        throughput) + "," + from + "," + to + "," + DEVICE + ",1,,7," + name);
-    return start + duration;
+  /** The export being written: its rows, the time its next row starts, and the next correlation id. */
+  private static final class Export {
+    private final List<String> rows;
+    private long t;
+    private int corr;
+
+    Export(List<String> rows, long start, int firstCorr) {
+      this.rows = rows;
+      this.t = start;
+      this.corr = firstCorr;
+    }
+
+    /** A kernel of {@code duration} ns on {@code stream}, from now on. */
+    Export kernel(long duration, Grid grid, int stream, String name) {
+      rows.add(t + "," + duration + "," + corr++ + "," + grid.x() + "," + grid.y() + "," + grid.z() + ","
+          + grid.blockX() + ",1,1,32,0.000," + "0.000,,,,," + DEVICE + ",1,," + stream + "," + name);
+      return idle(duration);
+    }
+
+    /** A copy of {@code megabytes} taking {@code duration} ns, from memory kind {@code from} to {@code to}. */
+    Export copy(long duration, double megabytes, String from, String to, String name) {
+      double throughput = megabytes / (duration / 1e9);
+      rows.add(t + "," + duration + "," + corr++ + ",,,,,,,,,," + String.format(Locale.ROOT, "%.3f,%.3f",
+          megabytes, throughput) + "," + from + "," + to + "," + DEVICE + ",1,,7," + name);
+      return idle(duration);
+    }
+
+    /** Nothing on the GPU for {@code nanos}. */
+    Export idle(long nanos) {
+      t += nanos;
+      return this;
+    }
   }
 
   /** The synthetic per-frame trace. */

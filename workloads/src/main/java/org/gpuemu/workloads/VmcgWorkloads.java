@@ -112,25 +112,47 @@ public final class VmcgWorkloads {
    */
   private static void rodinia(List<Workload> list) {
     // name, Table 2 VMCG DomU times (s), iterations with a read-back, kernel launches per iteration
-    rodinia(list, "srad", 1.448, 1.412, 1.4, 100, 4);        // 100 diffusion steps: prepare, reduce, srad, srad2
-    rodinia(list, "backprop", 0.206, 0.216, 0.212, 2, 1);    // forward pass, then weight adjustment
-    rodinia(list, "hotspot3d", 0.373, 0.345, 0.365, 1, 100); // 100 time steps, read back at the end
-    rodinia(list, "nw", 0.377, 0.393, 0.384, 1, 255);        // 2 x 128 - 1 anti-diagonals of 16x16 blocks
-    rodinia(list, "bfs", 1.658, 1.694, 1.596, 12, 2);        // one level per iteration, stop flag read back
-    rodinia(list, "lavamd", 2.239, 2.124, 2.102, 1, 1);      // one large kernel, cut into 2 ms CRBs
-    rodinia(list, "leukocyte", 4.803, 4.956, 4.911, 5, 2);   // per video frame: detection and tracking
-    rodinia(list, "particlefilter", 0.202, 0.204, 0.189, 10, 4); // per frame: likelihood, sum, normalise, resample
-    rodinia(list, "nn", 0.162, 0.139, 0.158, 1, 1);          // one distance kernel
-    rodinia(list, "btree", 0.164, 0.171, 0.168, 2, 1);       // the j and k queries (B+tree)
-    rodinia(list, "dwt2d", 0.458, 0.434, 0.44, 1, 6);        // three levels, rows and columns
-    rodinia(list, "hotspot", 1.144, 1.13, 1.123, 1, 30);     // pyramid steps over the grid
-    rodinia(list, "pathfinder", 0.296, 0.287, 0.295, 1, 5);  // 100 rows in pyramids of 20
-    rodinia(list, "gaussian", 0.194, 0.193, 0.199, 1, 126);  // 2 (N - 1) launches for N = 64
+    // 100 diffusion steps: prepare, reduce, srad, srad2
+    rodinia(list, new TableRow("srad", 1.448, 1.412, 1.4, 100, 4));
+    // forward pass, then weight adjustment
+    rodinia(list, new TableRow("backprop", 0.206, 0.216, 0.212, 2, 1));
+    // 100 time steps, read back at the end
+    rodinia(list, new TableRow("hotspot3d", 0.373, 0.345, 0.365, 1, 100));
+    // 2 x 128 - 1 anti-diagonals of 16x16 blocks
+    rodinia(list, new TableRow("nw", 0.377, 0.393, 0.384, 1, 255));
+    // one level per iteration, stop flag read back
+    rodinia(list, new TableRow("bfs", 1.658, 1.694, 1.596, 12, 2));
+    // one large kernel, cut into 2 ms CRBs
+    rodinia(list, new TableRow("lavamd", 2.239, 2.124, 2.102, 1, 1));
+    // per video frame: detection and tracking
+    rodinia(list, new TableRow("leukocyte", 4.803, 4.956, 4.911, 5, 2));
+    // per frame: likelihood, sum, normalise, resample
+    rodinia(list, new TableRow("particlefilter", 0.202, 0.204, 0.189, 10, 4));
+    // one distance kernel
+    rodinia(list, new TableRow("nn", 0.162, 0.139, 0.158, 1, 1));
+    // the j and k queries (B+tree)
+    rodinia(list, new TableRow("btree", 0.164, 0.171, 0.168, 2, 1));
+    // three levels, rows and columns
+    rodinia(list, new TableRow("dwt2d", 0.458, 0.434, 0.44, 1, 6));
+    // pyramid steps over the grid
+    rodinia(list, new TableRow("hotspot", 1.144, 1.13, 1.123, 1, 30));
+    // 100 rows in pyramids of 20
+    rodinia(list, new TableRow("pathfinder", 0.296, 0.287, 0.295, 1, 5));
+    // 2 (N - 1) launches for N = 64
+    rodinia(list, new TableRow("gaussian", 0.194, 0.193, 0.199, 1, 126));
   }
 
-  private static void rodinia(List<Workload> list, String bench, double t1, double t2, double t3, int iterations,
-      int launches) {
-    double threeVms = (t1 + t2 + t3) / 3;
+  /**
+   * A Rodinia benchmark's row of vmcg Table 2: its times (s) in the three VMCG DomUs, and its iterations with a
+   * read-back and kernel launches per iteration (approximate counts for the default inputs).
+   */
+  private record TableRow(String bench, double t1, double t2, double t3, int iterations, int launches) {}
+
+  private static void rodinia(List<Workload> list, TableRow row) {
+    String bench = row.bench();
+    int iterations = row.iterations();
+    int launches = row.launches();
+    double threeVms = (row.t1() + row.t2() + row.t3()) / 3;
     long gpu = Math.round(threeVms / 3 * 1e9 / iterations);
     CrbRun shape = new CrbRun("rodinia-" + bench, "", 0, 0, gpu, launches, false, iterations);
     long enqueue = Math.round(gpu * RODINIA_ENQUEUE_PER_GPU / shape.crbs());

@@ -160,14 +160,18 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     if (switchNanos < 0) throw new IllegalArgumentException("core " + core + ": context switch of " + switchNanos + " ns");
     CoreLedger ledger = new CoreLedger();
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Behaviors.intercept(() -> new CoreGate(
-        ledger, run, timers), Crashed.restarting(Behaviors.setup(c -> new CpuScheduler(c, core, policies.get(),
-        ledger, run, timers, switchNanos)))))));
+        ledger, run, timers), Crashed.restarting(Behaviors.setup(c -> new CpuScheduler(c, new Core(core,
+        switchNanos), policies.get(), ledger, run, timers)))))));
   }
 
-  private CpuScheduler(ActorContext<Command> ctx, int core, CpuPolicy policy, CoreLedger ledger, RunContext run,
-      TimerScheduler<Command> timers, long switchNanos) {
+  /** A physical core: its number, and the CPU time each context switch costs it. */
+  private record Core(int index, long switchNanos) {}
+
+  private CpuScheduler(ActorContext<Command> ctx, Core core, CpuPolicy policy, CoreLedger ledger, RunContext run,
+      TimerScheduler<Command> timers) {
     super(ctx);
-    this.core = core;
+    long switchNanos = core.switchNanos();
+    this.core = core.index();
     this.policy = policy;
     this.ledger = ledger;
     this.run = run;

@@ -34,19 +34,22 @@ final class CoreParts {
   final CpuCentricHook cpuCentric;
   private final SchedulerRecovery.Registry registry;
 
-  CoreParts(PolicyParts needs, RunContext run, TimerScheduler<GpuScheduler.Command> timers,
-      ActorRef<MetricsHub.Command> metrics, ActorContext<GpuScheduler.Command> ctx, Set<Integer> joined,
-      LongSupplier now, List<ActorRef<CpuScheduler.Command>> cores, Map<Integer, Integer> vgpuOfVcpu,
-      SchedulerRecovery.Registry registry) {
-    this.registry = registry;
+  /**
+   * The scheduler core as its parts see it: the vGPUs that joined it (a live view), its model time for an unstamped
+   * question, and the registry its parts' registrations go to, so that they outlive a crash.
+   */
+  record View(Set<Integer> joined, LongSupplier now, SchedulerRecovery.Registry registry) {}
+
+  CoreParts(PolicyParts needs, GpuScheduler.Wiring wiring, View core, ActorContext<GpuScheduler.Command> ctx,
+      TimerScheduler<GpuScheduler.Command> timers, RunContext run) {
+    this.registry = core.registry();
     this.controller = needs.presentGate() == null ? null
-        : new VgrisController(needs.presentGate(), run, timers, metrics, ctx.getSelf().narrow(), ctx.getLog(),
-            joined, now);
-    this.agents = controller != null ? controller : new PassThroughAgents(joined);
-    this.meter = needs.meters() ? new VmcgMeter(needs.cpuTimeInput(), needs.busInput(), joined) : null;
+        : new VgrisController(needs.presentGate(), run, timers, wiring.metrics(), ctx, core);
+    this.agents = controller != null ? controller : new PassThroughAgents(core.joined());
+    this.meter = needs.meters() ? new VmcgMeter(needs.cpuTimeInput(), needs.busInput(), core.joined()) : null;
     this.router = needs.gpuCoscheduling() == null ? null : new CoscheduleRouter(needs.gpuCoscheduling());
-    this.cpuCentric = needs.cpuCoscheduling() == null ? null : new CpuCentricHook(needs.cpuCoscheduling(), cores,
-        vgpuOfVcpu, ctx.messageAdapter(CpuScheduler.SwitchedTo.class, CpuPicked::new));
+    this.cpuCentric = needs.cpuCoscheduling() == null ? null : new CpuCentricHook(needs.cpuCoscheduling(),
+        wiring.cores(), wiring.vgpuOfVcpu(), ctx.messageAdapter(CpuScheduler.SwitchedTo.class, CpuPicked::new));
   }
 
   /** The parts' messages, for the parts switched on; the scheduler handles a VGRIS wake-up and a core's pick. */

@@ -70,32 +70,30 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private long token;
 
   /**
-   * A core for the policy {@code policies} makes (after a crash, a fresh one) with the parts {@code partsOf} it; cores
-   * and {@code vgpuOfVcpu} (every vCPU's vGPU) for CPU-centric coscheduling.
+   * What a scheduler core is wired to: {@code partsOf} gives the parts a policy switches on, {@code metrics} the
+   * metrics hub; the host's {@code cores} and {@code vgpuOfVcpu} (every vCPU's vGPU) serve CPU-centric coscheduling.
    */
-  public static Behavior<Command> create(Supplier<GpuPolicy> policies, Function<GpuPolicy, PolicyParts> partsOf,
-      RunContext run, ActorRef<MetricsHub.Command> metrics, List<ActorRef<CpuScheduler.Command>> cores,
-      Map<Integer, Integer> vgpuOfVcpu) {
+  public record Wiring(Function<GpuPolicy, PolicyParts> partsOf, ActorRef<MetricsHub.Command> metrics,
+      List<ActorRef<CpuScheduler.Command>> cores, Map<Integer, Integer> vgpuOfVcpu) {}
+
+  /** A core for the policy {@code policies} makes (after a crash, a fresh one), wired by {@code wiring}. */
+  public static Behavior<Command> create(Supplier<GpuPolicy> policies, Wiring wiring, RunContext run) {
     SchedulerRecovery.Registry registry = new SchedulerRecovery.Registry();
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(c -> {
-      GpuPolicy policy = policies.get();
-      return new GpuScheduler(c, policy, partsOf.apply(policy), run, metrics, timers, cores, vgpuOfVcpu, registry);
-    })))));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(c ->
+        new GpuScheduler(c, policies.get(), wiring, run, timers, registry))))));
   }
 
-  private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, PolicyParts needs, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, TimerScheduler<Command> timers,
-      List<ActorRef<CpuScheduler.Command>> cores, Map<Integer, Integer> vgpuOfVcpu,
-      SchedulerRecovery.Registry registry) {
+  private GpuScheduler(ActorContext<Command> ctx, GpuPolicy policy, Wiring wiring, RunContext run,
+      TimerScheduler<Command> timers, SchedulerRecovery.Registry registry) {
     super(ctx);
     this.recovery = new SchedulerRecovery(registry);
     this.policy = policy;
     this.run = run;
     this.timers = timers;
-    this.needs = needs;
-    this.parts = new CoreParts(needs, run, timers, metrics, ctx, vgpus.keySet(), this::atWallNow, cores, vgpuOfVcpu,
-        registry);
-    metrics.tell(new MetricsHub.Mode(parts.controller != null ? needs.presentGate().algorithm().label()
+    this.needs = wiring.partsOf().apply(policy);
+    this.parts = new CoreParts(needs, wiring, new CoreParts.View(vgpus.keySet(), this::atWallNow, registry), ctx,
+        timers, run);
+    wiring.metrics().tell(new MetricsHub.Mode(parts.controller != null ? needs.presentGate().algorithm().label()
         : policy.name()));
     if (recovery.restarted()) clock = recovery.rebuild(this::onJoin, parts, needs.perSecond() ? this::armSecond : null);
   }

@@ -53,19 +53,25 @@ public final class PhysicalGpu {
   private PhysicalGpu() {}
 
   /**
-   * {@code copyCores} run the GTT copies of a slot memory policy, in turn (Dom0's vCPUs, one on each host core: see
-   * {@link SmGroup}).
+   * The GPU memory's policy, whether it copies through the GTT (a slot memory policy), and {@code copyCores}, which
+   * run those copies in turn (Dom0's vCPUs, one on each host core: see {@link SmGroup}).
    */
-  public static Behavior<Command> create(Settings.Gpu gpu, boolean spaceShared, MemoryPolicy memoryPolicy,
-      boolean copiesGtt, List<ActorRef<CpuScheduler.Command>> copyCores, RunContext run, ActorRef<Ready> replyTo) {
+  public record Memory(MemoryPolicy policy, boolean copiesGtt, List<ActorRef<CpuScheduler.Command>> copyCores) {}
+
+  /**
+   * GPU {@code gpu}, its SMs time-shared as one group or {@code spaceShared} as two; {@code replyTo} hears its units.
+   */
+  public static Behavior<Command> create(Settings.Gpu gpu, boolean spaceShared, Memory memorySpec, RunContext run,
+      ActorRef<Ready> replyTo) {
+    boolean copiesGtt = memorySpec.copiesGtt();
     return Behaviors.setup(ctx -> {
-      ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memoryPolicy, copiesGtt, run), "memory");
+      ActorRef<GpuMemory.Command> memory = ctx.spawn(GpuMemory.create(memorySpec.policy(), copiesGtt, run), "memory");
       if (spaceShared) {
         FluidModel model = FluidModel.of(ColocationTable.combo());
-        ActorRef<SmGroup.Command> render = ctx.spawn(SmGroup.create(gpu.sms(), gpu.sms(), SPACE_SHARED_CONCURRENCY,
-            0, model, run), "sm-group-render");
-        ActorRef<SmGroup.Command> be = ctx.spawn(SmGroup.create(0, gpu.sms(), SPACE_SHARED_CONCURRENCY, 0, model,
-            run), "sm-group-be");
+        ActorRef<SmGroup.Command> render = ctx.spawn(SmGroup.create(new SmGroup.Spec(gpu.sms(), gpu.sms(),
+            SPACE_SHARED_CONCURRENCY, 0, model), run), "sm-group-render");
+        ActorRef<SmGroup.Command> be = ctx.spawn(SmGroup.create(new SmGroup.Spec(0, gpu.sms(),
+            SPACE_SHARED_CONCURRENCY, 0, model), run), "sm-group-be");
         render.tell(new SmGroup.Sibling(be));
         be.tell(new SmGroup.Sibling(render));
         Ready ready = new Ready(List.of(render, be), memory, ctx.getSelf());
@@ -87,9 +93,10 @@ public final class PhysicalGpu {
             .build());
       }
       SmGroup.GttCopies copies = copiesGtt
-          ? new SmGroup.GttCopies(memory, copyCores) : SmGroup.GttCopies.NONE;
-      ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(gpu.sms(), gpu.totalSms(), gpu.maxConcurrentKernels(),
-          gpu.contextSwitchNanos(), FluidModel.sharedEqually(), copies, run), "sm-group-0");
+          ? new SmGroup.GttCopies(memory, memorySpec.copyCores()) : SmGroup.GttCopies.NONE;
+      ActorRef<SmGroup.Command> whole = ctx.spawn(SmGroup.create(new SmGroup.Spec(gpu.sms(), gpu.totalSms(),
+          gpu.maxConcurrentKernels(), gpu.contextSwitchNanos(), FluidModel.sharedEqually()), copies, run),
+          "sm-group-0");
       Ready ready = new Ready(List.of(whole), memory, ctx.getSelf());
       replyTo.tell(ready);
       return run.causal(Behaviors.receive(Command.class)

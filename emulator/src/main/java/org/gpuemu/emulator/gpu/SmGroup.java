@@ -133,14 +133,7 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   /** Final figures of the group; {@code lastEventNanos} is when it last changed (drain after the end included). */
   public record GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches,
-      long kernelsCompleted, long medianKernelNanos, long lastEventNanos, int totalSms, double smBusyNanos) {
-    /** A group that owned {@code sms} SMs all along: SM time busy = sms × busy time. */
-    public GroupReport(int sms, long kernelBusyNanos, long switchNanos, long contextSwitches, long kernelsCompleted,
-        long medianKernelNanos, long lastEventNanos) {
-      this(sms, kernelBusyNanos, switchNanos, contextSwitches, kernelsCompleted, medianKernelNanos, lastEventNanos,
-          sms, (double) sms * kernelBusyNanos);
-    }
-  }
+      long kernelsCompleted, long medianKernelNanos, long lastEventNanos, int totalSms, double smBusyNanos) {}
 
   private static final Object TICK = "tick";
 
@@ -167,15 +160,19 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   private final ActorRef<CpuScheduler.Done> copyDone;
   private long token; // the armed timer's: a tick of an older arming is stale
 
-  public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
-      FluidModel model, RunContext run) {
-    return create(sms, totalSms, maxConcurrent, contextSwitchNanos, model, GttCopies.NONE, run);
+  /**
+   * An SM group's hardware: {@code sms} SMs of the GPU's {@code totalSms}, at most {@code maxConcurrent} kernels side
+   * by side, a context switch of {@code contextSwitchNanos}, and the fluid model of kernels sharing it.
+   */
+  public record Spec(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos, FluidModel model) {}
+
+  public static Behavior<Command> create(Spec spec, RunContext run) {
+    return create(spec, GttCopies.NONE, run);
   }
 
-  public static Behavior<Command> create(int sms, int totalSms, int maxConcurrent, long contextSwitchNanos,
-      FluidModel model, GttCopies copies, RunContext run) {
-    Held held = new Held(new SmGroupModel<>(sms, totalSms, maxConcurrent, contextSwitchNanos, model,
-        copies.memory() != null));
+  public static Behavior<Command> create(Spec spec, GttCopies copies, RunContext run) {
+    Held held = new Held(new SmGroupModel<>(spec.sms(), spec.totalSms(), spec.maxConcurrent(),
+        spec.contextSwitchNanos(), spec.model(), copies.memory() != null));
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(
         Behaviors.setup(c -> new SmGroup(c, held, copies, run, timers))))));
   }
@@ -291,9 +288,9 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   private Behavior<Command> onReport(Report msg) {
-    msg.replyTo().tell(new GroupReport(model.sms(), model.kernelBusyNanos(), model.switchNanos(),
-        model.contextSwitches(), model.kernelsCompleted(), model.medianKernelNanos(), model.lastEventAt(),
-        model.totalSms(), model.smBusyNanos()));
+    SmGroupFigures f = model.figures();
+    msg.replyTo().tell(new GroupReport(model.sms(), f.kernelBusyNanos(), f.switchNanos(), f.contextSwitches(),
+        f.kernelsCompleted(), f.medianKernelNanos(), model.lastEventAt(), model.totalSms(), f.smBusyNanos()));
     return Behaviors.same();
   }
 

@@ -6,10 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import org.HdrHistogram.Histogram;
+import org.gpuemu.emulator.gpu.Corunners.Running;
 import org.gpuemu.workloads.KernelSpec;
-import org.gpuemu.workloads.KernelType;
-import org.gpuemu.workloads.MemoryClass;
 
 /**
  * What an SM group does with its kernels, in model time and nothing else: the {@link SmGroup} actor feeds it the
@@ -92,32 +90,6 @@ public final class SmGroupModel<T> {
 
   private record SwitchingUntil(long until) implements Switch {}
 
-  private static final class Running<T> {
-    final Kernel<T> kernel;
-    final KernelType type;
-    final MemoryClass memory;
-    final long started;
-    /** SMs it is bound to (SM-bound version), 0 when unbound. */
-    final int bound;
-    /** SMs it spreads over; an unbound kernel's grows with its group, never shrinks. */
-    int span;
-    /** SM-nanoseconds of work left. */
-    double remaining;
-    double accounted;
-    /** A hung kernel's watchdog deadline ({@link #hang}); Long.MAX_VALUE: not hung. */
-    long watchdog = Long.MAX_VALUE;
-
-    Running(Kernel<T> kernel, double work, long started, int bound, int span) {
-      this.kernel = kernel;
-      this.type = kernel.spec().type();
-      this.memory = kernel.spec().memory();
-      this.remaining = work;
-      this.started = started;
-      this.bound = bound;
-      this.span = span;
-    }
-  }
-
   /** Why a hang's reset fails its kernels. */
   public static final String GPU_RESET = "gpu-reset";
 
@@ -126,10 +98,11 @@ public final class SmGroupModel<T> {
   private final int totalSms;
   private final int maxConcurrent;
   private final long contextSwitchNanos;
-  private final FluidModel fluid;
   private final boolean copiesGtt;
   private final ArrayDeque<Kernel<T>> fifo = new ArrayDeque<>();
-  private final List<Running<T>> running = new ArrayList<>();
+  private final Corunners<T> corunners;
+  /** The running kernels, suspended ones included, in the order they started ({@link Corunners#list}). */
+  private final List<Running<T>> running;
   /** SMs owned now (space sharing changes it; otherwise fixed). */
   private int sms;
   /** SMs the current layout gives the group. */
@@ -142,17 +115,7 @@ public final class SmGroupModel<T> {
   /** The vGPU whose context the group holds; none before its first kernel. */
   private OptionalInt context = OptionalInt.empty();
   private Switch switching = NoSwitch.INSTANCE;
-  private long kernelBusy;
-  private double smBusy;
-  private long switchTime;
-  private long switches;
-  private long completedCount;
-  /**
-   * Kernel durations weighted by their GPU time (one count per started microsecond), so that the median is the
-   * kernel length half of the GPU's time went to: the fidelity reference. Counted per kernel, a workload's many
-   * 1 us transfers (FairGV's synchronous copies) would make the median a transfer and the limit unreachable.
-   */
-  private final Histogram kernelDurations = new Histogram(3_600_000_000_000L, 2);
+  private final SmGroupFigures figures = new SmGroupFigures();
   /** What the event being handled has led to so far. */
   private List<Completion<T>> completions = new ArrayList<>();
   private Optional<CopyRequest> copy = Optional.empty();
@@ -176,7 +139,8 @@ public final class SmGroupModel<T> {
     this.totalSms = totalSms;
     this.maxConcurrent = maxConcurrent;
     this.contextSwitchNanos = contextSwitchNanos;
-    this.fluid = fluid;
+    this.corunners = new Corunners<>(fluid);
+    this.running = corunners.list;
     this.copiesGtt = copiesGtt;
   }
 
@@ -267,18 +231,13 @@ public final class SmGroupModel<T> {
     long now = catchUp(at);
     for (Running<T> k : running) {
       if (k.kernel.vgpu() == vgpu && k.watchdog == Long.MAX_VALUE) {
-        hangs(k, now + watchdogNanos);
+        k.hangs(now + watchdogNanos);
         return step();
       }
     }
     hangNext = vgpu;
     hangWatchdog = watchdogNanos;
     return step();
-  }
-
-  private static void hangs(Running<?> k, long watchdog) {
-    k.remaining = Double.POSITIVE_INFINITY;
-    k.watchdog = watchdog;
   }
 
   /** The watchdog's reset at {@code now}: the hung kernels and their vGPUs' queued kernels fail. */
@@ -340,17 +299,7 @@ public final class SmGroupModel<T> {
   public OptionalLong nextEventAt() {
     if (switching instanceof Copying) return OptionalLong.empty();
     if (switching instanceof SwitchingUntil s) return OptionalLong.of(s.until());
-    if (running.isEmpty()) return OptionalLong.empty();
-    double[] rates = fluid.rates(types(), memories());
-    double soonest = Double.MAX_VALUE;
-    long watchdog = Long.MAX_VALUE;
-    for (int i = 0; i < running.size(); i++) {
-      Running<T> k = running.get(i);
-      watchdog = Math.min(watchdog, k.watchdog);
-      if (active(k) && k.watchdog == Long.MAX_VALUE) soonest = Math.min(soonest, k.remaining / (rates[i] * k.span));
-    }
-    long completion = soonest == Double.MAX_VALUE ? Long.MAX_VALUE : last + (long) Math.ceil(soonest);
-    long next = Math.min(completion, watchdog);
+    long next = corunners.nextEventAt(last, sms);
     // Long.MAX_VALUE: every kernel waits for SMs, a grant wakes it
     return next == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(next);
   }
@@ -369,32 +318,9 @@ public final class SmGroupModel<T> {
     return totalSms;
   }
 
-  /** Group time during which at least one kernel progressed. */
-  public long kernelBusyNanos() {
-    return kernelBusy;
-  }
-
-  /** SM time busy: busy time × the SMs spanned (at most those owned). */
-  public double smBusyNanos() {
-    return smBusy;
-  }
-
-  /** Group time spent switching contexts (GTT copies included). */
-  public long switchNanos() {
-    return switchTime;
-  }
-
-  public long contextSwitches() {
-    return switches;
-  }
-
-  public long kernelsCompleted() {
-    return completedCount;
-  }
-
-  /** The kernel duration (start to end) half of the group's kernel time went to; 0 before the first completion. */
-  public long medianKernelNanos() {
-    return kernelDurations.getTotalCount() == 0 ? 0 : kernelDurations.getValueAtPercentile(50);
+  /** What the group has done so far: busy time, switches, kernels completed. */
+  public SmGroupFigures figures() {
+    return figures;
   }
 
   /** Kernels running (started, not completed), suspended ones included. */
@@ -451,39 +377,17 @@ public final class SmGroupModel<T> {
     handover = Optional.of(new Handover(surplus, epoch, totalSms - target, now));
   }
 
-  /** Whether a kernel progresses: it spans SMs, and an SM-bound one has all its SMs. */
-  private boolean active(Running<T> k) {
-    return k.span > 0 && (k.bound == 0 || sms >= k.bound);
-  }
-
   /** Moves the fluid model from {@code last} to {@code now}. */
   private void advance(long now) {
     long dt = now - last;
     if (dt <= 0) return;
     if (switching instanceof SwitchingUntil s) {
-      switchTime += Math.min(dt, Math.max(0, s.until() - last));
+      figures.switching(Math.min(dt, Math.max(0, s.until() - last)));
     } else if (switching instanceof Copying) {
-      switchTime += dt;
+      figures.switching(dt);
     }
-    int activeCount = 0;
-    int spanned = 0;
-    for (Running<T> k : running) {
-      if (active(k)) {
-        activeCount++;
-        spanned = Math.max(spanned, k.span);
-      }
-    }
-    if (activeCount > 0) {
-      double[] rates = fluid.rates(types(), memories());
-      for (int i = 0; i < running.size(); i++) {
-        Running<T> k = running.get(i);
-        if (!active(k)) continue;
-        k.remaining -= dt * rates[i] * k.span;
-        k.accounted += (double) dt / activeCount;
-      }
-      kernelBusy += dt;
-      smBusy += (double) dt * Math.min(sms, spanned);
-    }
+    int spanned = corunners.progress(dt, sms);
+    if (spanned > 0) figures.busy(dt, Math.min(sms, spanned));
     last = now;
   }
 
@@ -492,9 +396,7 @@ public final class SmGroupModel<T> {
       Running<T> k = it.next();
       if (k.remaining > DONE_EPSILON * Math.max(1, k.span)) continue;
       it.remove();
-      completedCount++;
-      long took = Math.max(1, now - k.started);
-      kernelDurations.recordValueWithCount(took, 1 + took / 1_000);
+      figures.completed(Math.max(1, now - k.started));
       completions.add(new Completion<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), k.started, now));
     }
   }
@@ -507,7 +409,7 @@ public final class SmGroupModel<T> {
       if (otherContext && (contextSwitchNanos > 0 || copiesGtt)) {
         if (!running.isEmpty()) return; // a context switch waits for the group to drain
         context = OptionalInt.of(next.vgpu());
-        switches++;
+        figures.switched();
         if (copiesGtt) {
           switching = new Copying(now);
           copy = Optional.of(new CopyRequest(next.vgpu(), now));
@@ -516,7 +418,7 @@ public final class SmGroupModel<T> {
         }
         return;
       }
-      if (otherContext) switches++; // free of cost: counted, not waited for
+      if (otherContext) figures.switched(); // free of cost: counted, not waited for
       context = OptionalInt.of(next.vgpu());
       fifo.poll();
       int bound = Math.min(totalSms, next.boundSms());
@@ -525,21 +427,9 @@ public final class SmGroupModel<T> {
           span);
       running.add(started);
       if (next.vgpu() == hangNext) {
-        hangs(started, now + hangWatchdog);
+        started.hangs(now + hangWatchdog);
         hangNext = -1;
       }
     }
-  }
-
-  private List<KernelType> types() {
-    List<KernelType> t = new ArrayList<>(running.size());
-    for (Running<T> k : running) t.add(k.type);
-    return t;
-  }
-
-  private List<MemoryClass> memories() {
-    List<MemoryClass> m = new ArrayList<>(running.size());
-    for (Running<T> k : running) m.add(k.memory);
-    return m;
   }
 }

@@ -99,23 +99,31 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private long origin = -1;
 
   /**
-   * A scheduler for {@code policy}, not yet attached: it attaches it to a GPU of {@code totalSms} SMs executing
-   * COMBO's co-location table, with the game's frame rate and its Eq. 4 predictor fitted offline on the game.
+   * What a space scheduler shares: a GPU of {@code totalSms} SMs, between best-effort kernels and the game VM whose
+   * vGPU is {@code gameVgpu}, running {@code game} from {@code gameSeed}.
    */
-  public static Behavior<Command> create(SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,
-      long gameSeed, RunContext run, ActorRef<MetricsHub.Command> metrics) {
+  public record Sharing(int totalSms, int gameVgpu, ComboGame game, long gameSeed) {}
+
+  /**
+   * A scheduler for {@code policy}, not yet attached: it attaches it to the GPU of {@code sharing} executing COMBO's
+   * co-location table, with the game's frame rate and its Eq. 4 predictor fitted offline on the game.
+   */
+  public static Behavior<Command> create(SpacePolicy policy, Sharing sharing, RunContext run,
+      ActorRef<MetricsHub.Command> metrics) {
     // after a crash, the held frame's start, its timer cancelled by the restart, is armed again
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restartingSame(c -> new
-        SpaceScheduler(c, policy, totalSms, gameVgpu, game, gameSeed, run, metrics, timers), s -> s.pumped()))));
+        SpaceScheduler(c, policy, sharing, run, metrics, timers), s -> s.pumped()))));
   }
 
-  private SpaceScheduler(ActorContext<Command> ctx, SpacePolicy policy, int totalSms, int gameVgpu, ComboGame game,
-      long gameSeed, RunContext run, ActorRef<MetricsHub.Command> metrics, TimerScheduler<Command> timers) {
+  private SpaceScheduler(ActorContext<Command> ctx, SpacePolicy policy, Sharing sharing, RunContext run,
+      ActorRef<MetricsHub.Command> metrics, TimerScheduler<Command> timers) {
     super(ctx);
     this.policy = policy;
+    int totalSms = sharing.totalSms();
+    ComboGame game = sharing.game();
     this.totalSms = totalSms;
-    this.gameVgpu = gameVgpu;
-    this.scenes = game.scenes(gameSeed);
+    this.gameVgpu = sharing.gameVgpu();
+    this.scenes = game.scenes(sharing.gameSeed());
     this.run = run;
     this.metrics = metrics;
     this.timers = timers;

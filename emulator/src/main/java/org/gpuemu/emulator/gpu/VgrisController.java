@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
@@ -71,16 +72,15 @@ public final class VgrisController implements PresentControl {
   private long collectedEnd;
 
   VgrisController(PresentGate gate, RunContext run, TimerScheduler<GpuScheduler.Command> timers,
-      ActorRef<MetricsHub.Command> metrics, ActorRef<AgentReport> self, Logger log, Set<Integer> joined,
-      LongSupplier now) {
+      ActorRef<MetricsHub.Command> metrics, ActorContext<GpuScheduler.Command> ctx, CoreParts.View core) {
     this.gate = gate;
     this.run = run;
     this.timers = timers;
     this.metrics = metrics;
-    this.self = self;
-    this.log = log;
-    this.joined = joined;
-    this.now = now;
+    this.self = ctx.getSelf().narrow();
+    this.log = ctx.getLog();
+    this.joined = core.joined();
+    this.now = core.now();
   }
 
   @Override public <T> Behavior<T> onAgentJoin(AgentJoin join) {

@@ -83,20 +83,23 @@ public final class Host extends AbstractBehavior<Host.Command> {
    */
   public static Behavior<Command> create(Settings.Scenario scenario, int index, RunContext run,
       ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
-    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, index, run, metrics, history, replyTo)));
+    return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, index, run, new Links(metrics, history,
+        replyTo))));
   }
 
-  private Host(ActorContext<Command> ctx, Settings.Scenario scenario, int index, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
+  /** What a host reports to: the metrics hub, the run's request history, and who hears its {@link Refs}. */
+  private record Links(ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {}
+
+  private Host(ActorContext<Command> ctx, Settings.Scenario scenario, int index, RunContext run, Links links) {
     super(ctx);
     this.scenario = scenario;
     this.index = index;
     this.host = scenario.hosts().get(index);
     this.vmsHere = scenario.vms().stream().filter(vm -> vm.host() == index).toList();
     this.run = run;
-    this.metrics = metrics;
-    this.history = history;
-    this.replyTo = replyTo;
+    this.metrics = links.metrics();
+    this.history = links.history();
+    this.replyTo = links.replyTo();
     this.gpus = new PhysicalGpu.Ready[host.gpus()];
     Settings.PolicyChoice cpu = scenario.cpuPolicy();
     for (int c = 0; c < host.cores(); c++) {
@@ -121,22 +124,25 @@ public final class Host extends AbstractBehavior<Host.Command> {
     Unit unit;
     if (scenario.spaceShared()) {
       Settings.Vm game = gameVm(scenario);
-      ActorRef<SpaceScheduler.Command> space = ctx.spawn(SpaceScheduler.create(gc.create(PolicyKind.SPACE),
-          host.gpu().sms(), game.index(), (ComboGame) scenario.workload(game.workload()),
-          Vm.programSeed(scenario.seed(), game.seedIndex()), run, metrics), "gpu-scheduler" + suffix);
+      SpaceScheduler.Sharing sharing = new SpaceScheduler.Sharing(host.gpu().sms(), game.index(),
+          (ComboGame) scenario.workload(game.workload()), Vm.programSeed(scenario.seed(), game.seedIndex()));
+      ActorRef<SpaceScheduler.Command> space = ctx.spawn(SpaceScheduler.create(gc.create(PolicyKind.SPACE), sharing,
+          run, metrics), "gpu-scheduler" + suffix);
       unit = new Unit(space.narrow(), null, space, PolicyParts.NONE, new VcpuReports(false, copiesGtt), Slicer.NONE);
     } else {
       GpuPolicy gpuPolicy = gc.create(PolicyKind.GPU);
       PolicyParts parts = PolicyParts.of(gpuPolicy, gc.spec().inputs());
       // this instance first; after a gpu-scheduler-crash, a fresh one from the configuration
+      GpuScheduler.Wiring wiring = new GpuScheduler.Wiring(p -> PolicyParts.of(p, gc.spec().inputs()), metrics,
+          List.copyOf(cores), vgpuOfVcpu(g));
       ActorRef<GpuScheduler.Command> time = ctx.spawn(GpuScheduler.create(firstThenFresh(gpuPolicy,
-          () -> gc.create(PolicyKind.GPU)), p -> PolicyParts.of(p, gc.spec().inputs()), run, metrics,
-          List.copyOf(cores), vgpuOfVcpu(g)), "gpu-scheduler" + suffix);
+          () -> gc.create(PolicyKind.GPU)), wiring, run), "gpu-scheduler" + suffix);
       unit = new Unit(time.narrow(), time, null, parts, new VcpuReports(parts.cpuTime(), copiesGtt),
           parts.slicing() != null ? parts.slicing().slicing()::slice : Slicer.NONE);
     }
-    physical.add(ctx.spawn(PhysicalGpu.create(host.gpuOf(g), scenario.spaceShared(), memoryPolicy, copiesGtt,
-        List.copyOf(cores), run, ctx.messageAdapter(PhysicalGpu.Ready.class, GpuReady::new)), "gpu" + suffix));
+    physical.add(ctx.spawn(PhysicalGpu.create(host.gpuOf(g), scenario.spaceShared(), new PhysicalGpu.Memory(
+        memoryPolicy, copiesGtt, List.copyOf(cores)), run, ctx.messageAdapter(PhysicalGpu.Ready.class,
+        GpuReady::new)), "gpu" + suffix));
     return unit;
   }
 
@@ -198,8 +204,9 @@ public final class Host extends AbstractBehavior<Host.Command> {
     ActorRef<Vm.Ready> vmReady = getContext().messageAdapter(Vm.Ready.class, VmReady::new);
     Map<Integer, Integer> first = firstVcpus();
     for (Settings.Vm vm : vmsHere) {
-      getContext().spawn(Vm.create(vm, scenario.workload(vm.workload()), first.get(vm.index()), scenario.seed(),
-          scenario.durationNanos(), run, wiring(vm.gpu()), vmReady), "vm-" + vm.seedIndex());
+      Vm.Spec spec = new Vm.Spec(vm, scenario.workload(vm.workload()), first.get(vm.index()), scenario.seed(),
+          scenario.durationNanos());
+      getContext().spawn(Vm.create(spec, run, wiring(vm.gpu()), vmReady), "vm-" + vm.seedIndex());
       Unit unit = units.get(vm.gpu());
       if (unit.parts().busAndMemory()) {
         unit.timeSharing().tell(new VmcgMeter.MemoryShare(vm.index(),

@@ -128,19 +128,6 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
       latencyCdfUs = List.copyOf(latencyCdfUs);
     }
 
-    /** Without the Present figures and the usage range (hand-made figures). */
-    public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-        long gpuBusyNanos, long maxMemoryBytes, List<Long> latencyCdfUs, double fpsMin, double fpsMax) {
-      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes,
-          latencyCdfUs, fpsMin, fpsMax, null, null);
-    }
-
-    /** Without the distribution or the FPS range (hand-made figures). */
-    public VmMetrics(long frames, long framesOverSla, long latencyP50Us, long latencyP99Us, long latencyMaxUs,
-        long gpuBusyNanos, long maxMemoryBytes) {
-      this(frames, framesOverSla, latencyP50Us, latencyP99Us, latencyMaxUs, gpuBusyNanos, maxMemoryBytes, List.of(),
-          Double.NaN, Double.NaN);
-    }
   }
 
   /** {@code recoveries}: each fault's time to recover on the timeline's measure, by fault, ns ({@link FaultPeriods}). */
@@ -182,18 +169,22 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     MetricsStore held = new MetricsStore(vms.size(), periodNanos, marksFaults,
         vms.stream().mapToInt(VmInfo::weight).toArray());
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(Crashed.restarting(Behaviors.setup(
-        c -> new MetricsHub(c, vms, periodNanos, timeline, run, t, tap, held))))));
+        c -> new MetricsHub(c, vms, run, t, new Sink(timeline, tap), held))))));
   }
 
-  private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, long period, Path timeline, RunContext run,
-      TimerScheduler<Command> timers, TimelineTap tap, MetricsStore held) {
+  /** Where the timeline's rows go: its file, and the tap that sees each row. */
+  private record Sink(Path timeline, TimelineTap tap) {}
+
+  /** {@code held}: what outlives a crash, the timeline's period with it. */
+  private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, RunContext run, TimerScheduler<Command> timers,
+      Sink sink, MetricsStore held) {
     super(ctx);
     this.vms = List.copyOf(vms);
-    this.period = period;
+    this.period = held.periodNanos;
     this.run = run;
     this.timers = timers;
     this.h = held;
-    if (held.queue == null) held.open(ctx.getSystem(), timeline, tap, QUEUE_SIZE);
+    if (held.queue == null) held.open(ctx.getSystem(), sink.timeline(), sink.tap(), QUEUE_SIZE);
     if (held.tickDue >= 0) run.arm(timers, TICK, new Tick(held.tickDue), held.tickDue);
   }
 

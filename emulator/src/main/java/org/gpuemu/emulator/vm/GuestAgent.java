@@ -114,24 +114,28 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   /** What follows the CPU work the guest's vCPU is running for the agent (null: none), given when it ended. */
   private LongConsumer afterGuestCpu;
 
-  public static Behavior<Command> create(Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<Scheduling.Command> controller, ActorRef<MetricsHub.Command> metrics, RunContext run,
-      RequestHistory history) {
+  /**
+   * The actors a guest agent talks to: its VM's vGPU, the controller its Presents ask (the GPU scheduler, whose
+   * present control answers), and the metrics hub.
+   */
+  public record Peers(ActorRef<VGpu.Command> vgpu, ActorRef<Scheduling.Command> controller,
+      ActorRef<MetricsHub.Command> metrics) {}
+
+  public static Behavior<Command> create(Settings.Vm vm, Peers peers, RunContext run, RequestHistory history) {
     AgentLedger ledger = new AgentLedger(vm.index(), history);
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(Crashed.restarting(Behaviors.setup(
-        c -> new GuestAgent(c, vm, vgpu, controller, metrics, run, timers, ledger))))));
+        c -> new GuestAgent(c, vm, peers, run, timers, ledger))))));
   }
 
-  private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, ActorRef<VGpu.Command> vgpu,
-      ActorRef<Scheduling.Command> controller, ActorRef<MetricsHub.Command> metrics, RunContext run,
+  private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, Peers peers, RunContext run,
       TimerScheduler<Command> timers, AgentLedger ledger) {
     super(ctx);
-    this.metrics = metrics;
+    this.metrics = peers.metrics();
     this.ledger = ledger;
     this.vgpuIndex = vm.index();
     this.vm = vm;
-    this.vgpu = vgpu;
-    this.controller = controller;
+    this.vgpu = peers.vgpu();
+    this.controller = peers.controller();
     this.run = run;
     this.timers = timers;
     this.pacer = new SlaPacer(SlaPacer.targetLatencyNanos(vm.slaFps()), DEFAULT_HISTORY);

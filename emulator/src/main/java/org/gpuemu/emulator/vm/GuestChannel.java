@@ -69,15 +69,18 @@ final class GuestChannel {
   /** Requests failed here (timed out, or dropped by a reboot): the vGPU never took them. */
   long failed;
 
+  /** The channel's two ends: the vGPU it carries the guest's calls to, and the vCPU they come from. */
+  record Ends(ActorRef<VGpu.Command> vgpu, ActorRef<VCpu.Command> vcpu) {}
+
   /** {@code timers}: the vCPU's, which outlive its restarts as the channel does. */
-  GuestChannel(int vm, FaultPlan.Channel settings, ActorRef<VGpu.Command> vgpu, ActorRef<VCpu.Command> self,
-      RequestHistory history, RunContext run, TimerScheduler<VCpu.Command> timers) {
+  GuestChannel(int vm, FaultPlan.Channel settings, Ends ends, RequestHistory history, RunContext run,
+      TimerScheduler<VCpu.Command> timers) {
     this.run = run;
     this.timers = timers;
     this.vm = vm;
     this.settings = settings;
-    this.vgpu = vgpu;
-    this.self = self;
+    this.vgpu = ends.vgpu();
+    this.self = ends.vcpu();
     this.history = history;
   }
 

@@ -113,22 +113,37 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   private final VcpuState st;
   private final VcpuGuest guest;
 
-  /** {@code programs} makes the guest program (null: an idle vCPU); {@code channel}: {@link GuestChannel}'s, or null. */
-  public static Behavior<Command> create(int vcpu, Settings.Vm settings, Supplier<Program> programs, RunContext run,
-      ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
-      ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics, VcpuReports reports,
-      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler, RequestHistory history, FaultPlan.Channel channel) {
-    VcpuState st = new VcpuState(vcpu, programs);
+  /**
+   * Which vCPU this is: number {@code vcpu} of the run, of VM {@code vm}, whose guest program {@code programs} makes
+   * (null: an idle vCPU).
+   */
+  public record Spec(int vcpu, Settings.Vm vm, Supplier<Program> programs) {}
+
+  /**
+   * The actors a vCPU talks to: its physical core, its VM's vGPU and guest agent, the GPU memory, the metrics hub,
+   * and the GPU scheduler's coscheduling join (null when the policy does not coschedule).
+   */
+  public record Peers(ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu,
+      ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
+      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {}
+
+  /**
+   * The vCPU {@code spec} wired to {@code peers}; {@code reports}: what it reports of each CPU slice; {@code history}:
+   * the run's request history; {@code channel}: the message faults of its channel to the vGPU ({@link GuestChannel}),
+   * or null.
+   */
+  public static Behavior<Command> create(Spec spec, Peers peers, RunContext run, VcpuReports reports,
+      RequestHistory history, FaultPlan.Channel channel) {
+    VcpuState st = new VcpuState(spec.vcpu(), spec.programs());
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       // made once: its adapters answer every incarnation at the same reference, its memory counters survive
-      GuestChannel guestChannel = channel == null ? null
-          : new GuestChannel(settings.index(), channel, vgpu, ctx.getSelf(), history, run, timers);
-      VcpuCalls calls = new VcpuCalls(vcpu, settings, ctx.getSelf(), core,
-          ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new), vgpu, agent, memory,
-          ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new), metrics, reports,
-          st.program instanceof MemoryAware, ctx.getLog(), history, guestChannel);
-      if (coscheduler != null) {
-        coscheduler.tell(new CoscheduleRouter.VcpuJoin(vcpu, settings.index(),
+      GuestChannel guestChannel = channel == null ? null : new GuestChannel(spec.vm().index(), channel,
+          new GuestChannel.Ends(peers.vgpu(), ctx.getSelf()), history, run, timers);
+      VcpuCalls.Own own = new VcpuCalls.Own(ctx.getSelf(), ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new),
+          ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new), ctx.getLog(), guestChannel);
+      VcpuCalls calls = new VcpuCalls(spec, peers, own, reports, history, st.program instanceof MemoryAware);
+      if (peers.coscheduler() != null) {
+        peers.coscheduler().tell(new CoscheduleRouter.VcpuJoin(spec.vcpu(), spec.vm().index(),
             ctx.messageAdapter(CoscheduleRouter.Coschedule.class, Coscheduled::new)));
       }
       return run.causal(Crashed.restarting(Behaviors.setup(c -> new VCpu(c, st, run, timers, calls))));

@@ -54,26 +54,31 @@ final class VcpuCalls {
     return vm;
   }
 
-  VcpuCalls(int vcpu, Settings.Vm settings, ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Command> core,
-      ActorRef<CpuScheduler.Done> cpuDone, ActorRef<VGpu.Command> vgpu, ActorRef<GuestAgent.Command> agent,
-      ActorRef<GpuMemory.Command> memory, ActorRef<GpuMemory.Answer> memoryAnswer,
-      ActorRef<MetricsHub.Command> metrics, VcpuReports reports, boolean memoryAware, Logger log,
-      RequestHistory history, GuestChannel channel) {
+  /**
+   * What a vCPU makes once for itself and keeps across its restarts: its reference, the adapters its core and the
+   * GPU memory answer at, its log, and its channel to the vGPU when a message fault targets the VM (null: none).
+   */
+  record Own(ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Done> cpuDone,
+      ActorRef<GpuMemory.Answer> memoryAnswer, Logger log, GuestChannel channel) {}
+
+  /** {@code memoryAware}: whether the guest program reports the objects its driver returned ({@link MemoryAware}). */
+  VcpuCalls(VCpu.Spec spec, VCpu.Peers peers, Own own, VcpuReports reports, RequestHistory history,
+      boolean memoryAware) {
     this.history = history;
-    this.channel = channel;
-    this.vm = settings.index();
-    this.vcpu = vcpu;
-    this.settings = settings;
-    this.self = self;
-    this.core = core;
-    this.cpuDone = cpuDone;
-    this.vgpu = vgpu;
-    this.agent = agent;
-    this.memory = memory;
-    this.memoryAnswer = memoryAnswer;
-    this.metrics = metrics;
+    this.channel = own.channel();
+    this.vm = spec.vm().index();
+    this.vcpu = spec.vcpu();
+    this.settings = spec.vm();
+    this.self = own.self();
+    this.core = peers.core();
+    this.cpuDone = own.cpuDone();
+    this.vgpu = peers.vgpu();
+    this.agent = peers.agent();
+    this.memory = peers.memory();
+    this.memoryAnswer = own.memoryAnswer();
+    this.metrics = peers.metrics();
     this.reports = reports;
-    this.memoryCalls = new MemoryCalls(vm, settings.name(), memoryAware, log);
+    this.memoryCalls = new MemoryCalls(vm, settings.name(), memoryAware, own.log());
   }
 
   /** Run on the core for {@code nanos} of CPU time from {@code at}. */

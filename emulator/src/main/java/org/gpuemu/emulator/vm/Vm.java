@@ -66,12 +66,18 @@ public final class Vm {
     return seed + 7919L * index;
   }
 
-  /** The VM {@code vm}, running {@code workload} (the scenario's resolution of its workload name). */
-  public static Behavior<Command> create(Settings.Vm vm, Workload workload, int firstVcpu, long seed,
-      long runEndNanos, RunContext run, Wiring w, ActorRef<Ready> replyTo) {
+  /**
+   * A VM as the run places it: its settings, {@code workload} (the scenario's resolution of its workload name), the
+   * run-wide number of its first vCPU, and the run's seed (its programs' seeds come from it) and end.
+   */
+  public record Spec(Settings.Vm vm, Workload workload, int firstVcpu, long seed, long runEndNanos) {}
+
+  /** The VM {@code spec}, wired to the host by {@code w}; {@code replyTo} hears once its actors exist. */
+  public static Behavior<Command> create(Spec spec, RunContext run, Wiring w, ActorRef<Ready> replyTo) {
+    Settings.Vm vm = spec.vm();
     return run.causal(Crashed.restarting(Behaviors.setup(ctx -> {
       boolean restarted = ctx.getChild("vgpu").isPresent();
-      Ready ready = restarted ? found(vm, ctx) : spawn(vm, workload, firstVcpu, seed, runEndNanos, run, w, ctx);
+      Ready ready = restarted ? found(vm, ctx) : spawn(spec, run, w, ctx);
       if (!restarted) replyTo.tell(ready);
       return Behaviors.receive(Command.class)
           .onMessage(Units.class, m -> {
@@ -84,22 +90,26 @@ public final class Vm {
     })));
   }
 
-  private static Ready spawn(Settings.Vm vm, Workload workload, int firstVcpu, long seed, long runEndNanos,
-      RunContext run, Wiring w, ActorContext<Command> ctx) {
+  private static Ready spawn(Spec spec, RunContext run, Wiring w, ActorContext<Command> ctx) {
+    Settings.Vm vm = spec.vm();
     VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
     ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VGpu.Settings(params, vm.commandBuffer(),
-        vm.driverQueue(), vm.stopNanos(runEndNanos), w.slicer(), w.reportFrames()),
+        vm.driverQueue(), vm.stopNanos(spec.runEndNanos()), w.slicer(), w.reportFrames()),
         new VGpu.Peers(w.scheduler(), w.cpuTimes(), w.smGroup(), w.metrics()), run, w.history()), "vgpu");
-    ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, vgpu, w.scheduler(), w.metrics(), run, w.history()),
-        "agent");
+    ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, new GuestAgent.Peers(vgpu, w.scheduler(),
+        w.metrics()), run, w.history()), "agent");
     w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
+    FaultPlan.Channel channel = w.faults().channelFaulted(vm.name()) ? w.faults().channel() : null;
     List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
     for (int i = 0; i < vm.vcpus(); i++) {
-      long programSeed = programSeed(seed, vm.seedIndex()) + 104_729L * i; // as in the whole run on a cluster node
+      // as in the whole run on a cluster node
+      long programSeed = programSeed(spec.seed(), vm.seedIndex()) + 104_729L * i;
+      Workload workload = spec.workload();
       Supplier<Program> programs = i < workload.threads() ? () -> workload.start(programSeed) : () -> null;
-      vcpus.add(ctx.spawn(VCpu.create(firstVcpu + i, vm, programs, run, w.cores().get(vm.cores().get(i)), vgpu,
-          agent, w.memory(), w.metrics(), w.reports(), w.coscheduler(), w.history(),
-          w.faults().channelFaulted(vm.name()) ? w.faults().channel() : null), "vcpu-" + i));
+      VCpu.Peers peers = new VCpu.Peers(w.cores().get(vm.cores().get(i)), vgpu, agent, w.memory(), w.metrics(),
+          w.coscheduler());
+      vcpus.add(ctx.spawn(VCpu.create(new VCpu.Spec(spec.firstVcpu() + i, vm, programs), peers, run, w.reports(),
+          w.history(), channel), "vcpu-" + i));
     }
     return new Ready(vm.index(), vgpu, List.copyOf(vcpus), agent, ctx.getSelf());
   }

@@ -42,7 +42,7 @@ class SmGroupHangTest {
     assertEquals(List.of(new Completion<>("other", 0, 4 * MS, 2_001 * MS, 2_005 * MS)), g.eventDue(2_005 * MS)
         .completed());
     // the group's busy time includes the hang, so the vGPUs' accounted time still adds up to it
-    assertEquals(2_004 * MS, g.kernelBusyNanos());
+    assertEquals(2_004 * MS, g.figures().kernelBusyNanos());
   }
 
   @Test
@@ -67,7 +67,7 @@ class SmGroupHangTest {
     assertEquals(List.of(new Failure<>("running", 0, 4 * MS, 4 * MS, "smgroup-crashed"),
         new Failure<>("queued", 1, 0, 4 * MS, "smgroup-crashed")), reset.failed());
     assertTrue(g.nextEventAt().isEmpty(), "nothing left after the reset");
-    assertEquals(4 * MS, g.kernelBusyNanos(), "the failed kernel's time stays on the group's busy time");
+    assertEquals(4 * MS, g.figures().kernelBusyNanos(), "the failed kernel's time stays on the group's busy time");
     // the next kernel of vGPU 1 runs normally: the pending hang went with the reset
     g.execute(cd("after", 1, 3 * MS), 5 * MS);
     assertEquals(8 * MS, g.nextEventAt().getAsLong());

@@ -59,9 +59,9 @@ class SmGroupModelTest {
     Completion<String> a = only(g.eventDue(8_888_888));
     assertEquals(new Completion<>("a", 0, 7_654_321, 1_234_567, 8_888_888), a);
     assertEquals(OptionalLong.empty(), g.nextEventAt(), "nothing left to do");
-    assertEquals(7_654_321, g.kernelBusyNanos(), "busy only while the kernel ran");
-    assertEquals(7_654_321.0 * SMS, g.smBusyNanos(), "on all 82 SMs");
-    assertEquals(1, g.kernelsCompleted());
+    assertEquals(7_654_321, g.figures().kernelBusyNanos(), "busy only while the kernel ran");
+    assertEquals(7_654_321.0 * SMS, g.figures().smBusyNanos(), "on all 82 SMs");
+    assertEquals(1, g.figures().kernelsCompleted());
   }
 
   @Test
@@ -71,7 +71,7 @@ class SmGroupModelTest {
     // 3 ms × 82 = 246 SM-ms on 41 SMs: 6 ms
     assertEquals(6 * MS, next(g));
     assertEquals(6 * MS, only(g.eventDue(6 * MS)).gpuNanos());
-    assertEquals(6.0 * MS * 41, g.smBusyNanos(), "41 SMs busy for 6 ms");
+    assertEquals(6.0 * MS * 41, g.figures().smBusyNanos(), "41 SMs busy for 6 ms");
   }
 
   @Test
@@ -84,7 +84,7 @@ class SmGroupModelTest {
     Step<String> s = g.eventDue(8 * MS);
     assertEquals(List.of(new Completion<>("a", 0, 4 * MS, 0, 8 * MS), new Completion<>("b", 0, 4 * MS, 0, 8 * MS)),
         s.completed(), "both at 8 ms, each accounted 8 ms / 2, in the order they started");
-    assertEquals(8 * MS, g.kernelBusyNanos());
+    assertEquals(8 * MS, g.figures().kernelBusyNanos());
   }
 
   @Test
@@ -102,7 +102,7 @@ class SmGroupModelTest {
     Completion<String> a = only(g.eventDue(6 * MS));
     // 1 ms alone + 4 ms / 2 shared + 1 ms alone
     assertEquals(new Completion<>("a", 0, 4 * MS, 0, 6 * MS), a);
-    assertEquals(a.gpuNanos() + b.gpuNanos(), g.kernelBusyNanos(), "GPU time conserved");
+    assertEquals(a.gpuNanos() + b.gpuNanos(), g.figures().kernelBusyNanos(), "GPU time conserved");
   }
 
   @Test
@@ -133,9 +133,9 @@ class SmGroupModelTest {
     // b then runs its 1 ms
     assertEquals(3_500_000, next(g));
     assertEquals(new Completion<>("b", 1, MS, 2_500_000, 3_500_000), only(g.eventDue(3_500_000)));
-    assertEquals(1, g.contextSwitches());
-    assertEquals(MS / 2, g.switchNanos(), "the switch's time, attributed to no kernel");
-    assertEquals(3 * MS, g.kernelBusyNanos(), "2 ms + 1 ms of kernels, the switch not included");
+    assertEquals(1, g.figures().contextSwitches());
+    assertEquals(MS / 2, g.figures().switchNanos(), "the switch's time, attributed to no kernel");
+    assertEquals(3 * MS, g.figures().kernelBusyNanos(), "2 ms + 1 ms of kernels, the switch not included");
   }
 
   @Test
@@ -156,8 +156,8 @@ class SmGroupModelTest {
     g.eventDue(4 * MS);
     assertEquals(5 * MS, next(g));
     assertEquals(new Completion<>("c", 0, MS, 4 * MS, 5 * MS), only(g.eventDue(5 * MS)));
-    assertEquals(2, g.contextSwitches());
-    assertEquals(MS, g.switchNanos(), "two switches of 0.5 ms");
+    assertEquals(2, g.figures().contextSwitches());
+    assertEquals(MS, g.figures().switchNanos(), "two switches of 0.5 ms");
   }
 
   @Test
@@ -166,10 +166,10 @@ class SmGroupModelTest {
     g.execute(cd("a", 0, MS), 0);
     g.execute(cd("b", 1, MS), 0);
     assertEquals(2, g.runningCount(), "b runs beside a at once");
-    assertEquals(1, g.contextSwitches());
+    assertEquals(1, g.figures().contextSwitches());
     // sharing: both end at 2 ms
     assertEquals(2 * MS, next(g));
-    assertEquals(0, g.switchNanos());
+    assertEquals(0, g.figures().switchNanos());
   }
 
   @Test
@@ -188,8 +188,8 @@ class SmGroupModelTest {
     g.eventDue(5_500_000);
     assertEquals(6_500_000, next(g));
     assertEquals(new Completion<>("b", 1, MS, 5_500_000, 6_500_000), only(g.eventDue(6_500_000)));
-    assertEquals(3_500_000, g.switchNanos(), "3 ms of copy + 0.5 ms of switch");
-    assertEquals(1, g.contextSwitches());
+    assertEquals(3_500_000, g.figures().switchNanos(), "3 ms of copy + 0.5 ms of switch");
+    assertEquals(1, g.figures().contextSwitches());
   }
 
   @Test
@@ -222,7 +222,7 @@ class SmGroupModelTest {
   @Test
   void medianKernel_isTheLengthHalfOfTheKernelTimeWentTo_notTheMedianOfTheCount() {
     SmGroupModel<String> g = wholeGpu(1, 0);
-    assertEquals(0, g.medianKernelNanos(), "no kernel yet");
+    assertEquals(0, g.figures().medianKernelNanos(), "no kernel yet");
     g.execute(cd("short1", 0, 10_000), 0);
     g.execute(cd("short2", 0, 10_000), 0);
     g.execute(cd("long", 0, 3 * MS), 0);
@@ -231,7 +231,7 @@ class SmGroupModelTest {
     g.eventDue(3_020_000);
     // two of three kernels are 10 us, but the 3 ms one took 3,000 of the 3,020 us: counts of 1 + 10 each
     // against 1 + 3,000; the histogram keeps 2 significant digits, hence the 1 % tolerance
-    assertEquals(3 * MS, g.medianKernelNanos(), 3 * MS / 100);
+    assertEquals(3 * MS, g.figures().medianKernelNanos(), 3 * MS / 100);
   }
 
   @Test
@@ -295,7 +295,7 @@ class SmGroupModelTest {
     // by 10 ms it did 500,000,000; the 99,999,986 left on 60 SMs take 1,666,666.43 ns
     assertEquals(11_666_667, next(g.render()));
     assertEquals(11_666_667, only(g.render().eventDue(11_666_667)).finishedNanos());
-    assertEquals(10.0 * MS * 50 + 1_666_667.0 * 60, g.render().smBusyNanos(), "50 SMs for 10 ms, then 60");
+    assertEquals(10.0 * MS * 50 + 1_666_667.0 * 60, g.render().figures().smBusyNanos(), "50 SMs for 10 ms, then 60");
   }
 
   @Test

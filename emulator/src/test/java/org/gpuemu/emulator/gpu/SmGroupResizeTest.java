@@ -51,8 +51,9 @@ class SmGroupResizeTest {
     ScaledClock clock = new ScaledClock(0.05);
     RunContext run = new RunContext(clock, new TimerLateness(clock));
     TestProbe<PhysicalGpu.Ready> ready = kit.createTestProbe();
-    kit.spawn(PhysicalGpu.create(new Settings.Gpu(SMS, 1L << 32, 0, 1), true,
-        PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.of(java.util.Map.of())), false, null, run, ready.getRef()));
+    kit.spawn(PhysicalGpu.create(new Settings.Gpu(SMS, 1L << 32, 0, 1), true, new PhysicalGpu.Memory(
+        PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.of(java.util.Map.of())), false, null),
+        run, ready.getRef()));
     PhysicalGpu.Ready r = ready.receiveMessage();
     assertEquals(2, r.smGroups().size(), "a render group and a BE group");
     return new Gpu(r.gpu(), r.smGroups().get(0), r.smGroups().get(1));

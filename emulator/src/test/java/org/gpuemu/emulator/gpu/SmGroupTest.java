@@ -35,7 +35,8 @@ class SmGroupTest {
   @Test
   void nonPreemptive_aShortKernelWaitsForTheLongOneAndTheContextSwitch() {
     RunContext run = context();
-    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, MS / 2, FluidModel.sharedEqually(), run));
+    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
+        new SmGroup.Spec(82, 82, 1, MS / 2, FluidModel.sharedEqually()), run));
     TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("long", 20 * MS), probe.getRef()));
     group.tell(new SmGroup.Execute(2, 1, KernelSpec.cd("short", MS), probe.getRef()));
@@ -52,7 +53,8 @@ class SmGroupTest {
     RunContext run = context();
     TestProbe<GpuMemory.Command> memory = kit.createTestProbe();
     TestProbe<CpuScheduler.Command> core = kit.createTestProbe();
-    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, MS / 2, FluidModel.sharedEqually(),
+    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
+        new SmGroup.Spec(82, 82, 1, MS / 2, FluidModel.sharedEqually()),
         new SmGroup.GttCopies(memory.getRef(), java.util.List.of(core.getRef())), run));
     TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("a", 2 * MS), probe.getRef()));
@@ -76,7 +78,8 @@ class SmGroupTest {
   @Test
   void concurrentKernels_shareTheSmsAndTheirAccountedTimesAddUpToBusyTime() {
     RunContext run = context();
-    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 2, 0, FluidModel.sharedEqually(), run));
+    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
+        new SmGroup.Spec(82, 82, 2, 0, FluidModel.sharedEqually()), run));
     TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("a", 4 * MS), probe.getRef()));
     group.tell(new SmGroup.Execute(2, 0, KernelSpec.cd("b", 4 * MS), probe.getRef()));
@@ -95,7 +98,8 @@ class SmGroupTest {
   @Test
   void halfTheSms_doubleTheDuration() {
     RunContext run = context();
-    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(41, 82, 1, 0, FluidModel.sharedEqually(), run));
+    ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
+        new SmGroup.Spec(41, 82, 1, 0, FluidModel.sharedEqually()), run));
     TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("k", 3 * MS), probe.getRef()));
     SmGroup.Finished f = probe.receiveMessage();

@@ -78,8 +78,8 @@ public class SummaryGoldenTest {
         List.of(new VcpuReport(1, 0, 2 * S, 100 * MS, 5, 5, 0, List.of(), 6 * S, 300, 2, 7, 3_500 * MS, List.of(), 0)));
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
         new MetricsHub.VmMetrics(600, 12, 16_500, 33_400, 51_234, 3_000 * MS, 300L << 20, cdf(), 55,
-            65),
-        new MetricsHub.VmMetrics(130, 130, 30_100, 45_000, 70_000, 2_000 * MS, 123_456_789)),
+            65, null, null),
+        new MetricsHub.VmMetrics(130, 130, 30_100, 45_000, 70_000, 2_000 * MS, 123_456_789, List.of(), Double.NaN, Double.NaN, null, null)),
         20 * MS, 20, 2, "disk full");
     Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("mode", "sla-aware");
@@ -96,7 +96,8 @@ public class SummaryGoldenTest {
         .guests(vgpus, vcpus)
         .oneGpu(List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),
             new CpuScheduler.CoreReport(1, 2 * S, 10, List.of("runnable vCPU left waiting"))),
-            List.of(new SmGroup.GroupReport(82, 5_020 * MS, 30 * MS, 120, 640, 2_500_000, 10_400 * MS)),
+            List.of(new SmGroup.GroupReport(82, 5_020 * MS, 30 * MS, 120, 640, 2_500_000, 10_400 * MS,
+                82, 82.0 * 5_020 * MS)),
             new Scheduling.SchedulerReport("vgris-hybrid", 640, List.of("share over 1"), List.of(
                 new AlgorithmSwitch(3 * S, Algorithm.PROPORTIONAL_SHARE, Algorithm.SLA_AWARE),
                 new AlgorithmSwitch(7_250 * MS, Algorithm.SLA_AWARE, Algorithm.PROPORTIONAL_SHARE)),
@@ -135,9 +136,10 @@ public class SummaryGoldenTest {
         List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 1_000, 0, 0, -1, List.of(), 0)),
         List.of(new VcpuReport(1, 0, 2 * S, 0, 0, 0, 0, List.of(), MS, 5_000, 0, 0, -1, List.of(), 0)),
         List.of(new VcpuReport(2, 0, 3 * S, 0, 0, 0, 0, List.of(), MS, 2_000, 0, 0, -1, List.of(), 0)));
-    MetricsHub.VmMetrics none = new MetricsHub.VmMetrics(0, 0, 0, 0, 0, 0, 0);
+    MetricsHub.VmMetrics none = new MetricsHub.VmMetrics(0, 0, 0, 0, 0, 0, 0, List.of(), Double.NaN, Double.NaN, null, null);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(
-        new MetricsHub.VmMetrics(1_100, 3, 8_300, 9_000, 12_000, 890 * MS, 0), none, none), 0, 10, 0, null);
+        new MetricsHub.VmMetrics(1_100, 3, 8_300, 9_000, 12_000, 890 * MS, 0, List.of(), Double.NaN,
+            Double.NaN, null, null), none, none), 0, 10, 0, null);
     Map<String, Object> be = new LinkedHashMap<>();
     be.put("cd", 120.5);
     be.put("tc", 300.25);

@@ -55,12 +55,13 @@ class SummaryTest {
     List<List<VcpuReport>> vcpus = List.of(
         List.of(new VcpuReport(0, 0, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosA, List.of(), 0)),
         List.of(new VcpuReport(1, 1, S, 0, 0, 0, 0, List.of(), MS, 100, 0, 0, programNanosB, List.of(), 0)));
-    MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0);
+    MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0, List.of(),
+        Double.NaN, Double.NaN, null, null);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
     return new Summary(RunResult.builder(s, 10 * S, 10.0, true)
         .guests(vgpus, vcpus)
         .oneGpu(List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
-            List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S)),
+            List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S, 82, 82.0 * 4 * S)),
             new Scheduling.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
             new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()))
         .metrics(metrics)

@@ -84,24 +84,26 @@ class RequestPathTest {
           driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
       core = kit.spawn(CpuScheduler.create(0, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L, "wakeup-granularity", MS))), run));
-      ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(82, 82, 1, 0, FluidModel.sharedEqually(), run));
+      ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(new SmGroup.Spec(82, 82, 1, 0,
+          FluidModel.sharedEqually()), run));
       memory = kit.spawn(GpuMemory.create(PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.empty()), false, run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = tmp.resolve("timeline-" + (rigs++) + ".jsonl");
       metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
       ActorRef<Scheduling.Command> scheduler = kit.spawn(GpuScheduler.create(() -> PolicyCatalog.builtIn().create(
-          PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), p -> PolicyParts.NONE, run, metrics,
-          List.of(core), Map.of())).narrow();
+          PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), new GpuScheduler.Wiring(
+          p -> PolicyParts.NONE, metrics, List.of(core), Map.of()), run)).narrow();
       vgpu = kit.spawn(VGpu.create(new VGpu.Settings(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue,
           Long.MAX_VALUE, slicer, false), new VGpu.Peers(scheduler, null, group, metrics), run, history));
-      agent = kit.spawn(GuestAgent.create(vm, vgpu, scheduler, metrics, run, history));
+      agent = kit.spawn(GuestAgent.create(vm, new GuestAgent.Peers(vgpu, scheduler, metrics), run,
+          history));
     }
 
     ActorRef<VCpu.Command> vcpu(int index, Step... steps) {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
-      return kit.spawn(VCpu.create(index, vm, () -> program, run, core, vgpu, agent, memory, metrics,
-          VcpuReports.NONE, null, history, null));
+      return kit.spawn(VCpu.create(new VCpu.Spec(index, vm, () -> program), new VCpu.Peers(core, vgpu,
+          agent, memory, metrics, null), run, VcpuReports.NONE, history, null));
     }
 
     /** Starts the vCPU, waits until its program's steps are done, returns its report. */

@@ -23,10 +23,4 @@ public record FramePlan(long frame, long nominalStart, long startAt, long deadli
   public FramePlan {
     if (hostNanos < 0) throw new IllegalArgumentException("host work must be >= 0, got " + hostNanos);
   }
-
-  /** A plan with no host work before the launch. */
-  public FramePlan(long frame, long nominalStart, long startAt, long deadline, SmLayout layout, Binding binding,
-      Scheme scheme, boolean merged, boolean suspendBe) {
-    this(frame, nominalStart, startAt, deadline, layout, binding, scheme, merged, suspendBe, 0);
-  }
 }

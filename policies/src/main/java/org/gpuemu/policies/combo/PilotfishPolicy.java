@@ -119,7 +119,7 @@ public final class PilotfishPolicy implements SpacePolicy {
     }
     long nominal = nominal(frame);
     FramePlan plan = new FramePlan(frame, nominal, Math.max(now, nominal), nominal(frame + 1),
-        new SmLayout.Whole(setup.totalSms()), Binding.ORIGINAL, Scheme.TEMPORAL, false, false);
+        new SmLayout.Whole(setup.totalSms()), Binding.ORIGINAL, Scheme.TEMPORAL, false, false, 0);
     last = plan;
     unrendered.put(frame, plan);
     return plan;

@@ -55,8 +55,8 @@ class PilotfishPolicyTest {
     // prediction is not above the budget, with no guard
     PilotfishPolicy fits = attached();
     FramePlan plan = fits.frameReady(0, scene(), 0);
-    assertEquals(new FramePlan(0, 0, 0, QOS, new SmLayout.Whole(82), Binding.ORIGINAL, Scheme.TEMPORAL, false, false),
-        plan);
+    assertEquals(new FramePlan(0, 0, 0, QOS, new SmLayout.Whole(82), Binding.ORIGINAL, Scheme.TEMPORAL, false, false,
+        0), plan);
     BeKernel k = be(fits, 1, KernelType.TC, QOS - 10 * MS);
     fits.frameRendered(0, 10 * MS);
     assertEquals(k, launched(fits.next(10 * MS)));

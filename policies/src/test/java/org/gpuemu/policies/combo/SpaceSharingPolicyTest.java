@@ -70,7 +70,7 @@ class SpaceSharingPolicyTest {
     SpacePolicy p = attached(SpaceSharingPolicy.pilotfishCombo(params(1, false, 1)));
     FramePlan plan = p.frameReady(0, scene(4 * MS, 3 * MS), 0);
     assertEquals(new FramePlan(0, 0, 0, 10 * MS, new SmLayout.Whole(82), Binding.ORIGINAL, Scheme.TEMPORAL, false,
-        false), plan);
+        false, 0), plan);
     BeKernel cd2 = be(p, 1, KernelType.CD, 2 * MS, 0);
     BeKernel tc15 = be(p, 2, KernelType.TC, 1_500_000, 0);
     BeKernel cd05 = be(p, 3, KernelType.CD, 500_000, 0);
@@ -329,7 +329,7 @@ class SpaceSharingPolicyTest {
     assertEquals(k, launched(p.next(8 * MS), Placement.WHOLE_GPU));
     FramePlan f1 = p.frameReady(1, scene(5 * MS, 3 * MS), 10 * MS);
     assertEquals(new FramePlan(1, 10 * MS, 12 * MS - 1, 20 * MS, new SmLayout.Whole(82), Binding.SM_BOUND,
-        Scheme.RELAXED, true, false), f1);
+        Scheme.RELAXED, true, false, 0), f1);
     p.beFinished(k, 11 * MS);
     be(p, 1, KernelType.CD, 3 * MS, 11 * MS);
     p.frameRendered(1, 20 * MS - 1);
