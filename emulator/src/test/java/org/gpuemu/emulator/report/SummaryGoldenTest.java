@@ -43,15 +43,18 @@ public class SummaryGoldenTest {
 
   private static Settings.Vm vm(int index, String name, String workload, int weight, long startDelay, long stopAfter,
       double share) {
-    return new Settings.Vm(index, name, workload, weight, List.of(index), 1L << 30, Settings.SyncWait.HYBRID, 100_000,
-        2, 2, startDelay, stopAfter, 30, share, Settings.PresentSleep.NONE);
+    return Settings.Vm.builder(index, name, workload, List.of(index)).weight(weight).memoryCap(1L << 30)
+        .syncWait(Settings.SyncWait.HYBRID, 100_000).buffers(2, 2).window(startDelay, stopAfter).slaFps(30)
+        .share(share).build();
   }
 
   private static Settings.Scenario scenario(String name, String gpuPolicy, String memoryPolicy, List<Settings.Vm> vms) {
-    return new Settings.Scenario(name, "", "conf/" + name + ".conf", 0.5, 10 * S, 42, new Settings.Host(2),
-        new Settings.Gpu(82, 1L << 32, 25_000, 1), new Settings.PolicyChoice(gpuPolicy, PolicyParams.empty()),
-        new Settings.PolicyChoice("fcfs", PolicyParams.empty()),
-        new Settings.PolicyChoice(memoryPolicy, PolicyParams.empty()), Settings.Fidelity.defaults(5 * S), S, vms);
+    return Settings.Scenario.oneHost(name, new Settings.Host(2), new Settings.Gpu(82, 1L << 32, 25_000, 1), vms)
+        .file("conf/" + name + ".conf").run(0.5, 10 * S, 42)
+        .policies(new Settings.PolicyChoice(gpuPolicy, PolicyParams.empty()),
+            new Settings.PolicyChoice("fcfs", PolicyParams.empty()),
+            new Settings.PolicyChoice(memoryPolicy, PolicyParams.empty()))
+        .fidelity(Settings.Fidelity.defaults(5 * S), S).build();
   }
 
   private static Causality.Snapshot order() {
