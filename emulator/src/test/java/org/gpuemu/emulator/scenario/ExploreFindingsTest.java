@@ -27,7 +27,7 @@ class ExploreFindingsTest {
   private static Summary replay(String file, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(FINDINGS.resolve(file), new ScenarioLoader.Overrides(FastForward.SCALE,
         null, null, Map.of()));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     SummaryDoc.Invariants inv = summary.doc().invariants();
     String what = file + ": " + inv + " " + summary.doc().verdict();
     assertEquals("valid", summary.doc().verdict().result(), what);
@@ -72,6 +72,20 @@ class ExploreFindingsTest {
   void comboHangPastTheEnd_theDrainLayoutWaitsForTheRenderKernel(@TempDir Path out) throws Exception {
     Summary s = replay("combo-hang-drain.conf", out);
     assertEquals(Map.of("gpu-reset", 1L), s.doc().faults().get(0).requestsFailed());
+  }
+
+  /**
+   * MPS, a {@code gpu-hang} of game2 that took hold at 1.217 s, then the fatal exception at 1.5 s that reboots every
+   * client: the hung kernel, an orphan of game2's restarted vGPU, held the GPU until the watchdog's reset at 3.217 s,
+   * after the end. The drain did not wait for it, so the SM group had counted 92.5 ms of busy time no vGPU accounted
+   * (gpu_time_conserved broke); the drain now waits for a rebooted vGPU's kernels still on the GPU.
+   */
+  @Test
+  void mpsHungKernelOfARebootedClient_isWaitedFor_andItsGpuTimeAccounted(@TempDir Path out) throws Exception {
+    Summary s = replay("mps-hang-reboot.conf", out);
+    SummaryDoc.Fault hang = s.doc().faults().stream().filter(f -> f.kind().equals("gpu-hang")).findFirst().orElseThrow();
+    assertNotNull(hang.healedAtS(), "the watchdog's reset ends the hang in the drain");
+    assertEquals(3.2168, hang.healedAtS(), 1e-3, hang.toString());
   }
 
   /**
