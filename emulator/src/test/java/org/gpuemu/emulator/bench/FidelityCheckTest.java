@@ -174,7 +174,8 @@ class FidelityCheckTest {
   @Test
   void defaultSections_leaveFidelityOut() {
     assertFalse(Bench.Section.defaults().contains(Bench.Section.FIDELITY), "CI's bench --quick must stay short");
-    assertEquals(Bench.Section.values().length - 1, Bench.Section.defaults().size());
+    assertFalse(Bench.Section.defaults().contains(Bench.Section.HOST_SCALE), "three scale searches: only when named");
+    assertEquals(Bench.Section.values().length - 2, Bench.Section.defaults().size(), "every other section by default");
     Bench.Options plain = new Bench.Options(true, dir, null, Set.of(), null, null);
     assertEquals(Bench.Section.defaults(), plain.sections());
     Bench.Options only = new Bench.Options(true, dir, null, Set.of(Bench.Section.FIDELITY), dir, "vmcg/*");
