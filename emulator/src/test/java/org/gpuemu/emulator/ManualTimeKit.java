@@ -34,6 +34,7 @@ public final class ManualTimeKit {
       .withFallback(Runner.pekkoConfig()));
   private final ManualScheduler scheduler = (ManualScheduler) Adapter.toClassic(kit.system()).scheduler();
   private ManualClock clock = new ManualClock();
+  private RunContext run;
 
   public ActorTestKit kit() {
     return kit;
@@ -47,13 +48,15 @@ public final class ManualTimeKit {
   /** A run context on a new manual clock whose events are handled as they arrive (an actor on its own). */
   public RunContext immediate() {
     clock = new ManualClock();
-    return new RunContext(clock, new TimerLateness(clock));
+    run = new RunContext(clock, new TimerLateness(clock));
+    return run;
   }
 
   /** A run context on a new manual clock under the conservative causal order, as every run has it. */
   public RunContext conservative() {
     clock = new ManualClock();
-    return new RunContext(clock, new TimerLateness(clock), Causality.conservative(clock));
+    run = new RunContext(clock, new TimerLateness(clock), Causality.conservative(clock));
+    return run;
   }
 
   /**
@@ -68,8 +71,8 @@ public final class ManualTimeKit {
       if (until.getAsBoolean()) return;
       long next = nextDue();
       if (next > end) {
-        throw new AssertionError("not reached within " + maxNanos / 1e6 + " ms of model time"
-            + (next == Long.MAX_VALUE ? ": nothing more is due" : ""));
+        throw new AssertionError("not reached within " + maxNanos / 1e6 + " ms of model time (at " + clock.nowNanos()
+            + " ns" + (next == Long.MAX_VALUE ? ", nothing more is due)" : ", the next event at " + next + " ns)"));
       }
       moveTo(next);
     }
@@ -97,14 +100,17 @@ public final class ManualTimeKit {
   }
 
   /**
-   * A {@code settle} for actors under the conservative order of {@code run}: returns once the model has handled
-   * every event up to the clock (nothing at or before it is outstanding), waiting for the actors' threads.
+   * A {@code settle} for the actors of the latest run context, under the conservative order: returns once the model
+   * has handled every event up to the clock (nothing at or before it is outstanding), waiting for the actors'
+   * threads; a timer armed meanwhile for the present fires.
    */
-  public Runnable caughtUp(RunContext run) {
+  public Runnable caughtUp() {
+    RunContext ordered = run;
     return () -> {
       long deadline = System.nanoTime() + CATCH_UP.toNanos();
-      while (!caughtUp(run.causality().present())) {
+      while (!caughtUp(ordered.causality().present())) {
         if (System.nanoTime() > deadline) throw new AssertionError("the model did not reach " + clock);
+        scheduler.advanceTo(scheduler.now());
         LockSupport.parkNanos(50_000);
       }
     };
@@ -118,10 +124,19 @@ public final class ManualTimeKit {
     return present == Frontier.Level.TOP || present.stamp() > clock.nowNanos();
   }
 
-  /** The model time the scheduler's next task is due at (Long.MAX_VALUE: none). */
+  /**
+   * The model time of the next event: the scheduler's next task, or under the conservative order the model's
+   * present when it is earlier (a timer the model counts that its actor has not handed to the scheduler yet);
+   * Long.MAX_VALUE: none.
+   */
   private long nextDue() {
     long due = scheduler.nextDue();
-    return due == Long.MAX_VALUE ? due : clock.nowNanos() + (due - scheduler.now());
+    long next = due == Long.MAX_VALUE ? due : clock.nowNanos() + (due - scheduler.now());
+    if (run != null && run.causality().frontier() != null) {
+      Frontier.Level present = run.causality().present();
+      if (present != Frontier.Level.TOP) next = Math.min(next, Math.max(present.stamp(), clock.nowNanos()));
+    }
+    return next;
   }
 
   /** Moves the clock and the scheduler to model time {@code time}, running the scheduler's tasks due until then. */
