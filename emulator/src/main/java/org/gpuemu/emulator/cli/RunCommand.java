@@ -40,32 +40,7 @@ public final class RunCommand implements Callable<Integer> {
 
   @CommandLine.Mixin DashboardOptions dashboard;
 
-  @Option(names = "--cluster", paramLabel = "N", description = "run on N nodes of this machine: this JVM and N - 1 "
-      + "more on loopback (docs/guides/cluster.md)")
-  Integer cluster;
-
-  @Option(names = "--cluster-port", paramLabel = "P", description = "run on nodes started elsewhere: listen as the "
-      + "seed on port P of --cluster-host and wait for --nodes N - 1 nodes (docs/guides/many-machines.md)")
-  Integer clusterPort;
-
-  @Option(names = "--nodes", paramLabel = "N", description = "with --cluster-port: the run's nodes, this one included")
-  Integer nodes;
-
-  @Option(names = "--cluster-host", paramLabel = "ADDRESS", description = "with --cluster-port: the address the "
-      + "other nodes reach this one at (default: 127.0.0.1; beyond loopback TLS is required)")
-  String clusterHost;
-
-  @Option(names = "--join-timeout", paramLabel = "WALL", description = "with --cluster-port: how long to wait for "
-      + "the nodes to join (default: 120s)")
-  String joinTimeout;
-
-  @Option(names = "--heartbeat-pause", paramLabel = "DURATION", description = "cluster runs: heartbeats missed "
-      + "this long make a node unreachable (default: 3s; give every node the same)")
-  String heartbeatPause;
-
-  @Option(names = "--stable-after", paramLabel = "DURATION", description = "cluster runs: an unreachable node is "
-      + "downed once membership was stable this long (default: 7s; give every node the same)")
-  String stableAfter;
+  @CommandLine.Mixin ClusterCli.Options clusterOptions;
 
   @CommandLine.Mixin TlsOptions tls;
 
@@ -77,15 +52,14 @@ public final class RunCommand implements Callable<Integer> {
     Settings.Scenario scenario;
     try {
       scenario = options.opts.load();
-      ClusterCli.Plan plan = ClusterCli.plan(cluster, clusterPort, nodes, clusterHost, joinTimeout, tls,
-          options.opts.plugins, options.opts.policies(), heartbeatPause, stableAfter);
+      ClusterCli.Plan plan = clusterOptions.plan(tls, options.opts.plugins, options.opts.policies());
       if (plan != null) {
         dashboard.openForCluster(scenario, stdout);
         Path dir = out != null ? out : timestamped(scenario.name() + "-");
         if (!createFolder(dir, err)) return BAD_INPUT;
         configureLogging(dir, verbose);
         return ClusterCli.run(scenario, ClusterCli.source(options.opts.file, options.opts.overrides()), plan,
-            dir, noReport, dashboard, stdout, err);
+            new ClusterCli.Output(dir, noReport, dashboard, stdout, err));
       }
       oneJvm(scenario);
       warmUp.nanos();

@@ -35,56 +35,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    */
   private record WakeUp(long token) {}
 
+  /** A wake-up of its own (after the actor changed its behavior): one for every inbox, it carries nothing else. */
+  private static final WakeUp WAKE_SELF = new WakeUp(0);
+
   /** Whether {@code message} is an inbox's wake-up (the mailbox stamps nothing for it). */
   static boolean isWakeUp(Object message) {
     return message instanceof WakeUp;
-  }
-
-  /** One wait at the frontier: wakes its inbox with its token. */
-  private record Registration(ActorRef<Object> self, long token) implements Frontier.Waiter {
-    @Override
-    public void wake() {
-      self.tell(new WakeUp(token));
-    }
-  }
-
-  /**
-   * An event. {@code generation}: how many messages it is, at its own stamp, after a timer; {@code counted}: it is
-   * in the run's frontier, to be done once handled.
-   */
-  private record Held(long stamp, int generation, long tie, long sender, long seq, long arrival, Object msg,
-      boolean counted) implements Comparable<Held> {
-    Frontier.Level level() {
-      return new Frontier.Level(stamp, generation);
-    }
-    /** The order events are handed over in (written out: a chain of comparator lambdas was not inlined). */
-    @Override
-    public int compareTo(Held o) {
-      int c = Frontier.compare(stamp, generation, o.stamp, o.generation);
-      if (c == 0) c = Long.compare(tie, o.tie);
-      if (c == 0) c = Long.compare(sender, o.sender);
-      if (c == 0) c = Long.compare(seq, o.seq);
-      return c != 0 ? c : Long.compare(arrival, o.arrival);
-    }
-  }
-
-  /**
-   * A timer armed and not yet handled: its level and tie key, for the order and the frontier; {@code fired}: its
-   * event, once the timer has fired and the event waits in the inbox.
-   */
-  private static final class Armed {
-    final Object key;
-    final Object message;
-    final Frontier.Level level;
-    final long seq;
-    Held fired;
-
-    Armed(Object key, Object message, Frontier.Level level, long seq) {
-      this.key = key;
-      this.message = message;
-      this.level = level;
-      this.seq = seq;
-    }
   }
 
   private final Causality run;
@@ -93,8 +49,9 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private int partition;
   /** An observer's (the metrics hub's) order decides nothing in the model: under the arrival order counted apart. */
   private final boolean observer;
-  private final PriorityQueue<Held> held = new PriorityQueue<>();
-  private final List<Armed> armed = new ArrayList<>(2);
+  private final PriorityQueue<CausalEvent> held = new PriorityQueue<>();
+  /** The timers armed and not yet handled ({@link CausalEvent#timer}), fired or not. */
+  private final List<CausalEvent> armed = new ArrayList<>(2);
   private ActorRef<Object> self;
   private CausalMailbox.Queue mailbox;
   private long key;
@@ -102,13 +59,16 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private long arrivals;
   private long handedOver;
   /** The latest event handed over; none before the first. */
-  private Held last;
+  private CausalEvent last;
   /** The behavior the actor returned last (an AbstractBehavior returns itself). */
   private Behavior<Object> lastReturned;
-  /** The level the frontier will wake this inbox at, and the token of that wait; null and 0 when it is not waiting. */
-  private Frontier.Level waitingFor;
+  /** The level the frontier will wake this inbox at, and the token of that wait; 0 when it is not waiting. */
+  private long waitingStamp;
+  private int waitingGeneration;
   private long registration;
   private long registrations;
+  /** What the frontier wakes: this inbox, with the token of the wait (one object for every wait of the inbox). */
+  private final Frontier.Waiter waiter = token -> self.tell(new WakeUp(token));
 
   private CausalInbox(Causality run, boolean observer) {
     super(Object.class);
@@ -173,13 +133,10 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     try {
       if (msg instanceof WakeUp w) {
         if (w.token() != 0 && w.token() != registration) return Behaviors.same(); // an earlier wait, superseded
-        if (w.token() != 0) {
-          registration = 0;
-          waitingFor = null;
-        }
+        if (w.token() != 0) registration = 0;
         return release(ctx, target, t);
       }
-      Held event = stamp(msg, t.arrived);
+      CausalEvent event = stamp(msg, t.arrived);
       if (event == null) {
         Behavior<Object> next = target.apply(ctx, msg);
         if (held.isEmpty() || !Behavior.isAlive(next)) return next;
@@ -213,18 +170,19 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   }
 
   /** The event a message stands for ({@code sent}: what the mailbox recorded of it), or null for an unstamped one. */
-  private Held stamp(Object msg, Causality.Sent sent) {
+  private CausalEvent stamp(Object msg, CausalEvent sent) {
     long arrival = arrivals++;
     if (msg instanceof Timed t) {
-      Armed a = armedFor(msg);
-      if (a == null) return new Held(t.due(), 0, run.tieRank(key, t.due()), key, nextSeq(), arrival, msg, false);
-      a.fired = new Held(a.level.stamp(), a.level.generation(), run.tieRank(key, a.level.stamp()), key, a.seq,
-          arrival, msg, frontier != null);
-      return a.fired;
+      CausalEvent a = armedFor(msg);
+      if (a == null) {
+        long seq = nextSeq();
+        return new CausalEvent(t.due(), 0, key, seq, false).held(run.tieRank(key, t.due()), arrival, msg, false);
+      }
+      a.fired = true;
+      return a.held(run.tieRank(key, a.stamp), arrival, msg, frontier != null);
     }
     if (sent == null) return null;
-    return new Held(sent.stamp(), sent.generation(), run.tieRank(sent.sender(), sent.stamp()), sent.sender(),
-        sent.seq(), arrival, msg, sent.frontier() != null);
+    return sent.held(run.tieRank(sent.sender, sent.stamp), arrival, msg, sent.counted);
   }
 
   /**
@@ -232,16 +190,16 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * latest event's time. Stamped earlier: a causality violation; stamped the same (a tie between independent
    * senders): an inversion of the tie order.
    */
-  private Behavior<Object> late(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event,
+  private Behavior<Object> late(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, CausalEvent event,
       Causality.OnThread t) {
     if (observer) {
-      if (event.stamp() < last.stamp()) run.countObserverViolation();
-    } else if (event.stamp() < last.stamp()) {
-      run.countViolation(last.stamp() - event.stamp());
+      if (event.stamp < last.stamp) run.countObserverViolation();
+    } else if (event.stamp < last.stamp) {
+      run.countViolation(last.stamp - event.stamp);
       if (ctx.asJava().getLog().isDebugEnabled()) {
         ctx.asJava().getLog().debug("causality violation: {} (stamp {} ns, generation {}) after {} (stamp {} ns, "
-            + "generation {})", event.msg().getClass().getSimpleName(), event.stamp(), event.generation(),
-            last.msg().getClass().getSimpleName(), last.stamp(), last.generation());
+            + "generation {})", event.msg.getClass().getSimpleName(), event.stamp, event.generation,
+            last.msg.getClass().getSimpleName(), last.stamp, last.generation);
       }
     } else {
       run.countTieInversion();
@@ -257,14 +215,14 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private Behavior<Object> release(TypedActorContext<Object> ctx, ReceiveTarget<Object> target,
       Causality.OnThread t) {
     while (!held.isEmpty()) {
-      Held next = held.peek();
+      CausalEvent next = held.peek();
       if (frontier != null) {
         if (mailbox != null && mailbox.pendingStamped() > 0) return Behaviors.same(); // it comes next
         if (!mayGo(next)) return Behaviors.same(); // woken when it may
         if (earlierTimerPending(next)) return Behaviors.same(); // it fires, then comes here
       }
       held.poll();
-      if (!observer) run.countOrdered(next.arrival() < arrivals - 1);
+      if (!observer) run.countOrdered(next.arrival < arrivals - 1);
       Behavior<Object> behavior = deliver(ctx, target, next, true, t);
       if (!Behavior.isAlive(behavior)) return behavior;
       if (!keeps(behavior)) {
@@ -286,14 +244,14 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     return next == Behaviors.<Object>same() || Behavior.isUnhandled(next) || next == lastReturned;
   }
 
-  private Behavior<Object> deliver(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, Held event,
+  private Behavior<Object> deliver(TypedActorContext<Object> ctx, ReceiveTarget<Object> target, CausalEvent event,
       boolean inOrder, Causality.OnThread t) {
     // A violation is handled at the latest event's time, as if it came right after it.
-    long stamp = inOrder || last == null ? event.stamp() : last.stamp();
-    int generation = inOrder || last == null ? event.generation() : last.generation();
+    long stamp = inOrder || last == null ? event.stamp : last.stamp;
+    int generation = inOrder || last == null ? event.generation : last.generation;
     if (inOrder) last = event;
-    if (event.msg() instanceof Timed && event.sender() == key) handled(event);
-    if (!observer) run.recordLag(Math.max(0, run.clock().nowNanos() - event.stamp()), (handedOver++ & 7) == 0);
+    if (event.msg instanceof Timed && event.sender == key) handled(event);
+    if (!observer) run.recordLag(Math.max(0, run.clock().nowNanos() - event.stamp), (handedOver++ & 7) == 0);
     Causality runBefore = t.run;
     CausalInbox inboxBefore = t.inbox;
     long stampBefore = t.stamp;
@@ -303,18 +261,18 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     t.stamp = stamp;
     t.generation = generation;
     try {
-      return target.apply(ctx, event.msg());
+      return target.apply(ctx, event.msg);
     } finally {
       t.run = runBefore;
       t.inbox = inboxBefore;
       t.stamp = stampBefore;
       t.generation = generationBefore;
-      if (event.counted()) frontier.done(event.stamp(), event.generation());
+      if (event.counted) frontier.done(event.stamp, event.generation);
     }
   }
 
   private void wakeUp() {
-    self.tell(new WakeUp(0));
+    self.tell(WAKE_SELF);
   }
 
   /**
@@ -323,20 +281,20 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * a wait it superseded is ignored (the later level's wait is then due no earlier than the current one's), so that
    * wake-ups never outnumber the waits that matter.
    */
-  private boolean mayGo(Held next) {
+  private boolean mayGo(CausalEvent next) {
     Frontier[] gates = run.gates(partition);
-    if (waitingFor != null
-        && Frontier.compare(next.stamp(), next.generation(), waitingFor.stamp(), waitingFor.generation()) >= 0) {
-      return gates.length == 1 ? frontier.mayGo(next.stamp(), next.generation())
-          : Frontier.allMayGo(gates, next.stamp(), next.generation());
+    if (registration != 0 && Frontier.compare(next.stamp, next.generation, waitingStamp, waitingGeneration) >= 0) {
+      return gates.length == 1 ? frontier.mayGo(next.stamp, next.generation)
+          : Frontier.allMayGo(gates, next.stamp, next.generation);
     }
     while (true) {
       long lowered = gates.length == 1 ? 0 : Frontier.lowered(gates);
-      Registration r = new Registration(self, ++registrations);
+      long token = ++registrations;
       for (Frontier g : gates) {
-        if (!g.releasable(next.stamp(), next.generation(), r)) {
-          registration = r.token();
-          waitingFor = next.level();
+        if (!g.releasable(next.stamp, next.generation, waiter, token)) {
+          registration = token;
+          waitingStamp = next.stamp;
+          waitingGeneration = next.generation;
           return false;
         }
       }
@@ -356,14 +314,17 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    */
   boolean armed(Object key, Object message, long due) {
     disarmed(key);
-    Armed a = new Armed(key, message, run.levelOfTimer(due), nextSeq());
+    // its level: its due time, and never before the event that armed it (one generation after it)
+    Causality.OnThread t = Causality.onThread();
+    boolean atOnce = t.run == run && due <= t.stamp;
+    CausalEvent a = CausalEvent.timer(atOnce ? t.stamp : due, atOnce ? t.generation + 1 : 0, this.key, nextSeq(), key,
+        message);
     armed.add(a);
     if (frontier == null) return false;
-    frontier.add(a.level.stamp(), a.level.generation());
+    frontier.add(a.stamp, a.generation);
     if (due > run.clock().nowNanos()) return false;
-    a.fired = new Held(a.level.stamp(), a.level.generation(), run.tieRank(this.key, a.level.stamp()), this.key, a.seq,
-        arrivals++, message, true);
-    held.add(a.fired);
+    a.fired = true;
+    held.add(a.held(run.tieRank(this.key, a.stamp), arrivals++, message, true));
     return true;
   }
 
@@ -373,8 +334,8 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    */
   void disarmed(Object key) {
     for (int i = 0; i < armed.size(); i++) {
-      Armed a = armed.get(i);
-      if (a.key.equals(key)) {
+      CausalEvent a = armed.get(i);
+      if (a.timerKey.equals(key)) {
         armed.remove(i);
         drop(a);
         return;
@@ -384,25 +345,25 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
   /** Every timer of the actor is cancelled. */
   void disarmedAll() {
-    for (Armed a : armed) drop(a);
+    for (CausalEvent a : armed) drop(a);
     armed.clear();
   }
 
-  private void drop(Armed a) {
-    if (a.fired != null) held.remove(a.fired);
-    if (frontier != null) frontier.done(a.level.stamp(), a.level.generation());
+  private void drop(CausalEvent a) {
+    if (a.fired) held.remove(a);
+    if (frontier != null) frontier.done(a.stamp, a.generation);
   }
 
   /** The armed timer whose message this is (it fired); null if none. */
-  private Armed armedFor(Object message) {
-    for (Armed a : armed) if (a.message == message) return a;
+  private CausalEvent armedFor(Object message) {
+    for (CausalEvent a : armed) if (a.msg == message) return a;
     return null;
   }
 
   /** A timer's event is handed over: the timer is no longer armed. */
-  private void handled(Held event) {
+  private void handled(CausalEvent event) {
     for (int i = 0; i < armed.size(); i++) {
-      if (armed.get(i).fired == event) {
+      if (armed.get(i) == event) {
         armed.remove(i);
         return;
       }
@@ -413,16 +374,16 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    * Whether a timer of this actor still to fire comes before {@code event} in the order. Asked once {@code event}
    * is the run's earliest: every armed timer is then at its level or later, so only a tie can come first.
    */
-  private boolean earlierTimerPending(Held event) {
+  private boolean earlierTimerPending(CausalEvent event) {
     for (int i = 0; i < armed.size(); i++) {
-      Armed a = armed.get(i);
-      if (a.level.stamp() != event.stamp()) continue;
-      if (a.fired != null) continue;
-      int c = Frontier.compare(a.level.stamp(), a.level.generation(), event.stamp(), event.generation());
+      CausalEvent a = armed.get(i);
+      if (a.stamp != event.stamp) continue;
+      if (a.fired) continue;
+      int c = Frontier.compare(a.stamp, a.generation, event.stamp, event.generation);
       if (c < 0) return true;
-      long tie = run.tieRank(key, a.level.stamp());
-      if (c == 0 && (tie < event.tie() || tie == event.tie()
-          && (key < event.sender() || key == event.sender() && a.seq < event.seq()))) {
+      long tie = run.tieRank(key, a.stamp);
+      if (c == 0 && (tie < event.tie || tie == event.tie
+          && (key < event.sender || key == event.sender && a.seq < event.seq))) {
         return true;
       }
     }
@@ -433,7 +394,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private void dropAll() {
     disarmedAll();
     if (frontier != null) {
-      for (Held h : held) if (h.counted()) frontier.done(h.stamp(), h.generation());
+      for (CausalEvent h : held) if (h.counted) frontier.done(h.stamp, h.generation);
     }
     held.clear();
   }

@@ -20,7 +20,8 @@ import scala.Option;
  * thread, inside {@code tell} — it records which event the sender was handling ({@link Causality#sending()}, which
  * also counts the new event in the run's {@link Frontier} under the conservative order); as it is dequeued — on the
  * receiver's thread, just before the actor runs it — it hands that record to the receiver's {@link CausalInbox}
- * ({@link Causality.OnThread#arrived}). So every message an actor sends while handling an event is stamped with that
+ * ({@link Causality.OnThread#arrived}). The record is the event itself ({@link CausalEvent}), which carries the
+ * envelope through the queue in place of a wrapper. So every message an actor sends while handling an event is stamped with that
  * event's model time and a stable key for ties, without a field in any message or a change at any {@code tell}.
  * Messages sent from outside an event (the runner, the test kit, Pekko itself) carry nothing and are handled as they
  * arrive.
@@ -55,9 +56,6 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     return null;
   }
 
-  /** A message with the record of the event that sent it. */
-  private record Entry(Envelope envelope, Causality.Sent sent) {}
-
   /** The queue: a lock-free FIFO, as Pekko's default. */
   public static final class Queue implements MessageQueue, UnboundedMessageQueueSemantics {
     private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
@@ -66,7 +64,10 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     private volatile boolean causal;
     /** The owner's path (without address): which causal partition its events are counted in. */
     private final String path;
-    /** The run and its partition's frontier this queue's events are counted in (set on the first stamped one). */
+    /**
+     * The run and its partition's frontier this queue's events are counted in (set on the first stamped one, before it
+     * is enqueued; one run per actor system, so one for every event the queue holds).
+     */
     private volatile Causality partitionOf;
     private volatile Frontier partition;
 
@@ -95,27 +96,29 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
 
     @Override
     public void enqueue(ActorRef receiver, Envelope handle) {
-      Causality.Sent sent = CausalInbox.isWakeUp(handle.message()) ? null : Causality.sending(this);
+      CausalEvent sent = CausalInbox.isWakeUp(handle.message()) ? null : Causality.sending(this);
       if (sent == null) {
         queue.offer(handle);
       } else {
+        sent.envelope = handle;
         stamped.incrementAndGet();
-        queue.offer(new Entry(handle, sent));
+        queue.offer(sent);
       }
     }
 
     @Override
     public Envelope dequeue() {
       Object next = queue.poll();
-      if (next instanceof Entry e) {
+      if (next instanceof CausalEvent e) {
         stamped.decrementAndGet();
-        Causality.Sent sent = e.sent();
-        if (!causal && sent.frontier() != null) {
-          sent.frontier().done(sent.stamp(), sent.generation());
-          sent = null;
+        Envelope envelope = e.envelope;
+        e.envelope = null;
+        if (!causal && e.counted) {
+          partition.done(e.stamp, e.generation);
+          e = null;
         }
-        Causality.onThread().arrived = sent;
-        return e.envelope();
+        Causality.onThread().arrived = e;
+        return envelope;
       }
       if (next != null) Causality.onThread().arrived = null;
       return (Envelope) next;
@@ -135,10 +138,10 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     public void cleanUp(ActorRef owner, MessageQueue deadLetters) {
       Object next;
       while ((next = queue.poll()) != null) {
-        if (next instanceof Entry e) {
+        if (next instanceof CausalEvent e) {
           stamped.decrementAndGet();
-          if (e.sent().frontier() != null) e.sent().frontier().done(e.sent().stamp(), e.sent().generation());
-          deadLetters.enqueue(owner, e.envelope());
+          if (e.counted) partition.done(e.stamp, e.generation);
+          deadLetters.enqueue(owner, e.envelope);
         } else {
           deadLetters.enqueue(owner, (Envelope) next);
         }

@@ -54,16 +54,6 @@ public final class Causality {
   }
 
   /**
-   * What the runtime knows of a message from the event its sender was handling when it sent it; {@code frontier}:
-   * the run's frontier it was counted in (null: not counted, the arrival order).
-   */
-  public record Sent(long stamp, int generation, long sender, long seq, Frontier frontier) {
-    Frontier.Level level() {
-      return new Frontier.Level(stamp, generation);
-    }
-  }
-
-  /**
    * What runs on one thread: the event an inbox is handing to its actor ({@code run} non-null while one is), what
    * the mailbox dequeued last, and the inbox of the actor that runs. One thread-local for all three: every message
    * reads and writes them several times.
@@ -73,7 +63,7 @@ public final class Causality {
     CausalInbox inbox;
     long stamp;
     int generation;
-    Sent arrived;
+    CausalEvent arrived;
     CausalInbox actor;
   }
 
@@ -324,24 +314,19 @@ public final class Causality {
     for (Frontier f : partitions) f.freeze(end);
   }
 
-  /** The level a new event due at {@code due} gets: its due time, and never before the event that caused it. */
-  Frontier.Level levelOfTimer(long due) {
-    OnThread t = ON_THREAD.get();
-    if (t.run != this || due > t.stamp) return new Frontier.Level(due, 0);
-    return new Frontier.Level(t.stamp, t.generation + 1);
-  }
-
   /**
-   * On the sender's thread, as a message is enqueued into {@code to}'s queue: the sender's event, or null outside
-   * one; under the conservative order the new event is counted in the receiver's partition.
+   * On the sender's thread, as a message is enqueued into {@code to}'s queue: the message's event, stamped from the
+   * sender's (its model time, one generation more, the sender's key and sequence number), or null outside one; under
+   * the conservative order the new event is counted in the receiver's partition.
    */
-  static Sent sending(CausalMailbox.Queue to) {
+  static CausalEvent sending(CausalMailbox.Queue to) {
     OnThread t = ON_THREAD.get();
     Causality run = t.run;
     if (run == null) return null;
     Frontier f = run.frontier == null ? null : to.frontierIn(run);
-    Sent sent = new Sent(t.stamp, t.generation + 1, t.inbox.key(), t.inbox.nextSeq(), f);
-    if (f != null) f.add(sent.stamp(), sent.generation());
+    int generation = t.generation + 1;
+    CausalEvent sent = new CausalEvent(t.stamp, generation, t.inbox.key(), t.inbox.nextSeq(), f != null);
+    if (f != null) f.add(t.stamp, generation);
     return sent;
   }
 

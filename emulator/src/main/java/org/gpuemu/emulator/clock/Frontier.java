@@ -1,9 +1,8 @@
 package org.gpuemu.emulator.clock;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The run's safe time: the earliest {@link Level} of any event not yet handled — a message enqueued or held in an
@@ -25,9 +24,10 @@ import java.util.TreeMap;
  * consequences are added while it is handled, before it is done, so the bound never passes them. Inboxes whose next
  * event is later than the bound {@link #releasable park} and are woken when the bound reaches it.
  *
- * <p>Thread-safe: one lock, held for a few array and map operations; the bound itself is read without it. The
- * counts are kept per model time (a map) and, within one, per generation (an array): most events are added and
- * done at the bound's own model time, which is found without the map.
+ * <p>Thread-safe: one lock, held for a few array operations; the bound itself is read without it. The counts are
+ * kept per model time ({@link OutstandingTimes}: a hash table and a heap of primitive times) and, within one, per
+ * generation (an array): most events are added and done at the bound's own model time, which is found without
+ * either.
  */
 public final class Frontier {
 
@@ -50,53 +50,16 @@ public final class Frontier {
     }
   }
 
-  /** What is woken when the bound reaches the level it waits for. */
+  /** What is woken when the bound reaches the level it waits for, with the token it registered with. */
   public interface Waiter {
-    void wake();
+    void wake(long token);
   }
 
-  /** The outstanding events of one model time, by generation. */
-  private static final class Stamp {
-    final long stamp;
-    int[] byGeneration = new int[8];
-    int total;
-    /** No outstanding event below this generation. */
-    int first = Integer.MAX_VALUE;
-
-    Stamp(long stamp) {
-      this.stamp = stamp;
-    }
-
-    void add(int generation) {
-      if (generation >= byGeneration.length) {
-        byGeneration = java.util.Arrays.copyOf(byGeneration, Math.max(generation + 1, 2 * byGeneration.length));
-      }
-      byGeneration[generation]++;
-      total++;
-      if (generation < first) first = generation;
-    }
-
-    /** Returns whether the earliest generation moved (or none is left). */
-    boolean done(int generation) {
-      if (generation >= byGeneration.length || byGeneration[generation] == 0) {
-        throw new IllegalStateException("no outstanding event at (" + stamp + ", " + generation + ")");
-      }
-      byGeneration[generation]--;
-      total--;
-      if (generation != first || byGeneration[generation] > 0) return false;
-      if (total == 0) {
-        first = Integer.MAX_VALUE;
-      } else {
-        while (byGeneration[first] == 0) first++;
-      }
-      return true;
-    }
-  }
-
-  private final TreeMap<Long, Stamp> outstanding = new TreeMap<>();
+  /** The model times with outstanding events, each with its counts by generation. */
+  private final OutstandingTimes outstanding = new OutstandingTimes();
   /** The entry of the bound's model time (null: nothing outstanding). */
-  private Stamp earliest;
-  private final TreeMap<Level, List<Waiter>> waiting = new TreeMap<>();
+  private OutstandingTimes.Stamp earliest;
+  private final Waiters waiting = new Waiters();
   private volatile Level bound = Level.TOP;
   /**
    * How many times the bound went down (an event added below it): a partitioned run's event reads several frontiers
@@ -122,14 +85,10 @@ public final class Frontier {
   /** An event at ({@code stamp}, {@code generation}) came into being. */
   public void add(long stamp, int generation) {
     synchronized (this) {
-      Stamp s = earliest != null && earliest.stamp == stamp ? earliest : null;
+      OutstandingTimes.Stamp s = earliest != null && earliest.stamp == stamp ? earliest : null;
       if (s == null) {
-        Long key = stamp; // boxed once
-        s = outstanding.get(key);
-        if (s == null) {
-          s = new Stamp(stamp);
-          outstanding.put(key, s);
-        }
+        s = outstanding.get(stamp);
+        if (s == null) s = outstanding.create(stamp);
         if (earliest == null || stamp < earliest.stamp) earliest = s;
       }
       s.add(generation);
@@ -142,31 +101,45 @@ public final class Frontier {
 
   /** An event at ({@code stamp}, {@code generation}) has been handled, or dropped; wakes whoever waited for it. */
   public void done(long stamp, int generation) {
-    List<Waiter> wake;
+    // the waits due, taken out under the lock and woken after it: the first in locals, any more in arrays
+    Waiter first;
+    long firstToken;
+    Waiter[] more = null;
+    long[] moreTokens = null;
+    int n = 0;
     synchronized (this) {
-      Stamp s = earliest != null && earliest.stamp == stamp ? earliest : outstanding.get(stamp);
+      OutstandingTimes.Stamp s = earliest != null && earliest.stamp == stamp ? earliest : outstanding.get(stamp);
       if (s == null) throw new IllegalStateException("no outstanding event at (" + stamp + ", " + generation + ")");
       if (!s.done(generation) || s != earliest) {
-        if (s.total == 0) outstanding.remove(stamp);
+        if (s.total == 0) outstanding.remove(s);
         return;
       }
       if (s.total == 0) {
-        outstanding.remove(stamp);
-        earliest = outstanding.isEmpty() ? null : outstanding.firstEntry().getValue();
+        outstanding.remove(s);
+        earliest = outstanding.first();
       }
       Level next = earliest == null ? Level.TOP : new Level(earliest.stamp, earliest.first);
       bound = next;
       // a waiter waits for its own event, which is outstanding: past a cap, every waiter is past it too
-      if (waiting.isEmpty() || waiting.firstKey().compareTo(next) > 0 || next.compareTo(cap) > 0
+      if (!waiting.firstAtOrBefore(next.stamp(), next.generation()) || next.compareTo(cap) > 0
           || next.compareTo(pausedAt) > 0) {
         return;
       }
-      wake = new ArrayList<>();
-      Map<Level, List<Waiter>> due = waiting.headMap(next, true);
-      for (List<Waiter> ws : due.values()) wake.addAll(ws);
-      due.clear();
+      first = waiting.firstWaiter();
+      firstToken = waiting.firstToken();
+      waiting.removeFirst();
+      while (waiting.firstAtOrBefore(next.stamp(), next.generation())) {
+        if (more == null || n == more.length) {
+          more = more == null ? new Waiter[4] : Arrays.copyOf(more, 2 * n);
+          moreTokens = moreTokens == null ? new long[4] : Arrays.copyOf(moreTokens, 2 * n);
+        }
+        more[n] = waiting.firstWaiter();
+        moreTokens[n++] = waiting.firstToken();
+        waiting.removeFirst();
+      }
     }
-    for (Waiter w : wake) w.wake();
+    first.wake(firstToken);
+    for (int i = 0; i < n; i++) more[i].wake(moreTokens[i]);
   }
 
   /** As {@link #add(long, int)}. */
@@ -184,11 +157,11 @@ public final class Frontier {
    * the run has not ended before it. If not, {@code waiter} is woken once the bound reaches it (never, past the cap);
    * a waiter asks once per level it waits for.
    */
-  public boolean releasable(long stamp, int generation, Waiter waiter) {
+  public boolean releasable(long stamp, int generation, Waiter waiter, long token) {
     if (mayGo(stamp, generation)) return true;
     synchronized (this) {
       if (mayGo(stamp, generation)) return true;
-      waiting.computeIfAbsent(new Level(stamp, generation), l -> new ArrayList<>(2)).add(waiter);
+      waiting.add(stamp, generation, waiter, token);
       return false;
     }
   }
@@ -259,16 +232,18 @@ public final class Frontier {
    */
   public void resume() {
     List<Waiter> wake = new ArrayList<>();
+    List<Long> tokens = new ArrayList<>();
     synchronized (this) {
       if (pausedAt == Level.TOP) return;
       pausedAt = Level.TOP;
       Level upTo = bound.compareTo(cap) <= 0 ? bound : cap;
-      if (waiting.isEmpty() || waiting.firstKey().compareTo(upTo) > 0) return;
-      Map<Level, List<Waiter>> due = waiting.headMap(upTo, true);
-      for (List<Waiter> ws : due.values()) wake.addAll(ws);
-      due.clear();
+      while (waiting.firstAtOrBefore(upTo.stamp(), upTo.generation())) {
+        wake.add(waiting.firstWaiter());
+        tokens.add(waiting.firstToken());
+        waiting.removeFirst();
+      }
     }
-    for (Waiter w : wake) w.wake();
+    for (int i = 0; i < wake.size(); i++) wake.get(i).wake(tokens.get(i));
   }
 
   /**
@@ -292,9 +267,7 @@ public final class Frontier {
 
   /** Outstanding events (diagnostics and tests). */
   public synchronized long outstanding() {
-    long n = 0;
-    for (Stamp s : outstanding.values()) n += s.total;
-    return n;
+    return outstanding.events();
   }
 
   @Override

@@ -11,9 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -80,42 +78,46 @@ public final class ClusterRun {
   public record Loss(String node, List<Integer> hosts, NodeAgent.Progress last, long rows,
       long unreachableAfterMillis, long removedAfterMillis, long restartAtNanos, String restartedOn) {}
 
-  /** Runs {@code scenario} (loaded from {@code source}) on {@code nodes} nodes and writes the merged files to {@code out}. */
-  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher)
+  /**
+   * How a cluster run is set up around its scenario: {@code launcher} starts the other nodes, {@code downing} finds
+   * lost ones, the coordinator listens as {@code network} says, and {@code observer} watches the run live (the
+   * coordinator's dashboard, whose controls go to the node of their VM).
+   */
+  public record Plan(Launcher launcher, ClusterNode.Downing downing, Network network, ClusterObserver observer) {
+    /** The nodes {@code launcher} starts, the default downing, on loopback, unwatched. */
+    public static Plan of(Launcher launcher) {
+      return new Plan(launcher, ClusterNode.Downing.DEFAULT, Network.loopback(), ClusterObserver.NONE);
+    }
+
+    public Plan withDowning(ClusterNode.Downing downing) {
+      return new Plan(launcher, downing, network, observer);
+    }
+
+    public Plan withNetwork(Network network) {
+      return new Plan(launcher, downing, network, observer);
+    }
+
+    public Plan withObserver(ClusterObserver observer) {
+      return new Plan(launcher, downing, network, observer);
+    }
+  }
+
+  /**
+   * Runs {@code scenario} (loaded from {@code source}) on {@code nodes} nodes set up as {@code plan} says and writes
+   * the merged files to {@code out}. Bad input ({@link ConfigProblems}, the nodes that joined told to stop): fewer
+   * than {@code nodes} nodes joined within the timeout, or a node's policies differ from the coordinator's.
+   */
+  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Plan plan)
       throws Exception {
-    return run(source, scenario, nodes, out, launcher, ClusterNode.Downing.DEFAULT);
-  }
-
-  /** As {@link #run(Source, Settings.Scenario, int, Path, Launcher)}, finding lost nodes as {@code downing} says. */
-  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
-      ClusterNode.Downing downing) throws Exception {
-    return run(source, scenario, nodes, out, launcher, downing, Network.loopback());
-  }
-
-  /**
-   * As {@link #run(Source, Settings.Scenario, int, Path, Launcher, ClusterNode.Downing)}, the coordinator listening as
-   * {@code network} says. Bad input ({@link ConfigProblems}, the nodes that joined told to stop): fewer than
-   * {@code nodes} nodes joined within the timeout, or a node's policies differ from the coordinator's.
-   */
-  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
-      ClusterNode.Downing downing, Network network) throws Exception {
-    return run(source, scenario, nodes, out, launcher, downing, network, ClusterObserver.NONE);
-  }
-
-  /**
-   * As {@link #run(Source, Settings.Scenario, int, Path, Launcher, ClusterNode.Downing, Network)}, watched live by
-   * {@code observer} (the coordinator's dashboard), whose controls go to the node of their VM.
-   */
-  public static Outcome run(Source source, Settings.Scenario scenario, int nodes, Path out, Launcher launcher,
-      ClusterNode.Downing downing, Network network, ClusterObserver observer) throws Exception {
     long wallStart = System.nanoTime();
+    Network network = plan.network();
     int port = network.port() == 0 ? freePort() : network.port();
     String seed = (network.host().contains(":") ? "[" + network.host() + "]" : network.host()) + ":" + port;
-    String fileText = Files.readString(source.file());
     try (ClusterNode coordinator = ClusterNode.start(network.host(), port, seed, nodes,
-        new ClusterNode.Options(downing, network.tls(), network.policies()), null); launcher) {
+        new ClusterNode.Options(plan.downing(), network.tls(), network.policies()), null);
+        Launcher launcher = plan.launcher()) {
       ActorSystem<Void> system = coordinator.system();
-      launcher.launch(nodes - 1, seed, downing);
+      launcher.launch(nodes - 1, seed, plan.downing());
       Map<String, ActorRef<NodeAgent.Command>> agents = awaitAgents(system, nodes, coordinator.address(), seed,
           network);
       // a node just joined may still be starting on a loaded machine: it has as long to answer as it had to join
@@ -123,136 +125,25 @@ public final class ClusterRun {
           ? network.joinTimeout() : ASK);
       awaitRegions(system, nodes);
       Files.createDirectories(out);
-      Map<String, Integer> vmOrder = new java.util.HashMap<>();
-      for (Settings.Vm vm : scenario.vms()) vmOrder.put(vm.name(), vm.index());
-      TimelineStream timeline = new TimelineStream(out.resolve("timeline.jsonl"), vmOrder, TimelineStream.CAPACITY,
-          observer::row);
-      RunWatcher.Ledger ledger = new RunWatcher.Ledger(timeline, scenario.vms().stream().map(Settings.Vm::name)
-          .toList(), observer);
-      BlockingQueue<Object> events = new LinkedBlockingQueue<>();
-      ActorRef<NodeAgent.Progress> watcher = system.systemActorOf(RunWatcher.create(ledger, events), "run-watcher",
-          org.apache.pekko.actor.typed.Props.empty());
       Map<Integer, String> hostNode = provision(system, scenario, allHosts(scenario));
-      List<Crash> crashes = crashes(scenario, hostNode, coordinator.address());
-      Map<String, List<Integer>> parts = new TreeMap<>();
-      hostNode.forEach((h, node) -> parts.computeIfAbsent(node, n -> new ArrayList<>()).add(h));
-      ClusterSession session = new ClusterSession(system, agents, scenario);
-      parts.forEach((node, hosts) -> session.placed(hosts, node));
-      // every node's time zero: time for the parts to reach them and for each node to warm up
-      long zero = System.currentTimeMillis() + 2_000 + 2 * NodeAgent.WARM_UP_MILLIS;
-      long endWall = zero + Math.round(scenario.durationNanos() / scenario.timeScale() / 1e6);
-      Map<String, Running> running = new LinkedHashMap<>();
-      for (Map.Entry<String, List<Integer>> p : parts.entrySet()) {
-        start(source, fileText, system, agents, p.getKey(), p.getValue(), zero, 0, endWall, watcher, running, events,
-            timeline);
-      }
-      observer.attach(session);
-      for (Crash c : crashes) {
-        ActorRef<NodeAgent.Command> agent = agents.get(c.node());
-        long delay = Math.max(0, zero + Math.round(c.atNanos() / scenario.timeScale() / 1e6)
-            - System.currentTimeMillis());
-        system.scheduler().scheduleOnce(Duration.ofMillis(delay), () -> agent.tell(new NodeAgent.Crash()),
-            system.executionContext());
-      }
-      List<NodeAgent.PartDone> results = new ArrayList<>();
-      List<Loss> losses = new ArrayList<>();
-      java.util.Set<String> lost = new java.util.HashSet<>();
-      long deadline = endWall + 180_000;
-      while (!running.isEmpty()) {
-        Object e = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
-        if (e == null) throw new IllegalStateException("parts still running 180 s after the run's end: " + running.keySet());
-        if (e instanceof Done d) {
-          if (running.remove(d.key()) != null) {
-            NodeAgent.PartDone done = withReportedRows(d, ledger);
-            timeline.close(d.key(), done.timeline());
-            results.add(done);
-          }
-        } else if (e instanceof RunWatcher.Removed r) {
-          lost.add(r.node());
-          for (Running p : List.copyOf(running.values())) {
-            if (!p.node().equals(r.node())) continue;
-            running.remove(p.key());
-            session.lost(p.hosts());
-            timeline.close(p.key(), List.of());
-            long nowModel = Math.round((System.currentTimeMillis() - zero + RESTART_MARGIN_MILLIS)
-                * scenario.timeScale() * 1e6);
-            long period = scenario.metricsPeriodNanos();
-            long restartAt = Math.max(p.restartAtNanos(), (nowModel + period - 1) / period * period);
-            String to = null;
-            if (restartAt < scenario.durationNanos()) {
-              Map<Integer, String> again = provisionAgain(system, scenario, p.hosts());
-              to = again.get(p.hosts().get(0));
-              if (lost.contains(to)) throw new IllegalStateException("hosts " + p.hosts() + " re-placed on lost " + to);
-              start(source, fileText, system, agents, to, p.hosts(), zero, restartAt, endWall, watcher, running, events,
-                  timeline);
-              session.placed(p.hosts(), to);
-            }
-            losses.add(new Loss(r.node(), p.hosts(), ledger.last(p.key()), ledger.rows(p.key()),
-                r.unreachableAtMillis() == 0 ? -1 : r.unreachableAtMillis() - zero, r.removedAtMillis() - zero,
-                restartAt, to));
-          }
-        }
-      }
-      for (Map.Entry<String, ActorRef<NodeAgent.Command>> a : agents.entrySet()) {
-        if (!a.getKey().equals(coordinator.address()) && !lost.contains(a.getKey())) a.getValue().tell(new NodeAgent.Stop());
-      }
-      timeline.close();
-      ClusterSummary merged = ClusterSummary.merge(scenario, results, losses, (System.nanoTime() - wallStart) / 1e9,
-          new ClusterSummary.Streamed(timeline.rows(), timeline.peak(), timeline.late()));
+      List<ClusterParts.Crash> crashes = crashes(scenario, hostNode, coordinator.address());
+      ClusterParts parts = new ClusterParts(system, agents, source, scenario, out, plan.observer());
+      parts.startAll(hostNode);
+      parts.schedule(crashes);
+      parts.awaitAll(coordinator.address());
+      TimelineStream timeline = parts.timeline();
+      ClusterSummary merged = ClusterSummary.merge(scenario, parts.results(), parts.losses(),
+          (System.nanoTime() - wallStart) / 1e9, new ClusterSummary.Streamed(timeline.rows(), timeline.peak(),
+          timeline.late()));
       merged.write(out);
       Map<String, String> where = new LinkedHashMap<>();
       hostNode.forEach((h, n) -> where.put(scenario.hosts().get(h).name(), n));
-      for (Loss l : losses) {
+      for (Loss l : parts.losses()) {
         for (int h : l.hosts()) where.put(scenario.hosts().get(h).name(), l.restartedOn());
       }
-      return new Outcome(merged.document(), where, losses, merged.broken(), merged.faithful(), timeline.rows(),
-          timeline.peak(), timeline.late());
+      return new Outcome(merged.document(), where, parts.losses(), merged.broken(), merged.faithful(),
+          timeline.rows(), timeline.peak(), timeline.late());
     }
-  }
-
-  /** Wall time from a node's loss being acted on to its hosts' restart: the part reaches a survivor and is built. */
-  static final long RESTART_MARGIN_MILLIS = 1_500;
-
-  private record Running(String key, String node, List<Integer> hosts, long restartAtNanos) {}
-
-  private record Done(String key, NodeAgent.PartDone done) {}
-
-  private record Crash(String node, long atNanos) {}
-
-  /**
-   * A finished part with the rows its progress reports carried: the reports go to the watcher and the answer to the
-   * ask, two recipients with no order between them, so this waits (at most 30 s) for the last reports to be in.
-   */
-  private static NodeAgent.PartDone withReportedRows(Done d, RunWatcher.Ledger ledger) throws InterruptedException {
-    NodeAgent.PartDone p = d.done();
-    if (p.error() != null) return p;
-    long deadline = System.nanoTime() + 30_000_000_000L;
-    while (ledger.rows(d.key()) < p.reportedRows()) {
-      if (System.nanoTime() > deadline) {
-        return NodeAgent.PartDone.failed(p.node(), p.hosts(), p.restartAtNanos(), "its last progress reports did not "
-            + "arrive: " + ledger.rows(d.key()) + " of " + p.reportedRows() + " rows");
-      }
-      Thread.sleep(20);
-    }
-    return p;
-  }
-
-  private static void start(Source source, String fileText, ActorSystem<Void> system, Map<String, ActorRef<NodeAgent.Command>> agents,
-      String node, List<Integer> hosts, long zero, long restartAt, long endWall, ActorRef<NodeAgent.Progress> watcher,
-      Map<String, Running> running, BlockingQueue<Object> events, TimelineStream timeline) {
-    ActorRef<NodeAgent.Command> agent = agents.get(node);
-    if (agent == null) throw new IllegalStateException("no agent at " + node + " among " + agents.keySet());
-    String key = RunWatcher.Ledger.key(node, hosts, restartAt);
-    timeline.open(key, restartAt);
-    running.put(key, new Running(key, node, List.copyOf(hosts), restartAt));
-    ScenarioLoader.Overrides o = source.overrides();
-    long wait = Math.max(1, endWall - System.currentTimeMillis()) + 140_000;
-    AskPattern.<NodeAgent.Command, NodeAgent.PartDone>ask(agent, r -> new NodeAgent.RunPart(
-        source.file().toAbsolutePath().toString(), fileText, o.timeScale(), o.durationNanos(), o.seed(), o.sets(),
-        o.faults().faults(), o.faults().mode(), o.faults().rate(), List.copyOf(hosts), zero, restartAt, watcher, r),
-        Duration.ofMillis(wait), system.scheduler())
-        .whenComplete((done, failure) -> events.add(new Done(key, done != null ? done
-            : NodeAgent.PartDone.failed(node, hosts, restartAt, String.valueOf(failure)))));
   }
 
   private static List<Integer> allHosts(Settings.Scenario scenario) {
@@ -266,9 +157,9 @@ public final class ClusterRun {
    * the coordinator's own node is bad input: the run cannot outlive it (keep-oldest keeps the oldest node, which is
    * the coordinator).
    */
-  private static List<Crash> crashes(Settings.Scenario scenario, Map<Integer, String> hostNode, String coordinator)
+  private static List<ClusterParts.Crash> crashes(Settings.Scenario scenario, Map<Integer, String> hostNode, String coordinator)
       throws ConfigProblems {
-    List<Crash> out = new ArrayList<>();
+    List<ClusterParts.Crash> out = new ArrayList<>();
     for (FaultPlan.Fault f : scenario.faults().faults()) {
       if (f.kind() != FaultPlan.Kind.NODE_CRASH) continue;
       Settings.Vm vm = scenario.vms().stream().filter(v -> v.name().equals(f.target())).findFirst().orElseThrow();
@@ -278,7 +169,7 @@ public final class ClusterRun {
             + scenario.hosts().get(vm.host()).name() + " runs on the coordinator's node, which a run cannot lose; "
             + "target a VM of a host on another node (host i runs on node i mod N)");
       }
-      out.add(new Crash(node, f.atNanos()));
+      out.add(new ClusterParts.Crash(node, f.atNanos()));
     }
     return out;
   }
@@ -410,7 +301,7 @@ public final class ClusterRun {
    * node's region and be dropped, until this node's region has seen it terminated and asks the shard coordinator,
    * which allocates the shards on a survivor once the removal margin has passed.
    */
-  private static Map<Integer, String> provisionAgain(ActorSystem<Void> system, Settings.Scenario scenario,
+  static Map<Integer, String> provisionAgain(ActorSystem<Void> system, Settings.Scenario scenario,
       List<Integer> hosts) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
     while (true) {

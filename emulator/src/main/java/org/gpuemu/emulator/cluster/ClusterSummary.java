@@ -44,7 +44,16 @@ final class ClusterSummary {
   private final boolean faithful;
 
   /** How the merged timeline was streamed ({@link TimelineStream}): its rows, the window's peak, rows out of order. */
-  record Streamed(long rows, int windowPeakRows, long lateRows) {}
+  record Streamed(long rows, int windowPeakRows, long lateRows) {
+    /** The cluster block's {@code timeline} entry. */
+    Map<String, Object> entry() {
+      Map<String, Object> streaming = new LinkedHashMap<>();
+      streaming.put("rows", rows);
+      streaming.put("window_peak_rows", windowPeakRows); // the reorder window's most rows at once
+      streaming.put("rows_out_of_order", lateRows); // 0 unless the window overflowed
+      return streaming;
+    }
+  }
 
   private ClusterSummary(Map<String, Object> document, List<String> broken, boolean faithful) {
     this.document = document;
@@ -95,34 +104,15 @@ final class ClusterSummary {
     out.put("emulated_seconds", round(emulated, 3));
     out.put("wall_seconds", round(wallSeconds, 3));
     out.put("seed", first.get("seed"));
-    Map<String, Object> vms = new LinkedHashMap<>();
-    Map<String, Object> hosts = new LinkedHashMap<>();
-    for (Settings.Vm vm : s.vms()) {
-      for (Map<String, Object> d : docs) {
-        Object e = ((Map<String, Object>) d.get("vms")).get(vm.name());
-        if (e != null) vms.put(vm.name(), e);
-      }
-    }
-    for (Settings.Host h : s.hosts()) {
-      for (Map<String, Object> d : docs) {
-        Object e = ((Map<String, Object>) d.get("hosts")).get(h.name());
-        if (e != null) hosts.put(h.name(), e);
-      }
-    }
-    Lost lost = Lost.of(s, losses, vms, hosts);
+    Map<String, Object> vms = byName(docs, "vms", s.vms().stream().map(Settings.Vm::name).toList());
+    Map<String, Object> hosts = byName(docs, "hosts", s.hosts().stream().map(Settings.Host::name).toList());
+    LostParts lost = LostParts.of(s, losses, vms, hosts);
     out.put("vms", vms);
     List<Object> switches = new ArrayList<>();
     for (Map<String, Object> d : docs) switches.addAll((List<Object>) d.get("policy_switches"));
     out.put("policy_switches", switches);
     out.put("gpu", gpu(docs, hosts));
-    Map<String, Object> cpu = cpu(hosts);
-    long coreSwitches = 0; // each node's cores' context switches (its cpu block)
-    for (Map<String, Object> d : docs) {
-      Object n = ((Map<String, Object>) d.get("cpu")).get("context_switches");
-      if (n != null) coreSwitches += ((Number) n).longValue();
-    }
-    cpu.put("context_switches", coreSwitches);
-    out.put("cpu", cpu);
+    out.put("cpu", cpu(docs, hosts));
     out.put("hosts", hosts);
     if (first.containsKey("placement")) out.put("placement", first.get("placement"));
     out.put("fairness", fairness(s, ran));
@@ -131,29 +121,47 @@ final class ClusterSummary {
     out.put("invariants", invariants(docs, ran, lost, broken));
     Map<String, Object> verdict = verdict(docs, ran);
     if (verdict != null) out.put("verdict", verdict);
-    List<Object> faults = new ArrayList<>();
-    for (Map<String, Object> d : docs) if (d.containsKey("faults")) faults.addAll((List<Object>) d.get("faults"));
-    faults.sort(Comparator.comparingDouble(f -> { // in the order they struck, as one JVM lists them
-      Object at = ((Map<String, Object>) f).get("at_s");
-      return at == null ? Double.MAX_VALUE : ((Number) at).doubleValue();
-    }));
+    // the faults in the order they struck, as one JVM lists them; the dashboard's controls, each on its VM's node
+    List<Object> faults = byTime(docs, "faults", Double.MAX_VALUE);
     if (!faults.isEmpty()) out.put("faults", faults);
-    List<Object> controls = new ArrayList<>(); // the dashboard's controls, each on its VM's node
-    for (Map<String, Object> d : docs) if (d.containsKey("controls")) controls.addAll((List<Object>) d.get("controls"));
-    controls.sort(Comparator.comparingDouble(c -> ((Number) ((Map<String, Object>) c).get("at_s")).doubleValue()));
+    List<Object> controls = byTime(docs, "controls", Double.NaN);
     if (!controls.isEmpty()) out.put("controls", controls);
     Map<String, Object> benchmarks = benchmarks(docs);
     if (!benchmarks.isEmpty()) out.put("benchmarks", benchmarks);
     Map<String, Object> cluster = cluster(ran, docs, s, lost);
-    Map<String, Object> streaming = new LinkedHashMap<>();
-    streaming.put("rows", streamed.rows());
-    streaming.put("window_peak_rows", streamed.windowPeakRows()); // the reorder window's most rows at once
-    streaming.put("rows_out_of_order", streamed.lateRows()); // 0 unless the window overflowed
-    cluster.put("timeline", streaming);
+    cluster.put("timeline", streamed.entry());
     out.put("cluster", cluster);
     boolean faithful = docs.stream().allMatch(d -> Boolean.TRUE.equals(((Map<String, Object>) d.get("fidelity"))
         .get("faithful")));
     return new ClusterSummary(out, broken, faithful);
+  }
+
+  /** The entries of every node's {@code block} ("vms", "hosts"), in the scenario's order of {@code names}. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> byName(List<Map<String, Object>> docs, String block, List<String> names) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (String name : names) {
+      for (Map<String, Object> d : docs) {
+        Object e = ((Map<String, Object>) d.get(block)).get(name);
+        if (e != null) out.put(name, e);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Every node's entries of the list {@code key}, ordered by their {@code at_s} (stable: a node's own order kept
+   * among equal times); an entry without one sorts as {@code missing}.
+   */
+  @SuppressWarnings("unchecked")
+  private static List<Object> byTime(List<Map<String, Object>> docs, String key, double missing) {
+    List<Object> all = new ArrayList<>();
+    for (Map<String, Object> d : docs) if (d.containsKey(key)) all.addAll((List<Object>) d.get(key));
+    all.sort(Comparator.comparingDouble(e -> {
+      Object at = ((Map<String, Object>) e).get("at_s");
+      return at == null ? missing : ((Number) at).doubleValue();
+    }));
+    return all;
   }
 
   /**
@@ -232,7 +240,7 @@ final class ClusterSummary {
   }
 
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> cpu(Map<String, Object> hosts) {
+  private static Map<String, Object> cpu(List<Map<String, Object>> docs, Map<String, Object> hosts) {
     int cores = 0;
     double busy = 0;
     for (Object h : hosts.values()) {
@@ -244,6 +252,12 @@ final class ClusterSummary {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("cores", cores);
     out.put("utilization", round(cores > 0 ? busy / cores : 0, 4));
+    long coreSwitches = 0; // each node's cores' context switches (its cpu block)
+    for (Map<String, Object> d : docs) {
+      Object n = ((Map<String, Object>) d.get("cpu")).get("context_switches");
+      if (n != null) coreSwitches += ((Number) n).longValue();
+    }
+    out.put("context_switches", coreSwitches);
     return out;
   }
 
@@ -281,7 +295,7 @@ final class ClusterSummary {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> invariants(List<Map<String, Object>> docs, List<NodeAgent.PartDone> ran,
-      Lost gone, List<String> broken) {
+      LostParts gone, List<String> broken) {
     long submitted = 0, completed = 0, failed = 0, lost = 0, duplicated = 0, retried = 0, open = 0;
     boolean conserved = true;
     List<Object> reasons = new ArrayList<>();
@@ -325,7 +339,7 @@ final class ClusterSummary {
 
   @SuppressWarnings("unchecked")
   private static Map<String, Object> cluster(List<NodeAgent.PartDone> ran, List<Map<String, Object>> docs,
-      Settings.Scenario s, Lost gone) {
+      Settings.Scenario s, LostParts gone) {
     List<Object> nodes = new ArrayList<>();
     for (int n = 0; n < ran.size(); n++) {
       Map<String, Object> f = (Map<String, Object>) docs.get(n).get("fidelity");
@@ -357,84 +371,8 @@ final class ClusterSummary {
     return v == null ? 0 : ((Number) v).doubleValue();
   }
 
-  private static double round(double v, int digits) {
+  static double round(double v, int digits) {
     double f = Math.pow(10, digits);
     return Math.round(v * f) / f;
-  }
-
-  /**
-   * What lost nodes leave in the record: each lost part's VMs as of its last progress report (their requests then in
-   * flight fail with {@code node-lost}), a {@code restarts} entry on each VM (and a stand-in entry for a VM or host
-   * that was not restarted), and a {@code cluster.node_losses} entry per part.
-   */
-  private static final class Lost {
-    long submitted;
-    long completed;
-    long failed;
-    long inFlight;
-    final List<Object> reasons = new ArrayList<>();
-    final List<String> broken = new ArrayList<>();
-    final List<Object> entries = new ArrayList<>();
-
-    @SuppressWarnings("unchecked")
-    static Lost of(Settings.Scenario s, List<ClusterRun.Loss> losses, Map<String, Object> vms,
-        Map<String, Object> hosts) {
-      Lost out = new Lost();
-      for (ClusterRun.Loss l : losses) {
-        List<String> hostNames = l.hosts().stream().map(h -> s.hosts().get(h).name()).toList();
-        long lostRequests = 0;
-        Map<String, NodeAgent.VmCount> counts = new HashMap<>();
-        if (l.last() != null) for (NodeAgent.VmCount c : l.last().vms()) counts.put(c.vm(), c);
-        for (Settings.Vm vm : s.vms()) {
-          if (!l.hosts().contains(vm.host())) continue;
-          NodeAgent.VmCount c = counts.getOrDefault(vm.name(), new NodeAgent.VmCount(vm.name(), 0, 0, 0, 0, 0));
-          long open = c.submitted() - c.completed() - c.failed();
-          if (open < 0) out.broken.add(vm.name() + " on lost node " + l.node() + ": more requests done than submitted");
-          out.submitted += c.submitted();
-          out.completed += c.completed();
-          out.failed += c.failed();
-          out.inFlight += Math.max(open, 0);
-          lostRequests += Math.max(open, 0);
-          if (open > 0) out.reasons.add(vm.name() + ": " + open + " GPU requests failed: node-lost");
-          Map<String, Object> restart = new LinkedHashMap<>();
-          restart.put("lost_node", l.node());
-          restart.put("reported_at_s", l.last() == null ? null : round(l.last().atNanos() / 1e9, 3));
-          restart.put("requests_submitted", c.submitted());
-          restart.put("requests_completed", c.completed());
-          restart.put("requests_failed", c.failed());
-          restart.put("requests_failed_node_lost", Math.max(open, 0));
-          restart.put("restarted_on", vms.containsKey(vm.name()) ? l.restartedOn() : null);
-          restart.put("restarted_at_s", vms.containsKey(vm.name()) ? l.restartAtNanos() / 1e9 : null);
-          Map<String, Object> entry = (Map<String, Object>) vms.computeIfAbsent(vm.name(), n -> {
-            Map<String, Object> standIn = new LinkedHashMap<>();
-            standIn.put("workload", vm.workload());
-            standIn.put("weight", vm.weight());
-            standIn.put("lost_with_node", l.node());
-            return standIn;
-          });
-          ((List<Object>) entry.computeIfAbsent("restarts", k -> new ArrayList<>())).add(restart);
-        }
-        for (String h : hostNames) {
-          hosts.computeIfAbsent(h, n -> {
-            Map<String, Object> standIn = new LinkedHashMap<>();
-            standIn.put("lost_with_node", l.node());
-            standIn.put("cores", 0);
-            standIn.put("gpus", List.of());
-            return standIn;
-          });
-        }
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("node", l.node());
-        e.put("hosts", hostNames);
-        e.put("last_report_s", l.last() == null ? null : round(l.last().atNanos() / 1e9, 3));
-        e.put("unreachable_after_wall_s", l.unreachableAfterMillis() < 0 ? null : l.unreachableAfterMillis() / 1e3);
-        e.put("removed_after_wall_s", l.removedAfterMillis() / 1e3);
-        e.put("restarted_on", l.restartedOn());
-        e.put("restarted_at_s", l.restartedOn() == null ? null : l.restartAtNanos() / 1e9);
-        e.put("requests_failed_node_lost", lostRequests);
-        out.entries.add(e);
-      }
-      return out;
-    }
   }
 }

@@ -222,6 +222,59 @@ public final class NodeAgent {
    * Loads the scenario as the coordinator did, runs this node's hosts, and returns their summary and timeline; the
    * part's session goes to {@code steered} at its time zero.
    */
+  /**
+   * A part's progress reports to the coordinator, one per sampling period: each VM's counts and rates, the timeline
+   * rows written since the last report and the controls that took effect, all in the whole run's model time (the
+   * part's shifted by its restart). Called on the runner's thread only.
+   */
+  private static final class PartReports implements Runner.Sampler {
+    private final String node;
+    private final RunPart m;
+    private final Settings.Scenario ran;
+    private final long shift;
+    private final ConcurrentLinkedQueue<String> rows;
+    private final ConcurrentLinkedQueue<Steering.Done> controls;
+    /** Rows sent with the reports so far. */
+    int reported;
+
+    PartReports(String node, RunPart m, Settings.Scenario ran, long shift, ConcurrentLinkedQueue<String> rows,
+        ConcurrentLinkedQueue<Steering.Done> controls) {
+      this.node = node;
+      this.m = m;
+      this.ran = ran;
+      this.shift = shift;
+      this.rows = rows;
+      this.controls = controls;
+    }
+
+    @Override public boolean due(long emulatedNanos) {
+      return true;
+    }
+
+    @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
+        RequestHistory.Totals requests) {
+      Map<String, Integer> live = new java.util.HashMap<>();
+      for (int i = 0; i < view.names().size(); i++) live.put(view.names().get(i), i);
+      List<VmCount> counts = new ArrayList<>();
+      for (VGpu.VgpuReport r : vgpus) {
+        String vm = ran.vms().get(r.vgpu()).name();
+        Integer i = live.get(vm);
+        counts.add(new VmCount(vm, r.submitted(), r.completed(), r.failed(), i == null ? 0 : view.fps()[i],
+            i == null ? 0 : view.gpuShare()[i]));
+      }
+      List<Steering.Done> done = new ArrayList<>();
+      for (Steering.Done d; (d = controls.poll()) != null; ) done.add(d);
+      List<String> since = new ArrayList<>();
+      long at = view.emulatedNanos() + shift; // the report covers the rows it carries
+      for (String row; (row = rows.poll()) != null; ) {
+        since.add(shifted(row, shift));
+        at = Math.max(at, rowNanos(row) + shift);
+      }
+      reported += since.size();
+      m.progressTo().tell(new Progress(node, m.hosts(), shift, at, counts, since, done));
+    }
+  }
+
   private static PartDone runPart(Local local, RunPart m, PartSession steered) {
     Path dir = null;
     try {
@@ -248,45 +301,19 @@ public final class NodeAgent {
         if (!r.isPause()) controls.add(new Steering.Done(Steering.of(r.control()), r.atNanos() + shift, r.applied(),
             r.note()));
       }, List.of());
-      int[] reported = {0}; // rows sent with the reports (the sampler runs on this thread)
-      Runner.Sampler reports = new Runner.Sampler() {
-        @Override public boolean due(long emulatedNanos) {
-          return true;
-        }
-
-        @Override public void sample(MetricsHub.LiveView view, List<VGpu.VgpuReport> vgpus,
-            RequestHistory.Totals requests) {
-          Map<String, Integer> live = new java.util.HashMap<>();
-          for (int i = 0; i < view.names().size(); i++) live.put(view.names().get(i), i);
-          List<VmCount> counts = new ArrayList<>();
-          for (VGpu.VgpuReport r : vgpus) {
-            String vm = ran.vms().get(r.vgpu()).name();
-            Integer i = live.get(vm);
-            counts.add(new VmCount(vm, r.submitted(), r.completed(), r.failed(), i == null ? 0 : view.fps()[i],
-                i == null ? 0 : view.gpuShare()[i]));
-          }
-          List<Steering.Done> done = new ArrayList<>();
-          for (Steering.Done d; (d = controls.poll()) != null; ) done.add(d);
-          List<String> since = new ArrayList<>();
-          long at = view.emulatedNanos() + shift; // the report covers the rows it carries
-          for (String row; (row = rows.poll()) != null; ) {
-            since.add(shifted(row, shift));
-            at = Math.max(at, rowNanos(row) + shift);
-          }
-          reported[0] += since.size();
-          m.progressTo().tell(new Progress(local.address(), m.hosts(), shift, at, counts, since, done));
-        }
-      };
-      Summary summary = new Summary(Runner.runFrom(part, dir, zero, REPORT_MILLIS, rows::add, reports, attach));
+      PartReports reports = new PartReports(local.address(), m, ran, shift, rows, controls);
+      Summary summary = new Summary(Runner.run(part, dir, Runner.Options.node(zero, REPORT_MILLIS)
+          .withTap(rows::add).withSampler(reports).withAttach(attach)));
       String json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(summary.doc());
       List<String> rest = new ArrayList<>(); // the rows since the last report (the drain's among them)
       for (String row; (row = rows.poll()) != null; ) rest.add(shifted(row, shift));
       int total = Files.readAllLines(dir.resolve("timeline.jsonl")).size();
-      if (reported[0] + rest.size() != total) {
+      if (reports.reported + rest.size() != total) {
         return PartDone.failed(local.address(), m.hosts(), shift, "the timeline has " + total + " rows, the node "
-            + "sent " + (reported[0] + rest.size()));
+            + "sent " + (reports.reported + rest.size()));
       }
-      return new PartDone(local.address(), m.hosts(), shift, json, summary.fairnessRows(), rest, reported[0], null);
+      return new PartDone(local.address(), m.hosts(), shift, json, summary.fairnessRows(), rest, reports.reported,
+          null);
     } catch (Exception e) {
       return PartDone.failed(local.address(), m.hosts(), m.restartAtNanos(), e.toString());
     } finally {

@@ -36,29 +36,71 @@ public final class Settings {
       rejected = List.copyOf(rejected);
     }
 
-    /** A scenario of one host, as before many hosts existed. */
-    public Scenario(String name, String description, String file, double timeScale, long durationNanos,
-        long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
-        Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads, FaultPlan faults) {
-      this(name, description, file, timeScale, durationNanos, seed, List.of(host.withGpu(gpu)), gpu, gpuPolicy,
-          cpuPolicy, memoryPolicy, fidelity, metricsPeriodNanos, vms, workloads, faults,
-          new PolicyChoice("first-fit", PolicyParams.of(Map.of())), List.of());
+    /**
+     * A scenario of one host made by hand (tests): named {@code name}, on {@code host} with {@code gpu}, running
+     * {@code vms}; the rest set on the builder. Unset: no description or file, time scale 1, no faults, no workloads
+     * of its own, first-fit placement, nothing rejected.
+     */
+    public static Builder oneHost(String name, Host host, Gpu gpu, List<Vm> vms) {
+      return new Builder(name, host, gpu, vms);
     }
 
-    /** A scenario without faults. */
-    public Scenario(String name, String description, String file, double timeScale, long durationNanos,
-        long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
-        Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms, Map<String, Workload> workloads) {
-      this(name, description, file, timeScale, durationNanos, seed, host, gpu, gpuPolicy, cpuPolicy, memoryPolicy,
-          fidelity, metricsPeriodNanos, vms, workloads, FaultPlan.NONE);
-    }
+    /** Builds a scenario of one host ({@link #oneHost}). */
+    public static final class Builder {
+      private final String name;
+      private final Host host;
+      private final Gpu gpu;
+      private final List<Vm> vms;
+      private String description = "";
+      private String file = "";
+      private double timeScale = 1;
+      private long durationNanos;
+      private long seed;
+      private PolicyChoice gpuPolicy;
+      private PolicyChoice cpuPolicy;
+      private PolicyChoice memoryPolicy;
+      private Fidelity fidelity;
+      private long metricsPeriodNanos;
 
-    /** A scenario whose VMs all run catalog workloads. */
-    public Scenario(String name, String description, String file, double timeScale, long durationNanos,
-        long seed, Host host, Gpu gpu, PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy,
-        Fidelity fidelity, long metricsPeriodNanos, List<Vm> vms) {
-      this(name, description, file, timeScale, durationNanos, seed, host, gpu, gpuPolicy, cpuPolicy, memoryPolicy,
-          fidelity, metricsPeriodNanos, vms, Map.of());
+      private Builder(String name, Host host, Gpu gpu, List<Vm> vms) {
+        this.name = name;
+        this.host = host;
+        this.gpu = gpu;
+        this.vms = vms;
+      }
+
+      public Builder file(String file) {
+        this.file = file;
+        return this;
+      }
+
+      /** {@code durationNanos} of model time at {@code timeScale}, its programs seeded by {@code seed}. */
+      public Builder run(double timeScale, long durationNanos, long seed) {
+        this.timeScale = timeScale;
+        this.durationNanos = durationNanos;
+        this.seed = seed;
+        return this;
+      }
+
+      public Builder policies(PolicyChoice gpuPolicy, PolicyChoice cpuPolicy, PolicyChoice memoryPolicy) {
+        this.gpuPolicy = gpuPolicy;
+        this.cpuPolicy = cpuPolicy;
+        this.memoryPolicy = memoryPolicy;
+        return this;
+      }
+
+      /** How the run is ordered and judged, and its metrics period. */
+      public Builder fidelity(Fidelity fidelity, long metricsPeriodNanos) {
+        this.fidelity = fidelity;
+        this.metricsPeriodNanos = metricsPeriodNanos;
+        return this;
+      }
+
+      public Scenario build() {
+        return new Scenario(name, description, file, timeScale, durationNanos, seed, List.of(host.withGpu(gpu)), gpu,
+            gpuPolicy, cpuPolicy, memoryPolicy, fidelity, metricsPeriodNanos, vms, Map.of(), FaultPlan.NONE,
+            new PolicyChoice("first-fit", PolicyParams.of(Map.of())), List.of());
+      }
     }
 
     /** The same scenario, run for {@code nanos} of emulated time. */
@@ -204,22 +246,16 @@ public final class Settings {
    */
   public record Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
       double violationThreshold, double violationRate, long livenessTimeoutNanos, long orderSeed, int hostThreads) {
-    /** One causal order for the whole run ({@code host-threads = 0}). */
-    public Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
-        double violationThreshold, double violationRate, long livenessTimeoutNanos, long orderSeed) {
-      this(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos, orderSeed, 0);
-    }
-
     /** The same rules with {@code threads} host threads (0: one causal order for the whole run, one thread). */
     public Fidelity withHostThreads(int threads) {
       return new Fidelity(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos,
           orderSeed, threads);
     }
 
-    /** With the default tie order ({@code order-seed = 0}). */
+    /** With the default tie order ({@code order-seed = 0}), one causal order for the whole run (no host threads). */
     public Fidelity(org.gpuemu.emulator.clock.Causality.Order order, long horizonWallNanos, double lagShare,
         double violationThreshold, double violationRate, long livenessTimeoutNanos) {
-      this(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos, 0);
+      this(order, horizonWallNanos, lagShare, violationThreshold, violationRate, livenessTimeoutNanos, 0, 0);
     }
 
     /** The defaults of reference.conf (tests). */
@@ -283,14 +319,6 @@ public final class Settings {
       cores = List.copyOf(cores);
     }
 
-    /** A VM on the first GPU of the first host, asking for a core per vCPU. */
-    public Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
-        SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
-        long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep, PresentWait presentWait) {
-      this(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer, driverQueue,
-          startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, presentWait, 0, 0, 1000L * cores.size(), index);
-    }
-
     /** This VM placed on GPU {@code gpu} of host {@code host}, its vCPUs on {@code cores} of that host. */
     public Vm placed(int host, int gpu, List<Integer> cores) {
       return new Vm(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer,
@@ -308,12 +336,92 @@ public final class Settings {
           cpuMilli, seedIndex);
     }
 
-    /** A VM whose vCPU gives its core away while Present is blocked. */
-    public Vm(int index, String name, String workload, int weight, List<Integer> cores, long memoryCapBytes,
-        SyncWait syncWait, long spinLimitNanos, int commandBuffer, int driverQueue, long startDelayNanos,
-        long stopAfterNanos, double slaFps, double share, PresentSleep presentSleep) {
-      this(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer, driverQueue,
-          startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, PresentWait.BLOCK);
+    /**
+     * A VM made by hand (tests): VM {@code index} named {@code name} running {@code workload} with a vCPU on each of
+     * {@code cores}; the rest set on the builder. Unset: weight 1, no memory cap, starting at 0 and never stopping, no
+     * SLA, no share, no Present sleep, its vCPU giving its core away while Present is blocked, on the first GPU of
+     * the first host, asking for a core per vCPU.
+     */
+    public static Builder builder(int index, String name, String workload, List<Integer> cores) {
+      return new Builder(index, name, workload, cores);
+    }
+
+    /** Builds a VM ({@link #builder}). */
+    public static final class Builder {
+      private final int index;
+      private final String name;
+      private final String workload;
+      private final List<Integer> cores;
+      private int weight = 1;
+      private long memoryCapBytes;
+      private SyncWait syncWait = SyncWait.HYBRID;
+      private long spinLimitNanos;
+      private int commandBuffer;
+      private int driverQueue;
+      private long startDelayNanos;
+      private long stopAfterNanos = Long.MAX_VALUE;
+      private double slaFps;
+      private double share = Double.NaN;
+      private PresentSleep presentSleep = PresentSleep.NONE;
+
+      private Builder(int index, String name, String workload, List<Integer> cores) {
+        this.index = index;
+        this.name = name;
+        this.workload = workload;
+        this.cores = cores;
+      }
+
+      public Builder weight(int weight) {
+        this.weight = weight;
+        return this;
+      }
+
+      public Builder memoryCap(long bytes) {
+        this.memoryCapBytes = bytes;
+        return this;
+      }
+
+      /** How its vCPUs wait for a synchronous call, spinning at most {@code spinLimitNanos}. */
+      public Builder syncWait(SyncWait syncWait, long spinLimitNanos) {
+        this.syncWait = syncWait;
+        this.spinLimitNanos = spinLimitNanos;
+        return this;
+      }
+
+      /** The guest's render-ahead limit and the requests the driver's command buffer holds for it. */
+      public Builder buffers(int commandBuffer, int driverQueue) {
+        this.commandBuffer = commandBuffer;
+        this.driverQueue = driverQueue;
+        return this;
+      }
+
+      /** Starts {@code startDelayNanos} into the run and stops {@code stopAfterNanos} later. */
+      public Builder window(long startDelayNanos, long stopAfterNanos) {
+        this.startDelayNanos = startDelayNanos;
+        this.stopAfterNanos = stopAfterNanos;
+        return this;
+      }
+
+      public Builder slaFps(double slaFps) {
+        this.slaFps = slaFps;
+        return this;
+      }
+
+      public Builder share(double share) {
+        this.share = share;
+        return this;
+      }
+
+      public Builder presentSleep(PresentSleep presentSleep) {
+        this.presentSleep = presentSleep;
+        return this;
+      }
+
+      public Vm build() {
+        return new Vm(index, name, workload, weight, cores, memoryCapBytes, syncWait, spinLimitNanos, commandBuffer,
+            driverQueue, startDelayNanos, stopAfterNanos, slaFps, share, presentSleep, PresentWait.BLOCK, 0, 0,
+            1000L * cores.size(), index);
+      }
     }
 
     public int vcpus() {

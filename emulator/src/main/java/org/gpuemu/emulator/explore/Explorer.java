@@ -180,7 +180,7 @@ public final class Explorer {
     List<Judge.Finding> findings;
     Summary summary = null;
     try {
-      RunResult result = Runner.run(scenario, dir, view -> { }, 1000);
+      RunResult result = Runner.run(scenario, dir, Runner.Options.every(1000));
       summary = new Summary(result);
       summary.write(dir.resolve("summary.json"));
       findings = Judge.judge(scenario, summary, dir.resolve("timeline.jsonl"), block);

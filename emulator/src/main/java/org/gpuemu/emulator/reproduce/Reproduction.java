@@ -224,7 +224,7 @@ public final class Reproduction {
             Runner.warmUp(s, WARM_UP_WALL_NANOS);
             warmedPaper[0] = f.paper();
           }
-          Summary summary = new Summary(Runner.run(s, dir, v -> { }, 1000));
+          Summary summary = new Summary(Runner.run(s, dir, Runner.Options.every(1000)));
           summary.write(dir.resolve("summary.json"));
           if (!summary.brokenInvariants().isEmpty()) {
             failures.add(what + " seed " + s.seed() + " broke " + summary.brokenInvariants());

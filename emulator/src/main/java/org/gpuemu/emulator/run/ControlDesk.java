@@ -30,17 +30,17 @@ final class ControlDesk {
   private final List<Long> times = new ArrayList<>();
   private final List<Control.Record> records = new ArrayList<>();
 
-  ControlDesk(Settings.Scenario scenario, RunContext run, TimerScheduler<Emulation.Command> timers,
-      List<Control.Planned> planned, Consumer<Control.Record> onControlled, ActorRef<FaultInjector.Command> faults,
+  /** The desk of the run {@code setup} describes, with its planned controls; {@code answers}: the schedulers'. */
+  ControlDesk(Emulation.Setup setup, TimerScheduler<Emulation.Command> timers, ActorRef<FaultInjector.Command> faults,
       ActorRef<MetricsHub.Command> metrics, ActorRef<Scheduling.Changed> answers) {
-    this.scenario = scenario;
-    this.run = run;
+    this.scenario = setup.scenario();
+    this.run = setup.run();
     this.timers = timers;
-    this.onControlled = onControlled;
+    this.onControlled = setup.onControlled();
     this.faults = faults;
     this.metrics = metrics;
     this.answers = answers;
-    for (Control.Planned p : planned) add(p.control(), p.atNanos());
+    for (Control.Planned p : setup.planned()) add(p.control(), p.atNanos());
   }
 
   /** At time zero: the planned controls' events are armed (those within the run). */

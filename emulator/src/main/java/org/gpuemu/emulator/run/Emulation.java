@@ -116,39 +116,43 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
   private final ControlDesk desk;
 
   /**
-   * The run's guardian: {@code tap} sees the timeline's rows; {@code planned} controls are applied at their model
-   * times (a replay), and {@code onControlled} hears each control's record once it has taken effect (on the
-   * dispatcher's thread: it must not block); {@code history}, every guest request (a soak reads its counts live).
+   * What a run's guardian is given: the scenario and the run's context, where the timeline goes and who sees its rows
+   * ({@code tap}), what to run at time zero ({@code timeZero}: the clock's start) and what to complete at the end;
+   * {@code planned} controls are applied at their model times (a replay), and {@code onControlled} hears each
+   * control's record once it has taken effect (on the dispatcher's thread: it must not block); {@code history},
+   * every guest request (a soak reads its counts live).
    */
-  public static Behavior<Command> create(Settings.Scenario scenario, RunContext run, Path timeline,
-      Runnable timeZero, CompletableFuture<Ended> ended, MetricsHub.TimelineTap tap, List<Control.Planned> planned,
-      java.util.function.Consumer<Control.Record> onControlled, RequestHistory history) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(new Emulation(ctx, scenario, run,
-        timeline, timeZero, ended, timers, tap, planned, onControlled, history))));
+  public record Setup(Settings.Scenario scenario, RunContext run, Path timeline, MetricsHub.TimelineTap tap,
+      Runnable timeZero, CompletableFuture<Ended> ended, List<Control.Planned> planned,
+      java.util.function.Consumer<Control.Record> onControlled, RequestHistory history) {}
+
+  /** The run's guardian, as {@code setup} says. */
+  public static Behavior<Command> create(Setup setup) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> setup.run().causal(new Emulation(ctx, setup,
+        timers))));
   }
 
-  private Emulation(ActorContext<Command> ctx, Settings.Scenario scenario, RunContext run, Path timeline,
-      Runnable timeZero, CompletableFuture<Ended> ended, TimerScheduler<Command> timers,
-      MetricsHub.TimelineTap tap, List<Control.Planned> planned, java.util.function.Consumer<Control.Record> onControlled,
-      RequestHistory history) {
+  private Emulation(ActorContext<Command> ctx, Setup setup, TimerScheduler<Command> timers) {
     super(ctx);
+    Settings.Scenario scenario = setup.scenario();
+    RunContext run = setup.run();
     this.scenario = scenario;
     this.run = run;
-    this.timeZero = timeZero;
-    this.ended = ended;
+    this.timeZero = setup.timeZero();
+    this.ended = setup.ended();
     this.timers = timers;
     stoppedAdapter = ctx.messageAdapter(VCpu.Stopped.class, AnyVcpuStopped::new);
     drainedAdapter = ctx.messageAdapter(VGpu.Drained.class, AnyVgpuDrained::new);
     List<MetricsHub.VmInfo> infos = scenario.vms().stream().map(vm -> new MetricsHub.VmInfo(vm.index(), vm.name(),
         vm.slaFps(), vm.weight(), scenario.gpuNumber(vm))).toList();
-    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), timeline, run, tap,
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), setup.timeline(), run, setup.tap(),
         !scenario.faults().isEmpty()), "metrics");
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
         ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
         ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
-    this.history = history;
-    desk = new ControlDesk(scenario, run, timers, planned, onControlled, faults, metrics,
-        ctx.messageAdapter(Scheduling.Changed.class, Answered::new));
+    this.history = setup.history();
+    desk = new ControlDesk(setup, timers, faults, metrics, ctx.messageAdapter(Scheduling.Changed.class,
+        Answered::new));
     ActorRef<Host.Refs> hostReady = ctx.messageAdapter(Host.Refs.class, HostReady::new);
     for (int h = 0; h < scenario.hosts().size(); h++) {
       ctx.spawn(Host.create(scenario, h, run, metrics, history, hostReady), scenario.hosts().get(h).actorName());

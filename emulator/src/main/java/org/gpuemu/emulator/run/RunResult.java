@@ -41,54 +41,6 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
    */
   public record Progress(double wallS, double emulatedS, double realTimeFactor, long latenessP99Us, boolean paused) {}
 
-  /** A run without controls, progress samples, histograms or request history (hand-made results). */
-  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<HostResult> hosts,
-      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
-      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, hosts, metrics, lateness, skew, order, faults,
-        runningWallSeconds, List.of(), List.of(), TimerLateness.Buckets.EMPTY, TimerLateness.Buckets.EMPTY,
-        RequestHistory.Snapshot.EMPTY);
-  }
-
-  /** A run of one host with one GPU (hand-made results). */
-  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
-      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
-      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
-      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds,
-      List<Control.Record> controls, List<Progress> progress, TimerLateness.Buckets latenessHistogram,
-      TimerLateness.Buckets lagHistogram, RequestHistory.Snapshot history) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
-        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
-        metrics, lateness, skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram,
-        lagHistogram, history);
-  }
-
-  /** A run of one host with one GPU, without a request history (hand-made results). */
-  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
-      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
-      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
-      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds,
-      List<Control.Record> controls, List<Progress> progress, TimerLateness.Buckets latenessHistogram,
-      TimerLateness.Buckets lagHistogram) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
-        lateness, skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram, lagHistogram,
-        RequestHistory.Snapshot.EMPTY);
-  }
-
-  /** A run of one host with one GPU, without controls, progress samples, histograms or history (hand-made). */
-  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
-      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
-      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
-      Causality.Snapshot order, List<FaultInjector.Record> faults, double runningWallSeconds) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
-        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
-        metrics, lateness, skew, order, faults, runningWallSeconds);
-  }
-
   /** One host: its cores' reports and its GPUs'. */
   public record HostResult(String name, List<CpuScheduler.CoreReport> cores, List<GpuResult> gpus) {}
 
@@ -96,25 +48,102 @@ public record RunResult(Settings.Scenario scenario, long emulatedNanos, double w
   public record GpuResult(List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler,
       GpuMemory.MemoryReport memory) {}
 
-  /** A run of one host with one GPU, its running time not known apart from its whole wall time (hand-made results). */
-  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
-      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
-      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
-      Causality.Snapshot order, List<FaultInjector.Record> faults) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus,
-        List.of(new HostResult(scenario.host().name(), cores, List.of(new GpuResult(smGroups, scheduler, memory)))),
-        metrics, lateness, skew, order, faults, wallSeconds);
+  /**
+   * A result made by hand (tests, golden summaries): the run's scenario, how long it ran and whether it drained, the
+   * rest set on the builder; what is not set is empty (no faults, controls, progress, histograms or history) and the
+   * running wall time is the whole wall time.
+   */
+  public static Builder builder(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained) {
+    return new Builder(scenario, emulatedNanos, wallSeconds, drained);
   }
 
-  /** A run of one host with one GPU, without faults. */
-  public RunResult(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained,
-      List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus, List<CpuScheduler.CoreReport> cores,
-      List<SmGroup.GroupReport> smGroups, Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory,
-      MetricsHub.FinalMetrics metrics, TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew,
-      Causality.Snapshot order) {
-    this(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, cores, smGroups, scheduler, memory, metrics,
-        lateness, skew, order, List.of());
+  /** Builds a {@link RunResult} made by hand ({@link #builder}). */
+  public static final class Builder {
+    private final Settings.Scenario scenario;
+    private final long emulatedNanos;
+    private final double wallSeconds;
+    private final boolean drained;
+    private double runningWallSeconds;
+    private List<VGpu.VgpuReport> vgpus = List.of();
+    private List<List<VcpuReport>> vcpus = List.of();
+    private List<HostResult> hosts = List.of();
+    private MetricsHub.FinalMetrics metrics;
+    private TimerLateness.Snapshot lateness;
+    private TimerLateness.Snapshot skew;
+    private Causality.Snapshot order;
+    private List<FaultInjector.Record> faults = List.of();
+    private List<Control.Record> controls = List.of();
+    private List<Progress> progress = List.of();
+    private TimerLateness.Buckets latenessHistogram = TimerLateness.Buckets.EMPTY;
+    private TimerLateness.Buckets lagHistogram = TimerLateness.Buckets.EMPTY;
+
+    private Builder(Settings.Scenario scenario, long emulatedNanos, double wallSeconds, boolean drained) {
+      this.scenario = scenario;
+      this.emulatedNanos = emulatedNanos;
+      this.wallSeconds = wallSeconds;
+      this.drained = drained;
+      this.runningWallSeconds = wallSeconds;
+    }
+
+    /** The guests' reports: each VM's vGPU and its vCPUs, by VM index. */
+    public Builder guests(List<VGpu.VgpuReport> vgpus, List<List<VcpuReport>> vcpus) {
+      this.vgpus = vgpus;
+      this.vcpus = vcpus;
+      return this;
+    }
+
+    /** The scenario's one host with one GPU: its cores' reports and the GPU's. */
+    public Builder oneGpu(List<CpuScheduler.CoreReport> cores, List<SmGroup.GroupReport> smGroups,
+        Scheduling.SchedulerReport scheduler, GpuMemory.MemoryReport memory) {
+      this.hosts = List.of(new HostResult(scenario.host().name(), cores,
+          List.of(new GpuResult(smGroups, scheduler, memory))));
+      return this;
+    }
+
+    public Builder metrics(MetricsHub.FinalMetrics metrics) {
+      this.metrics = metrics;
+      return this;
+    }
+
+    /** The timers' lateness, the messages' skew and the causal order. */
+    public Builder timing(TimerLateness.Snapshot lateness, TimerLateness.Snapshot skew, Causality.Snapshot order) {
+      this.lateness = lateness;
+      this.skew = skew;
+      this.order = order;
+      return this;
+    }
+
+    public Builder faults(List<FaultInjector.Record> faults) {
+      this.faults = faults;
+      return this;
+    }
+
+    public Builder runningWallSeconds(double runningWallSeconds) {
+      this.runningWallSeconds = runningWallSeconds;
+      return this;
+    }
+
+    public Builder controls(List<Control.Record> controls) {
+      this.controls = controls;
+      return this;
+    }
+
+    public Builder progress(List<Progress> progress) {
+      this.progress = progress;
+      return this;
+    }
+
+    public Builder histograms(TimerLateness.Buckets latenessHistogram, TimerLateness.Buckets lagHistogram) {
+      this.latenessHistogram = latenessHistogram;
+      this.lagHistogram = lagHistogram;
+      return this;
+    }
+
+    public RunResult build() {
+      return new RunResult(scenario, emulatedNanos, wallSeconds, drained, vgpus, vcpus, hosts, metrics, lateness,
+          skew, order, faults, runningWallSeconds, controls, progress, latenessHistogram, lagHistogram,
+          RequestHistory.Snapshot.EMPTY);
+    }
   }
 
   /** The GPU VM {@code vm} ran on. */

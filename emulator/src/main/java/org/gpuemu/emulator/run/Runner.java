@@ -92,18 +92,12 @@ public final class Runner {
     long emulated = Math.max(1, Math.min(scenario.durationNanos(), Math.round(wallNanos * scenario.timeScale())));
     Path dir = Files.createTempDirectory("gpuemu-warm-up-");
     try {
-      run(scenario.withDuration(emulated), dir, view -> { }, 1000);
+      run(scenario.withDuration(emulated), dir, Options.every(1000));
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
         files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
       }
     }
-  }
-
-  /** Runs the scenario with {@code live} called about every {@code liveEveryMillis} of wall time, nothing else. */
-  public static RunResult run(Settings.Scenario scenario, Path outDir, Consumer<MetricsHub.LiveView> live,
-      long liveEveryMillis) throws Exception {
-    return run(scenario, outDir, Options.every(liveEveryMillis, live));
   }
 
   /**
@@ -113,30 +107,47 @@ public final class Runner {
    * any actor exists, so that a caller can read lateness windows while the run goes on; {@code tap} sees every
    * timeline row as it is written (the live dashboard), without a message to any actor of the run; on each live view
    * {@code sampler} may take a sample, which waits for the view and asks each vGPU for its report; {@code attach}
-   * takes the run's session, control records and planned controls.
+   * takes the run's session, control records and planned controls. {@code zeroEpochMillis}: the wall instant of
+   * model time zero (0: at once), which the nodes of a cluster run share; {@code measured}: whether the run measures
+   * its fidelity as it goes (the live views and summary.json's {@code fidelity.progress}); a cluster node does not,
+   * and its sampler is handed a bare view every period instead.
    */
   public record Options(Consumer<MetricsHub.LiveView> live, long liveEveryMillis, Consumer<RunContext> started,
-      MetricsHub.TimelineTap tap, Sampler sampler, Attach attach) {
+      MetricsHub.TimelineTap tap, Sampler sampler, Attach attach, long zeroEpochMillis, boolean measured) {
     /** {@code live} every {@code liveEveryMillis}, nothing else. */
     public static Options every(long liveEveryMillis, Consumer<MetricsHub.LiveView> live) {
       return new Options(live, liveEveryMillis, context -> { }, MetricsHub.TimelineTap.NONE, Sampler.NONE,
-          Attach.NONE);
+          Attach.NONE, 0, true);
+    }
+
+    /** Views every {@code liveEveryMillis} that nobody reads: a run watched only for its result. */
+    public static Options every(long liveEveryMillis) {
+      return every(liveEveryMillis, view -> { });
+    }
+
+    /**
+     * A cluster node's part: model time zero at the wall instant {@code zeroEpochMillis} (or at once, if that has
+     * passed), no fidelity measured as it goes, the sampler (if any) asked every {@code everyMillis}.
+     */
+    public static Options node(long zeroEpochMillis, long everyMillis) {
+      return new Options(view -> { }, everyMillis, context -> { }, MetricsHub.TimelineTap.NONE, Sampler.NONE,
+          Attach.NONE, zeroEpochMillis, false);
     }
 
     public Options withStarted(Consumer<RunContext> started) {
-      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach, zeroEpochMillis, measured);
     }
 
     public Options withTap(MetricsHub.TimelineTap tap) {
-      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach, zeroEpochMillis, measured);
     }
 
     public Options withSampler(Sampler sampler) {
-      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach, zeroEpochMillis, measured);
     }
 
     public Options withAttach(Attach attach) {
-      return new Options(live, liveEveryMillis, started, tap, sampler, attach);
+      return new Options(live, liveEveryMillis, started, tap, sampler, attach, zeroEpochMillis, measured);
     }
   }
 
@@ -208,121 +219,50 @@ public final class Runner {
 
   /** Runs the scenario and returns what it measured, watched and driven as {@code options} say. */
   public static RunResult run(Settings.Scenario scenario, Path outDir, Options options) throws Exception {
-    Consumer<MetricsHub.LiveView> live = options.live();
     Sampler sampler = options.sampler();
-    Attach attach = options.attach();
-    Started run = start(scenario, outDir, options.started(), options.tap(), attach);
+    Started run = start(scenario, outDir, options);
     // from time zero on (on the guardian's thread, as time zero is declared): before it the clock is not started,
     // and a pause would stop a clock about to be reset
-    run.begun().thenRun(() -> attach.session().accept(run.session()));
-    try (FidelityMeter meter = new FidelityMeter(run.context().lateness())) {
+    run.begun().thenRun(() -> options.attach().session().accept(run.session()));
+    try (FidelityMeter meter = options.measured() ? new FidelityMeter(run.context().lateness()) : null) {
       StallWatch stall = new StallWatch(run.context().causality(), run.session());
-      Progress progress = new Progress(run.wallStart());
+      ProgressLog progress = new ProgressLog(run.wallStart());
       while (!run.ended().isDone()) {
         try {
           run.ended().get(options.liveEveryMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
           stall.check();
-          FidelityMeter.Reading f = meter.read();
-          progress.add(run.context().lateness().reachedNanos(), f, run.session().paused());
-          CompletableFuture<MetricsHub.LiveView> viewed = ask(run.system(), Emulation.Live::new)
-              .thenApply(view -> view.withFidelity(f.realTimeFactor(), f.p99Micros(),
-                  liveVerdict(view, run.context(), scenario)))
-              .toCompletableFuture();
-          viewed.thenAccept(live);
+          CompletableFuture<MetricsHub.LiveView> viewed = meter == null
+              ? ask(run.system(), Emulation.Live::new).toCompletableFuture() : measure(run, meter, progress, options);
           if (sampler != Sampler.NONE) sample(run, viewed, sampler);
         }
       }
       Emulation.Ended end = run.ended().get();
       run.context().causality().awaitSettled(ASK.toMillis());
-      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9,
-          run.session().pauses(), progress.samples());
+      // a node's pauses are recorded by the cluster's session, not in the part's summary
+      return collect(run, end, options.measured() ? run.session().pauses() : List.of(), progress.samples());
     } finally {
       stop(run.system());
     }
+  }
+
+  /** One live period of a measured run: its fidelity read, its progress noted, its view handed to {@code live}. */
+  private static CompletableFuture<MetricsHub.LiveView> measure(Started run, FidelityMeter meter,
+      ProgressLog progress, Options options) {
+    FidelityMeter.Reading f = meter.read();
+    progress.add(run.context().lateness().reachedNanos(), f, run.session().paused());
+    CompletableFuture<MetricsHub.LiveView> viewed = ask(run.system(), Emulation.Live::new)
+        .thenApply(view -> view.withFidelity(f.realTimeFactor(), f.p99Micros(),
+            liveVerdict(view, run.context(), run.scenario())))
+        .toCompletableFuture();
+    viewed.thenAccept(options.live());
+    return viewed;
   }
 
   /** A run whose causal order stopped moving: an event counted and never handled (a defect, not bad input). */
   public static final class Stuck extends RuntimeException {
     Stuck(String message) {
       super(message, null, false, false);
-    }
-  }
-
-  /**
-   * Watches the conservative order's bound from the runner's loop: if it stays on one level for {@link #LIMIT_NANOS}
-   * of wall time while the clock is past that level by as much, no event can be handled any more (an event was
-   * counted and then lost: nothing in the run can move the bound). The run is then ended with {@link Stuck} naming
-   * the level, instead of waiting forever. A model with nothing to do until a later timer is not stuck: its bound
-   * is that timer's level, which the clock has not reached.
-   */
-  private static final class StallWatch {
-    static final long LIMIT_NANOS = 60_000_000_000L;
-    private final Causality causality;
-    private final Session session;
-    private org.gpuemu.emulator.clock.Frontier.Level seen;
-    private long since = System.nanoTime();
-
-    StallWatch(Causality causality, Session session) {
-      this.causality = causality;
-      this.session = session;
-    }
-
-    /** A paused run does not move by design: its wall time does not count (the watch starts afresh on resume). */
-    void check() {
-      org.gpuemu.emulator.clock.Frontier f = causality.frontier();
-      if (f == null) return;
-      org.gpuemu.emulator.clock.Frontier.Level bound = causality.present();
-      long now = System.nanoTime();
-      if (session.paused()) {
-        seen = null;
-        return;
-      }
-      if (!bound.equals(seen)) {
-        seen = bound;
-        since = now;
-        return;
-      }
-      long behind = causality.clock().toWallNanos(causality.clock().nowNanos() - bound.stamp());
-      if (now - since > LIMIT_NANOS && behind > LIMIT_NANOS && f.cap() == org.gpuemu.emulator.clock.Frontier.Level.TOP) {
-        throw new Stuck(String.format(java.util.Locale.ROOT, "the run's causal order has not moved for %.0f s (wall):"
-            + " %s; an event was counted and never handled, please report it with the scenario and seed",
-            (now - since) / 1e9, f));
-      }
-    }
-  }
-
-  /**
-   * The run's progress over wall time, one sample per live period (summary.json's {@code fidelity.progress}): the
-   * real-time factor and timer lateness over time. At most {@link #MAX} samples: past that every other one is
-   * dropped and the period doubles, so an hour's soak keeps as many as a minute's run.
-   */
-  private static final class Progress {
-    static final int MAX = 600;
-    private final long wallStart;
-    private final List<RunResult.Progress> samples = new ArrayList<>();
-    private int every = 1;
-    private long seen;
-
-    Progress(long wallStart) {
-      this.wallStart = wallStart;
-    }
-
-    void add(long reachedNanos, FidelityMeter.Reading f, boolean paused) {
-      if (seen++ % every != 0) return;
-      samples.add(new RunResult.Progress((System.nanoTime() - wallStart) / 1e9, Math.max(0, reachedNanos) / 1e9,
-          f.realTimeFactor(), f.p99Micros(), paused));
-      if (samples.size() > MAX) {
-        List<RunResult.Progress> kept = new ArrayList<>();
-        for (int i = 0; i < samples.size(); i += 2) kept.add(samples.get(i));
-        samples.clear();
-        samples.addAll(kept);
-        every *= 2;
-      }
-    }
-
-    List<RunResult.Progress> samples() {
-      return List.copyOf(samples);
     }
   }
 
@@ -362,7 +302,7 @@ public final class Runner {
    */
   public static void runAsLoad(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
       CompletionStage<?> stop) throws Exception {
-    Started run = start(scenario, outDir, started, MetricsHub.TimelineTap.NONE, Attach.NONE);
+    Started run = start(scenario, outDir, Options.every(1000).withStarted(started));
     try {
       CompletableFuture.anyOf(run.ended(), stop.toCompletableFuture()).get();
     } finally {
@@ -370,58 +310,12 @@ public final class Runner {
     }
   }
 
-  private record Started(ActorSystem<Emulation.Command> system, RunContext context,
+  private record Started(Settings.Scenario scenario, ActorSystem<Emulation.Command> system, RunContext context,
       CompletableFuture<Emulation.Ended> ended, long wallStart, LiveSession session, CompletableFuture<Void> begun,
       RequestHistory history) {}
 
-  /**
-   * Runs {@code scenario} with emulated time zero at the wall instant {@code zeroEpochMillis} (or at once, if that
-   * has passed): the nodes of a cluster run start their clocks together. No progress line: {@code tap} sees every
-   * timeline row as it is written and {@code sampler} may take a sample every {@code everyMillis} of wall time (a
-   * cluster node's progress reports).
-   */
-  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
-      MetricsHub.TimelineTap tap, Sampler sampler) throws Exception {
-    return runFrom(scenario, outDir, zeroEpochMillis, everyMillis, tap, sampler, Attach.NONE);
-  }
-
-  /**
-   * As {@link #runFrom(Settings.Scenario, Path, long, long, MetricsHub.TimelineTap, Sampler)}, with {@code attach}'s
-   * session (from time zero on) and control records: a cluster node steered from the coordinator's dashboard.
-   */
-  public static RunResult runFrom(Settings.Scenario scenario, Path outDir, long zeroEpochMillis, long everyMillis,
-      MetricsHub.TimelineTap tap, Sampler sampler, Attach attach) throws Exception {
-    Started run = start(scenario, outDir, c -> { }, tap, attach, zeroEpochMillis);
-    run.begun().thenRun(() -> attach.session().accept(run.session()));
-    try {
-      StallWatch stall = new StallWatch(run.context().causality(), run.session());
-      while (!run.ended().isDone()) {
-        try {
-          run.ended().get(everyMillis, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-          stall.check();
-          if (sampler != Sampler.NONE) {
-            sample(run, ask(run.system(), Emulation.Live::new).toCompletableFuture(), sampler);
-          }
-        }
-      }
-      Emulation.Ended end = run.ended().get();
-      run.context().causality().awaitSettled(ASK.toMillis());
-      return collect(run.system(), end, run.context(), scenario, (System.nanoTime() - run.wallStart()) / 1e9,
-          List.of(), List.of());
-    } finally {
-      stop(run.system());
-    }
-  }
-
-  private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
-      MetricsHub.TimelineTap tap, Attach attach) throws java.io.IOException {
-    return start(scenario, outDir, started, tap, attach, 0);
-  }
-
-  /** As above; time zero waits for the wall instant {@code zeroEpochMillis} (a cluster's common one; 0: at once). */
-  private static Started start(Settings.Scenario scenario, Path outDir, Consumer<RunContext> started,
-      MetricsHub.TimelineTap tap, Attach attach, long zeroEpochMillis) throws java.io.IOException {
+  /** Starts the run; time zero waits for the wall instant {@code options.zeroEpochMillis()} (0: at once). */
+  private static Started start(Settings.Scenario scenario, Path outDir, Options options) throws java.io.IOException {
     Files.createDirectories(outDir);
     ScaledClock clock = new ScaledClock(scenario.timeScale());
     Settings.Fidelity f = scenario.fidelity();
@@ -430,10 +324,11 @@ public final class Runner {
     if (f.hostThreads() > 0) {
       context.causality().partitioned(scenario.hosts().stream().map(Settings.Host::actorName).toList());
     }
-    started.accept(context);
+    options.started().accept(context);
     CompletableFuture<Emulation.Ended> ended = new CompletableFuture<>();
     CompletableFuture<Void> begun = new CompletableFuture<>();
     long wallStart = System.nanoTime();
+    long zeroEpochMillis = options.zeroEpochMillis();
     Runnable timeZero = () -> {
       // a cluster node waits for the run's common time zero (a wall instant all nodes were given)
       long wait = zeroEpochMillis - System.currentTimeMillis();
@@ -443,12 +338,12 @@ public final class Runner {
     };
     RequestHistory history = new RequestHistory(scenario.vms().stream().map(Settings.Vm::name).toList());
     ActorSystem<Emulation.Command> system = ActorSystem.create(
-        Emulation.create(scenario, context, outDir.resolve("timeline.jsonl"), timeZero, ended, tap,
-            attach.planned(), attach.controlled(), history),
+        Emulation.create(new Emulation.Setup(scenario, context, outDir.resolve("timeline.jsonl"), options.tap(),
+            timeZero, ended, options.attach().planned(), options.attach().controlled(), history)),
         "emulation", pekkoConfig(f.order(), f.hostThreads(),
             scenario.hosts().stream().map(Settings.Host::actorName).toList()));
-    return new Started(system, context, ended, wallStart, new LiveSession(system, clock, context.causality()),
-        begun, history);
+    return new Started(scenario, system, context, ended, wallStart, new LiveSession(system, clock,
+        context.causality()), begun, history);
   }
 
   private static void stop(ActorSystem<?> system) throws Exception {
@@ -456,9 +351,13 @@ public final class Runner {
     system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
   }
 
-  private static RunResult collect(ActorSystem<Emulation.Command> system, Emulation.Ended end, RunContext context,
-      Settings.Scenario scenario, double wallSeconds, List<Control.Record> pauses, List<RunResult.Progress> progress)
-      throws Exception {
+  /** Every actor's final report, once the run has ended; {@code pauses}: the session's, which the actors never saw. */
+  private static RunResult collect(Started run, Emulation.Ended end, List<Control.Record> pauses,
+      List<RunResult.Progress> progress) throws Exception {
+    double wallSeconds = (System.nanoTime() - run.wallStart()) / 1e9;
+    ActorSystem<Emulation.Command> system = run.system();
+    RunContext context = run.context();
+    Settings.Scenario scenario = run.scenario();
     List<VGpu.VgpuReport> vgpus = new ArrayList<>();
     List<List<VcpuReport>> vcpus = new ArrayList<>();
     for (Vm.Ready vm : end.refs().vms()) {

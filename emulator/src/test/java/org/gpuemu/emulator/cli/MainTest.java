@@ -188,7 +188,11 @@ class MainTest {
     Result r = execute("run", good().toString(), "--duration", "300ms", "--warm-up", "200ms", "--out",
         dir.resolve("warm").toString());
     assertEquals(0, r.status(), r.toString());
-    assertEquals(before, warmUpFolders(tmp), "the warm-up's folder was not deleted");
+    // Only a folder that appeared during this run and is still there is the run's own: another process on the
+    // machine may start or finish a warm-up of its own meanwhile (its folder vanishing is not this run's fault).
+    List<Path> left = new java.util.ArrayList<>(warmUpFolders(tmp));
+    left.removeAll(before);
+    assertEquals(List.of(), left, "the warm-up's folder was not deleted");
   }
 
   private static List<Path> warmUpFolders(Path tmp) throws IOException {

@@ -14,7 +14,7 @@ class FrontierTest {
   private final List<String> woken = new ArrayList<>();
 
   private Frontier.Waiter waiter(String name) {
-    return () -> woken.add(name);
+    return token -> woken.add(name);
   }
 
   @Test
@@ -26,7 +26,7 @@ class FrontierTest {
     assertTrue(frontier.paused());
     assertTrue(frontier.mayGo(10, 0), "the present's events still go");
     frontier.add(10, 1); // a message it sends: after the cap
-    assertFalse(frontier.releasable(10, 1, waiter("message")));
+    assertFalse(frontier.releasable(10, 1, waiter("message"), 1));
     frontier.done(10, 0);
     assertEquals(new Frontier.Level(10, 1), frontier.bound());
     assertEquals(List.of(), woken, "the bound reached it, but the run is paused");
@@ -41,7 +41,7 @@ class FrontierTest {
     frontier.add(50, 0); // the next timer, not yet due
     Frontier.Level at = frontier.pause(30);
     assertEquals(30, at.stamp());
-    assertFalse(frontier.releasable(50, 0, waiter("timer")), "it fires in wall time but waits for the resume");
+    assertFalse(frontier.releasable(50, 0, waiter("timer"), 1), "it fires in wall time but waits for the resume");
     assertEquals(at, frontier.pause(40), "a second pause keeps the first's level");
     frontier.resume();
     assertEquals(List.of("timer"), woken);
@@ -52,7 +52,7 @@ class FrontierTest {
     frontier.add(10, 0);
     frontier.add(20, 0);
     frontier.pause(100);
-    assertFalse(frontier.releasable(20, 0, waiter("later")));
+    assertFalse(frontier.releasable(20, 0, waiter("later"), 1));
     frontier.resume();
     assertEquals(List.of(), woken, "20 is not the bound yet");
     frontier.done(10, 0);

@@ -86,8 +86,8 @@ class ClusterDashboardTest {
     try (InJvmNodes nodes = new InJvmNodes()) {
       CompletableFuture<ClusterRun.Outcome> run = CompletableFuture.supplyAsync(() -> {
         try {
-          return ClusterRun.run(new ClusterRun.Source(FILE, RUN), s, 2, out, nodes, ClusterNode.Downing.DEFAULT,
-              ClusterRun.Network.loopback(), watched);
+          return ClusterRun.run(new ClusterRun.Source(FILE, RUN), s, 2, out,
+              ClusterRun.Plan.of(nodes).withObserver(watched));
         } catch (Exception e) {
           throw new java.util.concurrent.CompletionException(e);
         }

@@ -40,7 +40,8 @@ class ClusterRunTest {
     Settings.Scenario s = ScenarioLoader.load(FILE, FAST);
     ClusterRun.Outcome cluster;
     try (InJvmNodes nodes = new InJvmNodes()) {
-      cluster = ClusterRun.run(new ClusterRun.Source(FILE, FAST), s, 3, dir.resolve("cluster"), nodes);
+      cluster = ClusterRun.run(new ClusterRun.Source(FILE, FAST), s, 3, dir.resolve("cluster"),
+          ClusterRun.Plan.of(nodes));
     }
     assertTrue(cluster.broken().isEmpty(), cluster.broken().toString());
     assertEquals(List.of("a", "b", "c"), List.copyOf(cluster.hostNodes().keySet()));
@@ -49,7 +50,7 @@ class ClusterRunTest {
     assertEquals(List.of("a", "b", "c"), List.copyOf(((Map<String, Object>) doc.get("hosts")).keySet()));
     assertEquals(3, ((List<?>) ((Map<String, Object>) doc.get("cluster")).get("nodes")).size());
 
-    Summary single = new Summary(Runner.run(s, dir.resolve("single"), v -> { }, 500));
+    Summary single = new Summary(Runner.run(s, dir.resolve("single"), Runner.Options.every(500)));
     Map<String, Object> one = new ObjectMapper().readValue(new ObjectMapper().writeValueAsString(single.doc()),
         Map.class);
     assertEquals(one.get("vms"), doc.get("vms"), "every VM's figures, as in one JVM");

@@ -39,8 +39,8 @@ class ExternalNodesTest {
       Path out) {
     return CompletableFuture.supplyAsync(() -> {
       try {
-        return ClusterRun.run(new ClusterRun.Source(FILE, FAST), s, nodes, out, new ClusterRun.Elsewhere(),
-            ClusterNode.Downing.DEFAULT, net);
+        return ClusterRun.run(new ClusterRun.Source(FILE, FAST), s, nodes, out,
+            ClusterRun.Plan.of(new ClusterRun.Elsewhere()).withNetwork(net));
       } catch (Exception e) {
         throw new java.util.concurrent.CompletionException(e);
       }

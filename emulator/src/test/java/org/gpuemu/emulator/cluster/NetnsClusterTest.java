@@ -95,7 +95,7 @@ class NetnsClusterTest {
       // the same scenario in one JVM, as fast as it goes (the figures do not depend on the time scale), no crash
       ScenarioLoader.Overrides fast = new ScenarioLoader.Overrides(1000.0, 12_000_000_000L, null, Map.of());
       Settings.Scenario s = ScenarioLoader.load(FILE, fast);
-      Summary single = new Summary(Runner.run(s, dir.resolve("single"), v -> { }, 500));
+      Summary single = new Summary(Runner.run(s, dir.resolve("single"), Runner.Options.every(500)));
       Map<String, Object> one = new ObjectMapper().readValue(new ObjectMapper().writeValueAsString(single.doc()),
           Map.class);
       Set<String> onC = new HashSet<>();

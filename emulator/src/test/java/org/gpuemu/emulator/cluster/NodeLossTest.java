@@ -57,7 +57,7 @@ class NodeLossTest {
 
     ClusterRun.Outcome o;
     try (InJvmNodes nodes = new InJvmNodes()) {
-      o = ClusterRun.run(new ClusterRun.Source(FILE, RUN), s, 3, dir, nodes, FAST);
+      o = ClusterRun.run(new ClusterRun.Source(FILE, RUN), s, 3, dir, ClusterRun.Plan.of(nodes).withDowning(FAST));
     }
     assertTrue(o.broken().isEmpty(), o.broken().toString());
 

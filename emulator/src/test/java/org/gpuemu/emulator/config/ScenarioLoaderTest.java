@@ -127,8 +127,9 @@ class ScenarioLoaderTest {
         }
         """);
     Settings.Vm a = vm(ScenarioLoader.load(file, Overrides.none()), "a");
-    assertEquals(new Settings.Vm(0, "a", "nba2012", 1, List.of(0), 512L << 20, SyncWait.POLL, 20 * US, 3, 4, 2 * S,
-        5 * S, 60.0, 0.3, new Settings.PresentSleep(300 * MS, MS, S)), a);
+    assertEquals(Settings.Vm.builder(0, "a", "nba2012", List.of(0)).memoryCap(512L << 20)
+        .syncWait(SyncWait.POLL, 20 * US).buffers(3, 4).window(2 * S, 5 * S).slaFps(60.0).share(0.3)
+        .presentSleep(new Settings.PresentSleep(300 * MS, MS, S)).build(), a);
   }
 
   @Test

@@ -165,7 +165,8 @@ class LiveDashboardTest {
     Settings.Scenario scenario = defaultContention();
     org.gpuemu.emulator.run.Runner.warmUp(scenario, 1_000_000_000L);
     org.gpuemu.emulator.report.Summary plain = new org.gpuemu.emulator.report.Summary(
-        org.gpuemu.emulator.run.Runner.run(scenario, dir.resolve("plain"), v -> { }, 250));
+        org.gpuemu.emulator.run.Runner.run(scenario, dir.resolve("plain"),
+            org.gpuemu.emulator.run.Runner.Options.every(250)));
 
     DashboardOptions options = new DashboardOptions();
     options.enabled = true;

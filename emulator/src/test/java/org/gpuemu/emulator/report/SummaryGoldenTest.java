@@ -43,15 +43,18 @@ public class SummaryGoldenTest {
 
   private static Settings.Vm vm(int index, String name, String workload, int weight, long startDelay, long stopAfter,
       double share) {
-    return new Settings.Vm(index, name, workload, weight, List.of(index), 1L << 30, Settings.SyncWait.HYBRID, 100_000,
-        2, 2, startDelay, stopAfter, 30, share, Settings.PresentSleep.NONE);
+    return Settings.Vm.builder(index, name, workload, List.of(index)).weight(weight).memoryCap(1L << 30)
+        .syncWait(Settings.SyncWait.HYBRID, 100_000).buffers(2, 2).window(startDelay, stopAfter).slaFps(30)
+        .share(share).build();
   }
 
   private static Settings.Scenario scenario(String name, String gpuPolicy, String memoryPolicy, List<Settings.Vm> vms) {
-    return new Settings.Scenario(name, "", "conf/" + name + ".conf", 0.5, 10 * S, 42, new Settings.Host(2),
-        new Settings.Gpu(82, 1L << 32, 25_000, 1), new Settings.PolicyChoice(gpuPolicy, PolicyParams.empty()),
-        new Settings.PolicyChoice("fcfs", PolicyParams.empty()),
-        new Settings.PolicyChoice(memoryPolicy, PolicyParams.empty()), Settings.Fidelity.defaults(5 * S), S, vms);
+    return Settings.Scenario.oneHost(name, new Settings.Host(2), new Settings.Gpu(82, 1L << 32, 25_000, 1), vms)
+        .file("conf/" + name + ".conf").run(0.5, 10 * S, 42)
+        .policies(new Settings.PolicyChoice(gpuPolicy, PolicyParams.empty()),
+            new Settings.PolicyChoice("fcfs", PolicyParams.empty()),
+            new Settings.PolicyChoice(memoryPolicy, PolicyParams.empty()))
+        .fidelity(Settings.Fidelity.defaults(5 * S), S).build();
   }
 
   private static Causality.Snapshot order() {
@@ -92,20 +95,24 @@ public class SummaryGoldenTest {
         new Control.Record(new Control.Fault(FaultPlan.Kind.GPU_HANG, "b", 2 * S), 4 * S, true, null, 0));
     List<RunResult.Progress> progress = List.of(new RunResult.Progress(0.25, 0.1, Double.NaN, -1, false),
         new RunResult.Progress(0.5, 0.35, 0.9987, 420, false), new RunResult.Progress(0.75, 0.35, 0, -1, true));
-    return new RunResult(scenario("golden-vgris", "vgris-hybrid", "gballoon", vms), 10 * S, 20.5, false, vgpus,
-        vcpus, List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),
+    return RunResult.builder(scenario("golden-vgris", "vgris-hybrid", "gballoon", vms), 10 * S, 20.5, false)
+        .guests(vgpus, vcpus)
+        .oneGpu(List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),
             new CpuScheduler.CoreReport(1, 2 * S, 10, List.of("runnable vCPU left waiting"))),
-        List.of(new SmGroup.GroupReport(82, 5_020 * MS, 30 * MS, 120, 640, 2_500_000, 10_400 * MS,
-            82, 82.0 * 5_020 * MS)),
-        new Scheduling.SchedulerReport("vgris-hybrid", 640, List.of("share over 1"), List.of(
-            new AlgorithmSwitch(3 * S, Algorithm.PROPORTIONAL_SHARE, Algorithm.SLA_AWARE),
-            new AlgorithmSwitch(7_250 * MS, Algorithm.SLA_AWARE, Algorithm.PROPORTIONAL_SHARE)),
-            Map.of(0, 1.0 / 3), figures),
-        new GpuMemory.MemoryReport("gballoon", 5, 1, List.of(), Map.of(1, List.of(16, 32)), Map.of("moves", 3)),
-        metrics, new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(50, 1, 2, 3, 4),
-        order(), List.of(), 12.5, controls, progress,
-        new TimerLateness.Buckets(List.of(1L, 2L, 4L, 8L, 1024L), List.of(400L, 300L, 200L, 99L, 1L)),
-        new TimerLateness.Buckets(List.of(16L, 32L), List.of(9_000L, 990L)));
+            List.of(new SmGroup.GroupReport(82, 5_020 * MS, 30 * MS, 120, 640, 2_500_000, 10_400 * MS,
+                82, 82.0 * 5_020 * MS)),
+            new Scheduling.SchedulerReport("vgris-hybrid", 640, List.of("share over 1"), List.of(
+                new AlgorithmSwitch(3 * S, Algorithm.PROPORTIONAL_SHARE, Algorithm.SLA_AWARE),
+                new AlgorithmSwitch(7_250 * MS, Algorithm.SLA_AWARE, Algorithm.PROPORTIONAL_SHARE)),
+                Map.of(0, 1.0 / 3), figures),
+            new GpuMemory.MemoryReport("gballoon", 5, 1, List.of(), Map.of(1, List.of(16, 32)), Map.of("moves", 3)))
+        .metrics(metrics)
+        .timing(new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(50, 1, 2, 3, 4),
+            order())
+        .runningWallSeconds(12.5).controls(controls).progress(progress)
+        .histograms(new TimerLateness.Buckets(List.of(1L, 2L, 4L, 8L, 1024L), List.of(400L, 300L, 200L, 99L, 1L)),
+            new TimerLateness.Buckets(List.of(16L, 32L), List.of(9_000L, 990L)))
+        .build();
   }
 
   /** A frame-latency distribution: 101 latencies (µs), 16 ms to 51.234 ms. */
@@ -167,14 +174,17 @@ public class SummaryGoldenTest {
     perFrame.put("2", 1.25);
     figures.put("be_kernels_per_frame", perFrame);
     figures.put("scheme_switches", 1);
-    return new RunResult(scenario("golden-combo", "combo", "fcfs", vms), 10 * S, 41.0, true, vgpus, vcpus,
-        List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),
+    return RunResult.builder(scenario("golden-combo", "combo", "fcfs", vms), 10 * S, 41.0, true)
+        .guests(vgpus, vcpus)
+        .oneGpu(List.of(new CpuScheduler.CoreReport(0, 6 * S, 40, List.of()),
             new CpuScheduler.CoreReport(1, 0, 0, List.of())),
-        List.of(new SmGroup.GroupReport(41, 3_000 * MS, 0, 0, 5_000, 0, 10 * S, 82, 1.5e11),
-            new SmGroup.GroupReport(41, 4_290 * MS, 0, 0, 3_000, 1_800_000, 10_200 * MS, 82, 1.2e11)),
-        new Scheduling.SchedulerReport("combo", 8_000, List.of(), List.of(), Map.of(), figures),
-        new GpuMemory.MemoryReport("fcfs", 0, 0, List.of(), Map.of(), Map.of()), metrics,
-        new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0), order());
+            List.of(new SmGroup.GroupReport(41, 3_000 * MS, 0, 0, 5_000, 0, 10 * S, 82, 1.5e11),
+                new SmGroup.GroupReport(41, 4_290 * MS, 0, 0, 3_000, 1_800_000, 10_200 * MS, 82, 1.2e11)),
+            new Scheduling.SchedulerReport("combo", 8_000, List.of(), List.of(), Map.of(), figures),
+            new GpuMemory.MemoryReport("fcfs", 0, 0, List.of(), Map.of(), Map.of()))
+        .metrics(metrics)
+        .timing(new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0), order())
+        .build();
   }
 
   private static String golden(String name) throws IOException {

@@ -34,8 +34,8 @@ class SummaryTest {
       0.01, 0.1, 0.001, 5 * S);
 
   private static Settings.Vm vm(int index, String name, long startDelay, long stopAfter) {
-    return new Settings.Vm(index, name, "dirt3", 1, List.of(0), 1L << 30, Settings.SyncWait.HYBRID, 100_000, 2, 2,
-        startDelay, stopAfter, 30, Double.NaN, Settings.PresentSleep.NONE);
+    return Settings.Vm.builder(index, name, "dirt3", List.of(0)).memoryCap(1L << 30)
+        .syncWait(Settings.SyncWait.HYBRID, 100_000).buffers(2, 2).window(startDelay, stopAfter).slaFps(30).build();
   }
 
   /** A 10 s run of two VMs, 2 ms median kernel, the given median frame and p99 lateness. */
@@ -48,8 +48,8 @@ class SummaryTest {
   private static Summary summary(long medianFrameNanos, long p99Us, List<Settings.Vm> vms,
       List<AlgorithmSwitch> switches, long programNanosA, long programNanosB) {
     Settings.PolicyChoice none = new Settings.PolicyChoice("fcfs", PolicyParams.empty());
-    Settings.Scenario s = new Settings.Scenario("t", "", "t.conf", 1.0, 10 * S, 1, new Settings.Host(1),
-        new Settings.Gpu(82, 1L << 32, 0, 1), none, none, none, ARRIVAL_RULES, S, vms);
+    Settings.Scenario s = Settings.Scenario.oneHost("t", new Settings.Host(1), new Settings.Gpu(82, 1L << 32, 0, 1),
+        vms).file("t.conf").run(1.0, 10 * S, 1).policies(none, none, none).fidelity(ARRIVAL_RULES, S).build();
     List<VGpu.VgpuReport> vgpus = List.of(new VGpu.VgpuReport(0, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()),
         new VGpu.VgpuReport(1, 10, 10, 0, 0, 10, 2 * S, 10, 2 * S, List.of()));
     List<List<VcpuReport>> vcpus = List.of(
@@ -58,13 +58,16 @@ class SummaryTest {
     MetricsHub.VmMetrics m = new MetricsHub.VmMetrics(100, 0, 30_000, 40_000, 50_000, 2 * S, 0, List.of(),
         Double.NaN, Double.NaN, null, null);
     MetricsHub.FinalMetrics metrics = new MetricsHub.FinalMetrics(List.of(m, m), medianFrameNanos, 20, 0, null);
-    return new Summary(new RunResult(s, 10 * S, 10.0, true, vgpus, vcpus,
-        List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
-        List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S, 82, 82.0 * 4 * S)),
-        new Scheduling.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
-        new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()), metrics,
-        new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0),
-        order(p99Us, 1, 0)));
+    return new Summary(RunResult.builder(s, 10 * S, 10.0, true)
+        .guests(vgpus, vcpus)
+        .oneGpu(List.of(new CpuScheduler.CoreReport(0, S, 0, List.of())),
+            List.of(new SmGroup.GroupReport(82, 4 * S, 0, 0, 20, 2 * MS, 10 * S, 82, 82.0 * 4 * S)),
+            new Scheduling.SchedulerReport("fcfs", 20, List.of(), switches, Map.of(), Map.of()),
+            new GpuMemory.MemoryReport("static", 0, 0, List.of(), Map.of(), Map.of()))
+        .metrics(metrics)
+        .timing(new TimerLateness.Snapshot(1000, 20, 500, 900, 1000), new TimerLateness.Snapshot(0, 0, 0, 0, 0),
+            order(p99Us, 1, 0))
+        .build());
   }
 
   /**

@@ -20,7 +20,7 @@ class BaselineScenarioTest {
   private static Summary run(String file, long seconds, Map<String, String> sets, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file),
         new ScenarioLoader.Overrides(FastForward.SCALE, seconds * 1_000_000_000L, null, sets));
-    return new Summary(Runner.run(s, out, v -> { }, 500));
+    return new Summary(Runner.run(s, out, Runner.Options.every(500)));
   }
 
   @SuppressWarnings("unchecked")

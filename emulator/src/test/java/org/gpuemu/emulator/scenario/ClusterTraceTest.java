@@ -48,7 +48,7 @@ class ClusterTraceTest {
 
   @Test
   void run_everyTaskRunsOnAGpuWithRoom_andNothingIsLost(@TempDir Path out) throws Exception {
-    Summary sum = new Summary(Runner.run(load(6_000_000_000L), out, v -> { }, 500));
+    Summary sum = new Summary(Runner.run(load(6_000_000_000L), out, Runner.Options.every(500)));
     assertTrue(sum.brokenInvariants().isEmpty(), sum.brokenInvariants().toString());
     @SuppressWarnings("unchecked")
     Map<String, Object> inv = (Map<String, Object>) sum.document().get("invariants");

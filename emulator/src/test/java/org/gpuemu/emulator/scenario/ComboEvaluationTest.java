@@ -36,7 +36,7 @@ class ComboEvaluationTest {
       throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(FastForward.SCALE,
         durationNanos, null, sets));
-    Summary summary = new Summary(Runner.run(s, out.resolve(file + "-" + sets.hashCode()), v -> { }, 1000));
+    Summary summary = new Summary(Runner.run(s, out.resolve(file + "-" + sets.hashCode()), Runner.Options.every(1000)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary.document();
   }

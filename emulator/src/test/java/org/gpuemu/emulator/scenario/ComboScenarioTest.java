@@ -40,7 +40,7 @@ class ComboScenarioTest {
   private static Run run(String file, Path out, Map<String, String> sets) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(FastForward.SCALE, null,
         null, sets));
-    Summary summary = new Summary(Runner.run(s, out.resolve(file + "-" + sets.hashCode()), v -> { }, 1000));
+    Summary summary = new Summary(Runner.run(s, out.resolve(file + "-" + sets.hashCode()), Runner.Options.every(1000)));
     Map<String, Object> doc = summary.document();
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     Map<String, Object> be = (Map<String, Object>) doc.get("be_throughput");

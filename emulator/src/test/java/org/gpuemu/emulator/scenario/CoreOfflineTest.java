@@ -40,7 +40,7 @@ class CoreOfflineTest {
     for (String vm : List.of("dirt3", "3dmark05", "nba2012")) sets.put("vms." + vm + ".cores", "[0, 1]");
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve("faults/gpu-hang.conf"), new ScenarioLoader.Overrides(
         FastForward.SCALE, 3_000 * MS, null, sets, new FaultPlan.Cli(faults, null, null)));
-    return Runner.run(s, out, v -> { }, 500);
+    return Runner.run(s, out, Runner.Options.every(500));
   }
 
   @Test

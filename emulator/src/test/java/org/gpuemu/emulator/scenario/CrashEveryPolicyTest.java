@@ -91,7 +91,7 @@ class CrashEveryPolicyTest {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(f.file()), new ScenarioLoader.Overrides(FastForward.SCALE,
         f.durationMs() * MS, null, Map.of("faults", "[]"), new FaultPlan.Cli(List.of("vm-reboot@700ms:game:200ms"),
         null, null)));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     SummaryDoc.CheckerVerdict verdict = summary.doc().verdict();
     assertEquals("valid", verdict.result(), verdict.toString());
     assertEquals(0, summary.doc().invariants().requestsLost());
@@ -108,7 +108,7 @@ class CrashEveryPolicyTest {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(f.file()), new ScenarioLoader.Overrides(FastForward.SCALE,
         f.durationMs() * MS, null, Map.of(f.key(), policy, "faults", "[]"), new FaultPlan.Cli(List.of(fault), null,
         null)));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     SummaryDoc.Invariants inv = summary.doc().invariants();
     String what = kind + " under " + policy + ": " + inv + " " + summary.doc().verdict();
     assertEquals("valid", summary.doc().verdict().result(), what);

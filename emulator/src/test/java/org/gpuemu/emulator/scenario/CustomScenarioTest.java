@@ -23,7 +23,7 @@ class CustomScenarioTest {
   private static Summary run(String file, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file),
         new ScenarioLoader.Overrides(FastForward.SCALE, 3_000_000_000L, null, Map.of()));
-    return new Summary(Runner.run(s, out, v -> { }, 500));
+    return new Summary(Runner.run(s, out, Runner.Options.every(500)));
   }
 
   @SuppressWarnings("unchecked")

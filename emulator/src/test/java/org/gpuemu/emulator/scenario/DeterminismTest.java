@@ -41,7 +41,7 @@ class DeterminismTest {
   }
 
   private static Summary run(Settings.Scenario s, Path out) throws Exception {
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary;
   }

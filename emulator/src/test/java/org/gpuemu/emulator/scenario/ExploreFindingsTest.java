@@ -27,7 +27,7 @@ class ExploreFindingsTest {
   private static Summary replay(String file, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(FINDINGS.resolve(file), new ScenarioLoader.Overrides(FastForward.SCALE,
         null, null, Map.of()));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     SummaryDoc.Invariants inv = summary.doc().invariants();
     String what = file + ": " + inv + " " + summary.doc().verdict();
     assertEquals("valid", summary.doc().verdict().result(), what);

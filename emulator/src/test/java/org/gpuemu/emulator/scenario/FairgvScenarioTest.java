@@ -46,7 +46,7 @@ class FairgvScenarioTest {
     all.put("scheduler.gpu.policy", policy);
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file), new ScenarioLoader.Overrides(FastForward.SCALE, nanos,
         null, all));
-    Summary summary = new Summary(Runner.run(s, out.resolve(policy + "-" + all.hashCode()), v -> { }, 1000));
+    Summary summary = new Summary(Runner.run(s, out.resolve(policy + "-" + all.hashCode()), Runner.Options.every(1000)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary.document();
   }

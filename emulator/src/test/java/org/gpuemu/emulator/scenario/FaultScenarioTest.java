@@ -31,7 +31,7 @@ class FaultScenarioTest {
   private static Summary run(String fault, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(FILE, new ScenarioLoader.Overrides(FastForward.SCALE, 3 * S, null,
         Map.of("faults", "[]"), new FaultPlan.Cli(List.of(fault), null, null)));
-    return new Summary(Runner.run(s, out, v -> { }, 500));
+    return new Summary(Runner.run(s, out, Runner.Options.every(500)));
   }
 
   private static void nothingLost(Summary s) {

@@ -40,7 +40,7 @@ class GballoonScenarioTest {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve("valley-slots.conf"),
         new ScenarioLoader.Overrides(FastForward.SCALE, 8_000_000_000L, null,
             Map.of("memory.policy", policy)));
-    Summary summary = new Summary(Runner.run(s, out.resolve(policy), v -> { }, 1000));
+    Summary summary = new Summary(Runner.run(s, out.resolve(policy), Runner.Options.every(1000)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     List<Integer> slots = new ArrayList<>();
     List<Double> fps = new ArrayList<>();
@@ -89,7 +89,7 @@ class GballoonScenarioTest {
     }
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(conf),
         new ScenarioLoader.Overrides(FastForward.SCALE, seconds * 1_000_000_000L, null, sets));
-    Summary summary = new Summary(Runner.run(s, out.resolve(vms + policy), v -> { }, 1000));
+    Summary summary = new Summary(Runner.run(s, out.resolve(vms + policy), Runner.Options.every(1000)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary.document();
   }
@@ -157,7 +157,7 @@ class GballoonScenarioTest {
       Settings.Scenario s = ScenarioLoader.load(CONF.resolve("mixed-15vms.conf"),
           new ScenarioLoader.Overrides(FastForward.SCALE, 10_000_000_000L, null,
               Map.of("memory.policy", policy)));
-      Summary summary = new Summary(Runner.run(s, out.resolve(policy), v -> { }, 1000));
+      Summary summary = new Summary(Runner.run(s, out.resolve(policy), Runner.Options.every(1000)));
       assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
       runs.put(policy, summary);
     }

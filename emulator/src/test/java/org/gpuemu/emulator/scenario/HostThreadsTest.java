@@ -52,7 +52,7 @@ class HostThreadsTest {
       Settings.Scenario s = scenario(threads);
       assertEquals(threads, s.fidelity().hostThreads());
       Path dir = out.resolve("t" + threads);
-      Summary summary = new Summary(Runner.run(s, dir, v -> { }, 500));
+      Summary summary = new Summary(Runner.run(s, dir, Runner.Options.every(500)));
       assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
       var causality = summary.doc().fidelity().causality();
       assertEquals(0L, causality.violations(), threads + " threads");

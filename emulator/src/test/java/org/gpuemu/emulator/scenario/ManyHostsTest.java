@@ -48,7 +48,7 @@ class ManyHostsTest {
   @Test
   @SuppressWarnings("unchecked")
   void run_eachHostHasItsOwnSchedulers_andTheSummaryCoversEveryHost(@TempDir Path out) throws Exception {
-    Summary sum = new Summary(Runner.run(load(CONF.resolve("three-hosts.conf"), 3_000_000_000L), out, v -> { }, 500));
+    Summary sum = new Summary(Runner.run(load(CONF.resolve("three-hosts.conf"), 3_000_000_000L), out, Runner.Options.every(500)));
     assertTrue(sum.brokenInvariants().isEmpty(), sum.brokenInvariants().toString());
     Map<String, Object> hosts = (Map<String, Object>) sum.document().get("hosts");
     assertEquals(List.of("a", "b", "c"), List.copyOf(hosts.keySet()));

@@ -33,7 +33,7 @@ class MemoryPressureScenarioTest {
   private static JsonNode run(String policy, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(FILE, new ScenarioLoader.Overrides(FastForward.SCALE, 24 * S, null,
         Map.of("memory.policy", policy), FaultPlan.Cli.NONE));
-    return JSON.valueToTree(new Summary(Runner.run(s, out, v -> { }, 500)).document());
+    return JSON.valueToTree(new Summary(Runner.run(s, out, Runner.Options.every(500))).document());
   }
 
   /** Frames {@code vm} rendered in the timeline's periods ending in (from, to] seconds. */

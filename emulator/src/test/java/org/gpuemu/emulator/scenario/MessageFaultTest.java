@@ -29,7 +29,7 @@ class MessageFaultTest {
   private static Summary run(String fault, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve("faults/gpu-hang.conf"), new ScenarioLoader.Overrides(
         FastForward.SCALE, 3_000 * MS, null, Map.of("faults", "[]"), new FaultPlan.Cli(List.of(fault), null, null)));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     SummaryDoc.Invariants inv = summary.doc().invariants();
     String what = fault + ": " + inv + " " + summary.doc().verdict();
     assertEquals("valid", summary.doc().verdict().result(), what);
@@ -76,7 +76,7 @@ class MessageFaultTest {
     Path file = Paths.get("src", "test", "resources", "explore", "findings", "fcfs-liveness-message-loss.conf");
     Settings.Scenario s = ScenarioLoader.load(file, new ScenarioLoader.Overrides(FastForward.SCALE, null, null,
         Map.of()));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     assertEquals("valid", summary.doc().verdict().result());
     for (var vm : summary.doc().vms().entrySet()) {

@@ -30,7 +30,7 @@ class SpaceHangTest {
   void hangOfTheBeVm_hangsItsRunningKernelInTheBeGroup_resetAfterTheTdrDelay(@TempDir Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(FILE, new ScenarioLoader.Overrides(FastForward.SCALE, 4 * S, null,
         Map.of(), new FaultPlan.Cli(List.of("gpu-hang@1s:dnn"), null, null)));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     SummaryDoc.Invariants inv = summary.doc().invariants();
     assertEquals(0, inv.requestsLost(), inv.toString());
     assertEquals("valid", summary.doc().verdict().result(), summary.doc().verdict().toString());

@@ -29,7 +29,7 @@ class VgrisScenarioTest {
   private static Summary run(String file, long seconds, Map<String, String> sets, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file),
         new ScenarioLoader.Overrides(FastForward.SCALE, seconds * 1_000_000_000L, null, sets));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 500));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(500)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return summary;
   }

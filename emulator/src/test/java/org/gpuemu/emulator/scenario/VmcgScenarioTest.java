@@ -44,7 +44,7 @@ class VmcgScenarioTest {
   private static JsonNode run(String file, long duration, Map<String, String> sets, Path out) throws Exception {
     Settings.Scenario s = ScenarioLoader.load(CONF.resolve(file),
         new ScenarioLoader.Overrides(FastForward.SCALE, duration, null, sets));
-    Summary summary = new Summary(Runner.run(s, out, v -> { }, 1000));
+    Summary summary = new Summary(Runner.run(s, out, Runner.Options.every(1000)));
     assertTrue(summary.brokenInvariants().isEmpty(), summary.brokenInvariants().toString());
     return JSON.valueToTree(summary.document());
   }

@@ -89,8 +89,8 @@ class RequestPathTest {
       // the conservative causal order, as every run has it: model times are exact, so the path's timings do not
       // stretch with a loaded machine; the vCPUs are started by one stamped event (start), as the guardian does
       run = time.conservative();
-      vm = new Settings.Vm(0, "vm", "cuda-loop", 1, List.of(0, 0), 1L << 30, wait, 100_000, commandBuffer,
-          driverQueue, 0, Long.MAX_VALUE, 30, Double.NaN, Settings.PresentSleep.NONE);
+      vm = Settings.Vm.builder(0, "vm", "cuda-loop", List.of(0, 0)).memoryCap(1L << 30).syncWait(wait, 100_000)
+          .buffers(commandBuffer, driverQueue).slaFps(30).build();
       core = kit.spawn(CpuScheduler.create(0, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
           PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 750_000L, "wakeup-granularity", MS))), run));
       ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(new SmGroup.Spec(82, 82, 1, 0,

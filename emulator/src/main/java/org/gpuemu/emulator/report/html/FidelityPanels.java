@@ -9,13 +9,79 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static org.gpuemu.emulator.report.html.RunPanels.FIDELITY;
+import static org.gpuemu.emulator.report.html.RunPanels.fmt;
+import static org.gpuemu.emulator.report.html.RunPanels.number;
+import static org.gpuemu.emulator.report.html.RunPanels.pick;
+import static org.gpuemu.emulator.report.html.RunPanels.verdict;
+
 /**
- * The fidelity panels of a run that keep the distributions: the real-time factor over the run (summary.json
- * {@code fidelity.progress}) and the timer lateness and causal-order lag histograms ({@code
- * fidelity.timer_lateness_us.histogram}, {@code fidelity.causality.lag_us.histogram}).
+ * The fidelity panels of a run: the real-time factor over the run (summary.json {@code fidelity.progress}), timer
+ * lateness and message skew, the timer lateness and causal-order lag histograms ({@code
+ * fidelity.timer_lateness_us.histogram}, {@code fidelity.causality.lag_us.histogram}) and the causal order's counts
+ * and violation sizes.
  */
 final class FidelityPanels {
   private FidelityPanels() {}
+
+  /**
+   * Every fidelity panel the summary has data for, in reading order: the real-time factor over time, timer lateness
+   * and message skew, their histograms, the causal order's counts and its violations' sizes.
+   */
+  static List<Panel> of(JsonNode summary, TimeMarks marks) {
+    List<Panel> panels = new ArrayList<>();
+    JsonNode f = summary.path("fidelity");
+    if (!f.isObject()) return panels;
+    String verdict = verdict(summary);
+    String rtf = f.hasNonNull("real_time_factor") ? " Real-time factor " + fmt(f.get("real_time_factor").asDouble())
+        + " (emulated seconds per wall second over the run)." : "";
+    Panel overTime = realTimeFactor(summary, marks);
+    if (overTime != null) panels.add(overTime);
+    Panel histogram = histograms(summary);
+    JsonNode late = f.path("timer_lateness_us");
+    JsonNode skew = f.path("message_skew_us");
+    if (late.isObject() || skew.isObject()) {
+      List<String> keys = List.of("p50", "p99", "p999", "max");
+      Map<String, List<Double>> series = new LinkedHashMap<>();
+      if (late.isObject()) series.put("timer lateness", pick(late, keys));
+      if (skew.isObject()) series.put("message skew", pick(skew, keys));
+      panels.add(new Panel("lateness", FIDELITY, "Timer lateness and message skew", verdict + rtf
+          + " Percentiles in emulated µs"
+          + (histogram == null ? "; this summary.json keeps percentiles, not the histogram" : "")
+          + ". Timers fired: " + late.path("count").asText("-") + ".", Charts.bars("µs", keys, series)));
+    }
+    if (histogram != null) panels.add(histogram);
+    JsonNode c = f.path("causality");
+    if (c.isObject()) {
+      List<String> keys = new ArrayList<>();
+      List<Double> counts = new ArrayList<>();
+      for (String key : List.of("violations", "tie_inversions", "observer_violations", "events_late",
+          "events_held")) {
+        if (!c.hasNonNull(key)) continue;
+        keys.add(key);
+        counts.add(c.get(key).asDouble());
+      }
+      if (!keys.isEmpty()) {
+        panels.add(new Panel("causality", FIDELITY, "Causality: counts", "Events handled after a later one "
+            + "(violations), ties handled out of order, violations seen by observers, events that arrived late or were "
+            + "held back, out of "
+            + c.path("events_ordered").asText("-") + " ordered (summary.json fidelity.causality).",
+            Charts.bars("events", keys, Map.of("count", counts))));
+      }
+      JsonNode sizes = c.path("violation_us");
+      if (c.path("violations").asLong() > 0 && sizes.isObject()) {
+        List<String> pct = List.of("p50", "p99", "max");
+        ObjectNode option = Charts.bars("µs", pct, Map.of("violation size", pick(sizes, pct)));
+        Double limit = number(c.get("violation_limit_us"));
+        if (limit != null) Charts.markHorizontal(option, limit, "limit " + fmt(limit) + " µs");
+        panels.add(new Panel("violations", FIDELITY, "Causality: violation sizes", "How much later than the "
+            + "later event each violating event was handled, emulated µs; the dashed line is the verdict's limit (a "
+            + "share of the "
+            + f.path("reference").asText("reference") + ").", option));
+      }
+    }
+    return panels;
+  }
 
   /** Real-time factor over emulated time; null without progress samples. */
   static Panel realTimeFactor(JsonNode summary, TimeMarks marks) {

@@ -374,54 +374,7 @@ final class RunPanels {
   }
 
   private void fidelity() {
-    JsonNode f = run.summary().path("fidelity");
-    if (!f.isObject()) return;
-    String verdict = verdict(run.summary());
-    String rtf = f.hasNonNull("real_time_factor") ? " Real-time factor " + fmt(f.get("real_time_factor").asDouble())
-        + " (emulated seconds per wall second over the run)." : "";
-    Panel overTime = FidelityPanels.realTimeFactor(run.summary(), marks);
-    if (overTime != null) add(overTime.id(), overTime.group(), overTime.title(), overTime.caption(), overTime.option());
-    Panel histogram = FidelityPanels.histograms(run.summary());
-    JsonNode late = f.path("timer_lateness_us");
-    JsonNode skew = f.path("message_skew_us");
-    if (late.isObject() || skew.isObject()) {
-      List<String> keys = List.of("p50", "p99", "p999", "max");
-      Map<String, List<Double>> series = new LinkedHashMap<>();
-      if (late.isObject()) series.put("timer lateness", pick(late, keys));
-      if (skew.isObject()) series.put("message skew", pick(skew, keys));
-      add("lateness", FIDELITY, "Timer lateness and message skew", verdict + rtf + " Percentiles in emulated µs"
-          + (histogram == null ? "; this summary.json keeps percentiles, not the histogram" : "")
-          + ". Timers fired: " + late.path("count").asText("-") + ".", Charts.bars("µs", keys, series));
-    }
-    if (histogram != null) add(histogram.id(), histogram.group(), histogram.title(), histogram.caption(),
-        histogram.option());
-    JsonNode c = f.path("causality");
-    if (c.isObject()) {
-      List<String> keys = new ArrayList<>();
-      List<Double> counts = new ArrayList<>();
-      for (String key : List.of("violations", "tie_inversions", "observer_violations", "events_late",
-          "events_held")) {
-        if (!c.hasNonNull(key)) continue;
-        keys.add(key);
-        counts.add(c.get(key).asDouble());
-      }
-      if (!keys.isEmpty()) {
-        add("causality", FIDELITY, "Causality: counts", "Events handled after a later one (violations), ties "
-            + "handled out of order, violations seen by observers, events that arrived late or were held back, out of "
-            + c.path("events_ordered").asText("-") + " ordered (summary.json fidelity.causality).",
-            Charts.bars("events", keys, Map.of("count", counts)));
-      }
-      JsonNode sizes = c.path("violation_us");
-      if (c.path("violations").asLong() > 0 && sizes.isObject()) {
-        List<String> pct = List.of("p50", "p99", "max");
-        ObjectNode option = Charts.bars("µs", pct, Map.of("violation size", pick(sizes, pct)));
-        Double limit = number(c.get("violation_limit_us"));
-        if (limit != null) Charts.markHorizontal(option, limit, "limit " + fmt(limit) + " µs");
-        add("violations", FIDELITY, "Causality: violation sizes", "How much later than the later event each "
-            + "violating event was handled, emulated µs; the dashed line is the verdict's limit (a share of the "
-            + f.path("reference").asText("reference") + ").", option);
-      }
-    }
+    for (Panel p : FidelityPanels.of(run.summary(), marks)) add(p.id(), p.group(), p.title(), p.caption(), p.option());
   }
 
   /** "faithful" or "NOT FAITHFUL: reason", as the page's banner and the fidelity panel say it. */
@@ -451,7 +404,7 @@ final class RunPanels {
     return out;
   }
 
-  private static List<Double> pick(JsonNode node, List<String> keys) {
+  static List<Double> pick(JsonNode node, List<String> keys) {
     List<Double> out = new ArrayList<>();
     for (String k : keys) out.add(number(node.get(k)));
     return out;
