@@ -39,25 +39,7 @@ final class SourceSizes {
   /** The offenders left, key as {@link #offenders} names it, value its size today: only ever removed or lowered. */
   static final Map<String, Integer> ALLOWED = allowed(
       "file policies/combo/SpaceSharingPolicy.java", 461,
-      "file workloads/GballoonWorkloads.java", 509,
-      "method emulator/cli/ExploreCommand.java ExploreCommand.shrink", 66,
-      "method emulator/config/ExploreBlock.java ExploreBlock.property", 61,
-      "parameters emulator/config/Expectations.java Expectations.Row.<init>/11", 11,
-      "parameters emulator/config/Expectations.java Expectations.Row.<init>/13", 13,
-      "parameters emulator/config/Expectations.java Expectations.Row.<init>/7", 7,
-      "parameters emulator/config/FaultPlan.java FaultPlan.check/8", 8,
-      "parameters emulator/config/ScenarioFaults.java ScenarioFaults.read/8", 8,
-      "parameters emulator/config/SharingModes.java SharingModes.apply/8", 8,
-      "parameters emulator/config/SharingModes.java SharingModes.mig/8", 8,
-      "parameters emulator/config/SharingModes.java SharingModes.mps/8", 8,
-      "parameters emulator/report/SummaryDoc.java SummaryDoc.<init>/11", 11,
-      "parameters emulator/report/SummaryDoc.java SummaryDoc.Fidelity.<init>/9", 9,
-      "parameters emulator/report/SummaryDoc.java SummaryDoc.VmGpu.<init>/9", 9,
-      "parameters emulator/reproduce/Judge.java Judge.judge/8", 8,
-      "parameters emulator/reproduce/Report.java Report.Row.<init>/12", 12,
-      "parameters emulator/reproduce/Report.java Report.Row.<init>/13", 13,
-      "parameters emulator/reproduce/Report.java Report.Row.<init>/14", 14,
-      "parameters emulator/reproduce/Reproduction.java Reproduction.Options.<init>/7", 7);
+      "file workloads/GballoonWorkloads.java", 509);
 
   private SourceSizes() {}
 

@@ -203,6 +203,17 @@ final class ExploreCommand implements Callable<Integer> {
           + "its own (see explore.json)");
       return doc;
     }
+    reproducer(failure, shrunk, block, o, stdout, doc);
+    return doc;
+  }
+
+  /**
+   * Writes the shrunk plan as a reproducer scenario beside the run's results and runs it once more, as run would, into
+   * its own folder; what it found goes to {@code doc} and the console.
+   */
+  private void reproducer(Explorer.RunRecord failure, Shrinker.Outcome shrunk, ExploreBlock block,
+      Explorer.Options o, PrintWriter stdout, Map<String, Object> doc) throws Exception {
+    String kind = failure.findings().get(0).kind();
     Plan p = shrunk.shrunk();
     Path repro = o.out().resolve("repro-" + first(file) + "-seed" + failure.seed() + ".conf");
     String command = "java -jar emulator/target/emulator.jar run " + repro
@@ -219,7 +230,7 @@ final class ExploreCommand implements Callable<Integer> {
     Path replay = o.out().resolve("repro-run");
     Settings.Scenario scenario = ScenarioLoader.load(repro, ScenarioLoader.Overrides.none(), o.catalog());
     Explorer.Outcome replayed;
-    console = muteConsole();
+    List<Appender<ILoggingEvent>> console = muteConsole();
     try {
       replayed = Explorer.run(scenario, replay, block, false);
     } finally {
@@ -241,7 +252,6 @@ final class ExploreCommand implements Callable<Integer> {
     doc.put("reproducer", repro.toString());
     doc.put("command", command);
     doc.put("replayed_findings", again.stream().map(f -> f.kind() + ": " + f.text()).toList());
-    return doc;
   }
 
   private static String describe(Plan p) {

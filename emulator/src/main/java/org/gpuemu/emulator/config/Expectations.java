@@ -95,27 +95,6 @@ public record Expectations(String paper, List<String> policies, long durationNan
       where = Collections.unmodifiableMap(new LinkedHashMap<>(where));
       basis = basis == null ? Basis.JUDGED : basis;
     }
-
-    /** A row judged from its runs, with no stated tolerance source or headline claim. */
-    public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
-        String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey,
-        Unmeasured unmeasured, String why) {
-      this(figure, metric, policy, over, target, direction, source, aggregate, where, input, perKey, unmeasured, why,
-          Basis.JUDGED);
-    }
-
-    /** A row read from the runs, with no measured reason beside it. */
-    public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
-        String source, Aggregate aggregate, Map<String, String> where, boolean input, boolean perKey) {
-      this(figure, metric, policy, over, target, direction, source, aggregate, where, input, perKey, Unmeasured.NONE,
-          null);
-    }
-
-    /** A row over no groups, not an input, summing at a {@code *} (the shape of every row before groups). */
-    public Row(String figure, String metric, String policy, String over, Target target, Direction direction,
-        String source) {
-      this(figure, metric, policy, over, target, direction, source, Aggregate.NONE, Map.of(), false, false);
-    }
   }
 
   /** What a measured row can show about the model. */

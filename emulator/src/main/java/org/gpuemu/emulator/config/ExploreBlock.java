@@ -128,6 +128,27 @@ public record ExploreBlock(List<Property> properties, List<String> keepVms, long
     return new ExploreBlock(properties, keep, recovery);
   }
 
+  /**
+   * A property's {@code outside-faults}: whether it is read outside the fault windows (false when absent); such a
+   * property reads the timeline, so its metric must name a VM's field there.
+   */
+  private static boolean outsideFaults(ConfigObject row, String metric, BiConsumer<String, String> p) {
+    boolean outside = false;
+    ConfigValue o = row.get("outside-faults");
+    if (o != null) {
+      if (o.valueType() != ConfigValueType.BOOLEAN) {
+        p.accept("outside-faults", "expected true or false, got " + o.render());
+      } else {
+        outside = (Boolean) o.unwrapped();
+      }
+    }
+    if (outside && metric != null && !metric.matches("vms\\.[A-Za-z0-9_\\-*]+\\.[a-z_]+")) {
+      p.accept("metric", "outside-faults reads the timeline: expected vms.<vm>.<field> or vms.*.<field>, e.g. "
+          + "vms.*.gpu_share, got '" + metric + "'");
+    }
+    return outside;
+  }
+
   private static Property property(ConfigValue value, String path, BiConsumer<String, String> problem) {
     int[] count = {0};
     BiConsumer<String, String> counted = (at, message) -> {
@@ -144,19 +165,7 @@ public record ExploreBlock(List<Property> properties, List<String> keepVms, long
       p.accept("metric", "expected a dotted path into summary.json, e.g. fairness.mmr or vms.*.fps, got '" + metric
           + "'");
     }
-    boolean outside = false;
-    ConfigValue o = row.get("outside-faults");
-    if (o != null) {
-      if (o.valueType() != ConfigValueType.BOOLEAN) {
-        p.accept("outside-faults", "expected true or false, got " + o.render());
-      } else {
-        outside = (Boolean) o.unwrapped();
-      }
-    }
-    if (outside && metric != null && !metric.matches("vms\\.[A-Za-z0-9_\\-*]+\\.[a-z_]+")) {
-      p.accept("metric", "outside-faults reads the timeline: expected vms.<vm>.<field> or vms.*.<field>, e.g. "
-          + "vms.*.gpu_share, got '" + metric + "'");
-    }
+    boolean outside = outsideFaults(row, metric, p);
     Double least = number(row, "at-least", p);
     Double most = number(row, "at-most", p);
     Double paper = number(row, "paper", p);

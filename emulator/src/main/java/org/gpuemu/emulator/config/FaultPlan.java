@@ -265,16 +265,23 @@ public record FaultPlan(List<Fault> faults, Channel channel, long pressureBytes)
       return Optional.empty();
     }
     String target = rest.length > 1 ? rest[1] : vms.isEmpty() ? "" : vms.get(0);
-    return check(spec.substring(0, atSign), rest[0], target, rest.length > 2 ? rest[2] : null, vms, durationNanos,
-        defaults, (key, message) -> problems.accept(where, message));
+    return check(new Entry(spec.substring(0, atSign), rest[0], target, rest.length > 2 ? rest[2] : null), vms,
+        durationNanos, defaults, (key, message) -> problems.accept(where, message));
   }
 
+  /** One fault's keys as written: its kind, time, target VM and heal-after ({@code heal} null: the kind's default). */
+  public record Entry(String kind, String at, String target, String heal) {}
+
   /**
-   * One fault of a scenario's list, from its keys' raw values ({@code heal} null: the kind's default); {@code problems}
-   * hears the key ({@code kind}, {@code at}, {@code target}, {@code heal-after}) and what is wrong.
+   * One fault of a scenario's list, from its keys' raw values, in a run of {@code vms} lasting {@code durationNanos};
+   * {@code problems} hears the key ({@code kind}, {@code at}, {@code target}, {@code heal-after}) and what is wrong.
    */
-  public static Optional<Fault> check(String kind, String at, String target, String heal, List<String> vms,
-      long durationNanos, Defaults defaults, BiConsumer<String, String> problems) {
+  public static Optional<Fault> check(Entry entry, List<String> vms, long durationNanos, Defaults defaults,
+      BiConsumer<String, String> problems) {
+    String kind = entry.kind();
+    String at = entry.at();
+    String target = entry.target();
+    String heal = entry.heal();
     List<String> found = new ArrayList<>();
     BiConsumer<String, String> problem = (key, message) -> {
       found.add(key);

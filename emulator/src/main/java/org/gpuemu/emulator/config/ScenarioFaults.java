@@ -20,8 +20,19 @@ final class ScenarioFaults {
 
   private ScenarioFaults() {}
 
-  static FaultPlan read(Config merged, Config user, List<String> vms, long durationNanos, long seed, FaultPlan.Cli cli,
-      boolean slotMemory, BiConsumer<String, String> problems) {
+  /**
+   * The run the faults are for: its VMs by name, its duration and seed, and whether its memory policy has slots (a
+   * random plan draws memory pressure only then).
+   */
+  record Run(List<String> vms, long durationNanos, long seed, boolean slotMemory) {}
+
+  /**
+   * The faults of {@code run} from the scenario ({@code merged} with its defaults, {@code user} as written) and the
+   * command line.
+   */
+  static FaultPlan read(Config merged, Config user, Run run, FaultPlan.Cli cli, BiConsumer<String, String> problems) {
+    List<String> vms = run.vms();
+    long durationNanos = run.durationNanos();
     FaultPlan.Defaults defaults = new FaultPlan.Defaults(merged.getDuration("fault-defaults.tdr-delay").toNanos(),
         merged.getDuration("fault-defaults.vcpu-stall").toNanos(),
         merged.getDuration("fault-defaults.reboot-after").toNanos(),
@@ -56,7 +67,8 @@ final class ScenarioFaults {
         problems.accept("--faults random", "needs --fault-rate N/DURATION, e.g. 1/10s");
       } else {
         FaultPlan.interval(cli.rate()).ifPresentOrElse(
-            every -> faults.addAll(FaultPlan.random(seed, every, durationNanos, vms, defaults, drawable(merged, slotMemory))),
+            every -> faults.addAll(FaultPlan.random(run.seed(), every, durationNanos, vms, defaults,
+                drawable(merged, run.slotMemory()))),
             () -> problems.accept("--fault-rate " + cli.rate(), "expected N/DURATION with N > 0, e.g. 1/10s"));
       }
     } else if (cli.rate() != null) {
@@ -111,8 +123,8 @@ final class ScenarioFaults {
         }
       }
       if (!known) continue;
-      FaultPlan.check(text(o, "kind"), text(o, "at"), text(o, "target"), o.containsKey("heal-after")
-          ? text(o, "heal-after") : null, vms, durationNanos, defaults,
+      FaultPlan.check(new FaultPlan.Entry(text(o, "kind"), text(o, "at"), text(o, "target"),
+          o.containsKey("heal-after") ? text(o, "heal-after") : null), vms, durationNanos, defaults,
           (key, message) -> problems.accept(at + "." + key, message)).ifPresent(faults::add);
     }
     return faults;

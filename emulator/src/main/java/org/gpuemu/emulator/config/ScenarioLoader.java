@@ -174,8 +174,8 @@ public final class ScenarioLoader {
     vms = vmSection.place(vms, hosts, placement, duration, rejected, user.hasPath("hosts") && problems.isEmpty());
     SharingModes.Shared shared = null;
     if (user.hasPath("vms") && problems.isEmpty()) { // gpu.mode: the one GPU time-sliced, MIG instances or MPS
-      shared = SharingModes.apply(c, user, reference.getConfig("scenario-defaults.vm-defaults"), gpu, hosts, vms,
-          gpuPolicy, problems::report);
+      shared = SharingModes.apply(c, user, reference.getConfig("scenario-defaults.vm-defaults"),
+          new SharingModes.Unshared(gpu, hosts, vms, gpuPolicy), problems::report);
       hosts = shared.hosts();
       vms = shared.vms();
       gpuPolicy = shared.gpuPolicy();
@@ -184,8 +184,9 @@ public final class ScenarioLoader {
     policyBlocks.tryPolicy(memPolicy, "scenario.memory");
     vms = policyBlocks.tryGpuPolicy(gpuPolicy, space, vms, hosts, user, custom.workloads());
     boolean slotMemory = memPolicy != null && memPolicy.needs(PolicyInput.GTT_COPIES);
-    FaultPlan faults = ScenarioFaults.read(c, user, vms.stream().map(Settings.Vm::name).toList(), duration, seed,
-        o.faults(), slotMemory,
+    ScenarioFaults.Run run = new ScenarioFaults.Run(vms.stream().map(Settings.Vm::name).toList(), duration, seed,
+        slotMemory);
+    FaultPlan faults = ScenarioFaults.read(c, user, run, o.faults(),
         (key, message) -> problems.add(key.startsWith("--") ? key + ": " + message : problems.at(key, message)));
     faults = fatalException(c, shared, faults, vms, duration);
     checkFaultsFit(faults, memPolicy, slotMemory, vms, hosts);

@@ -79,12 +79,24 @@ public final class SharingModes {
   public record Shared(Mode mode, List<Settings.Host> hosts, List<Settings.Vm> vms, PolicyChoice gpuPolicy,
       MpsRules.Architecture architecture) {}
 
+  /** The scenario before its sharing mode: the GPU it declares, its hosts, its placed VMs and its GPU policy. */
+  public record Unshared(Settings.Gpu gpu, List<Settings.Host> hosts, List<Settings.Vm> vms, PolicyChoice gpuPolicy) {}
+
+  /** The one GPU's tenants under MIG or MPS, each VM's configuration beside it. */
+  private record Tenants(Config c, Settings.Gpu gpu, Settings.Host host, List<Settings.Vm> vms,
+      Map<String, Config> vmConfigs, PolicyChoice gpuPolicy, MpsRules.Architecture arch) {}
+
   /**
-   * Applies {@code scenario.gpu.mode} to the placed VMs: returns the hosts (the one GPU partitioned or not), the VMs
-   * (each on its unit) and the GPU policy; every problem goes to {@code problem} with its key path.
+   * Applies {@code scenario.gpu.mode} ({@code c}: the scenario merged with its defaults, {@code user}: as written,
+   * {@code vmTemplate}: a VM's defaults) to the placed VMs: returns the hosts (the one GPU partitioned or not), the
+   * VMs (each on its unit) and the GPU policy; every problem goes to {@code problem} with its key path.
    */
-  public static Shared apply(Config c, Config user, Config vmTemplate, Settings.Gpu gpu, List<Settings.Host> hosts,
-      List<Settings.Vm> vms, PolicyChoice gpuPolicy, BiConsumer<String, String> problem) {
+  public static Shared apply(Config c, Config user, Config vmTemplate, Unshared in,
+      BiConsumer<String, String> problem) {
+    Settings.Gpu gpu = in.gpu();
+    List<Settings.Host> hosts = in.hosts();
+    List<Settings.Vm> vms = in.vms();
+    PolicyChoice gpuPolicy = in.gpuPolicy();
     String modeKey = c.getString("gpu.mode");
     Mode mode = Mode.of(modeKey);
     MpsRules.Architecture arch = architecture(c, problem);
@@ -107,9 +119,8 @@ public final class SharingModes {
       problem.accept("scenario.scheduler.gpu.policy", mode.key() + " does not time-slice between tenants (each "
           + "queues to its own instance or straight to the GPU); leave the GPU policy at fcfs, got " + gpuPolicy.name());
     }
-    Settings.Host host = hosts.get(0);
-    return mode == Mode.MIG ? mig(c, gpu, host, vms, vmConfigs, gpuPolicy, arch, problem)
-        : mps(c, gpu, host, vms, vmConfigs, gpuPolicy, arch, problem);
+    Tenants tenants = new Tenants(c, gpu, hosts.get(0), vms, vmConfigs, gpuPolicy, arch);
+    return mode == Mode.MIG ? mig(tenants, problem) : mps(tenants, problem);
   }
 
   private static MpsRules.Architecture architecture(Config c, BiConsumer<String, String> problem) {
@@ -124,10 +135,13 @@ public final class SharingModes {
     };
   }
 
-  private static Shared mig(Config c, Settings.Gpu gpu, Settings.Host host, List<Settings.Vm> vms,
-      Map<String, Config> vmConfigs, PolicyChoice gpuPolicy, MpsRules.Architecture arch,
-      BiConsumer<String, String> problem) {
-    String gpuName = c.getString("gpu.mig.gpu");
+  private static Shared mig(Tenants t, BiConsumer<String, String> problem) {
+    Settings.Gpu gpu = t.gpu();
+    Settings.Host host = t.host();
+    List<Settings.Vm> vms = t.vms();
+    PolicyChoice gpuPolicy = t.gpuPolicy();
+    MpsRules.Architecture arch = t.arch();
+    String gpuName = t.c().getString("gpu.mig.gpu");
     Optional<MigGpu> known = MigGpu.of(gpuName);
     if (known.isEmpty()) {
       problem.accept("scenario.gpu.mig.gpu", "expected one of " + MigGpu.names() + ", got " + gpuName);
@@ -138,10 +152,34 @@ public final class SharingModes {
       problem.accept("scenario.gpu.sms", "MIG on " + mig.name() + " needs the whole GPU's " + mig.sms() + " SMs (the "
           + "kernels' solo durations are on them), got " + gpu.sms());
     }
+    Map<String, MigPlacement.Instance> instances = instances(t, mig, problem);
+    List<Settings.Gpu> units = new ArrayList<>();
+    List<Settings.Vm> placed = new ArrayList<>();
+    for (Settings.Vm vm : vms) {
+      MigPlacement.Instance i = instances.get(vm.name());
+      if (i == null) continue;
+      long memory = (long) i.profile().memoryMiB() << 20;
+      if (vm.memoryCapBytes() > memory) {
+        problem.accept("scenario.vms." + ConfigUtil.joinPath(vm.name()) + ".memory-cap", "more than its "
+            + i.profile().name() + " instance's " + i.profile().memoryMiB() + " MiB");
+      }
+      units.add(new Settings.Gpu(i.profile().sms(), memory, gpu.contextSwitchNanos(), gpu.maxConcurrentKernels(),
+          gpu.sms()));
+      placed.add(vm.placed(0, placed.size(), vm.cores()));
+    }
+    if (placed.size() != vms.size()) return new Shared(Mode.MIG, List.of(host), vms, gpuPolicy, arch);
+    return new Shared(Mode.MIG, List.of(new Settings.Host(host.name(), host.cores(), units.size(), gpu,
+        host.vcpuSwitchNanos(), units)), placed, gpuPolicy, arch);
+  }
+
+  /** Each VM's GPU instance of {@code mig}, by VM name (a VM whose instance could not be placed left out). */
+  private static Map<String, MigPlacement.Instance> instances(Tenants t, MigGpu mig,
+      BiConsumer<String, String> problem) {
+    Map<String, Config> vmConfigs = t.vmConfigs();
     // instances without a start are placed largest first (memory slices, then compute slices), file order among
     // equals, so that small ones do not block the starts the large ones are restricted to; NVIDIA documents no
     // order for nvidia-smi mig -cgi without a placement, this is our choice
-    List<Settings.Vm> order = new ArrayList<>(vms);
+    List<Settings.Vm> order = new ArrayList<>(t.vms());
     order.sort(java.util.Comparator.comparingInt((Settings.Vm vm) -> vmConfigs.get(vm.name()).getInt("mig-start") >= 0
         ? 0 : 1).thenComparingInt(vm -> -mig.profile(vmConfigs.get(vm.name()).getString("mig-profile"))
         .map(pr -> pr.memorySlices() * 8 + pr.computeSlices()).orElse(0)));
@@ -165,28 +203,17 @@ public final class SharingModes {
             e.getMessage());
       }
     }
-    List<Settings.Gpu> units = new ArrayList<>();
-    List<Settings.Vm> placed = new ArrayList<>();
-    for (Settings.Vm vm : vms) {
-      MigPlacement.Instance i = instances.get(vm.name());
-      if (i == null) continue;
-      long memory = (long) i.profile().memoryMiB() << 20;
-      if (vm.memoryCapBytes() > memory) {
-        problem.accept("scenario.vms." + ConfigUtil.joinPath(vm.name()) + ".memory-cap", "more than its "
-            + i.profile().name() + " instance's " + i.profile().memoryMiB() + " MiB");
-      }
-      units.add(new Settings.Gpu(i.profile().sms(), memory, gpu.contextSwitchNanos(), gpu.maxConcurrentKernels(),
-          gpu.sms()));
-      placed.add(vm.placed(0, placed.size(), vm.cores()));
-    }
-    if (placed.size() != vms.size()) return new Shared(Mode.MIG, List.of(host), vms, gpuPolicy, arch);
-    return new Shared(Mode.MIG, List.of(new Settings.Host(host.name(), host.cores(), units.size(), gpu,
-        host.vcpuSwitchNanos(), units)), placed, gpuPolicy, arch);
+    return instances;
   }
 
-  private static Shared mps(Config c, Settings.Gpu gpu, Settings.Host host, List<Settings.Vm> vms,
-      Map<String, Config> vmConfigs, PolicyChoice gpuPolicy, MpsRules.Architecture arch,
-      BiConsumer<String, String> problem) {
+  private static Shared mps(Tenants t, BiConsumer<String, String> problem) {
+    Config c = t.c();
+    Settings.Gpu gpu = t.gpu();
+    Settings.Host host = t.host();
+    List<Settings.Vm> vms = t.vms();
+    Map<String, Config> vmConfigs = t.vmConfigs();
+    PolicyChoice gpuPolicy = t.gpuPolicy();
+    MpsRules.Architecture arch = t.arch();
     int concurrency = c.getInt("gpu.mps.max-concurrent-kernels");
     if (concurrency <= 0) {
       problem.accept("scenario.gpu.mps.max-concurrent-kernels", "expected a count > 0, got " + concurrency);

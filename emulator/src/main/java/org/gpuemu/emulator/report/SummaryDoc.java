@@ -28,14 +28,6 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
     @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Benchmark> benchmarks,
     @JsonInclude(JsonInclude.Include.NON_NULL) Object cluster) {
 
-  /** Of one host, without faults, controls or benchmarks (the keys are left out then). */
-  public SummaryDoc(Header header, Map<String, Vm> vms, List<PolicySwitch> policySwitches, SpaceSharing spaceSharing,
-      Map<String, Object> policyFigures, Gpu gpu, Cpu cpu, Fairness fairness, Fidelity fidelity,
-      Invariants invariants, CheckerVerdict verdict) {
-    this(header, vms, policySwitches, spaceSharing, policyFigures, gpu, cpu, Map.of(), null, fairness, fidelity,
-        invariants, verdict, List.of(), List.of(), Map.of(), null);
-  }
-
   /**
    * The checker's verdict on the run's request history: {@code valid}, {@code invalid} (a request lost,
    * duplicated, or failed without a fault to explain it) or {@code unknown} (outcomes indeterminate: the GPU did not
@@ -162,13 +154,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VmGpu(double gpuBusyMs, double gpuShare, double gpuUsage, long kernelsCompleted,
       long requestsCompleted, long requestsFailed, double throughputPerS, double normalizedThroughput,
-      Double normalizedRunTime, @JsonInclude(JsonInclude.Include.NON_NULL) Double gpuUsageRangePct) {
-    public VmGpu(double gpuBusyMs, double gpuShare, double gpuUsage, long kernelsCompleted, long requestsCompleted,
-        long requestsFailed, double throughputPerS, double normalizedThroughput, Double normalizedRunTime) {
-      this(gpuBusyMs, gpuShare, gpuUsage, kernelsCompleted, requestsCompleted, requestsFailed, throughputPerS,
-          normalizedThroughput, normalizedRunTime, null);
-    }
-  }
+      Double normalizedRunTime, @JsonInclude(JsonInclude.Include.NON_NULL) Double gpuUsageRangePct) {}
 
   /** The VM's vCPUs: time run, stolen, and the longest stall. */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -226,13 +212,7 @@ public record SummaryDoc(@JsonUnwrapped Header header, Map<String, Vm> vms, List
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Fidelity(boolean faithful, String reason, String reference, Double referenceMs, Causality causality,
       Double realTimeFactor, Distribution timerLatenessUs, Distribution messageSkewUs, long timelineRowsDropped,
-      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<List<Number>> progress) {
-    public Fidelity(boolean faithful, String reason, String reference, Double referenceMs, Causality causality,
-        Double realTimeFactor, Distribution timerLatenessUs, Distribution messageSkewUs, long timelineRowsDropped) {
-      this(faithful, reason, reference, referenceMs, causality, realTimeFactor, timerLatenessUs, messageSkewUs,
-          timelineRowsDropped, List.of());
-    }
-  }
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<List<Number>> progress) {}
 
   /**
    * A histogram in buckets that double: {@code counts[i]} values above {@code up_to_us[i - 1]} up to

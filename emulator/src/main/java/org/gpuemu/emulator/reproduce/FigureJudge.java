@@ -63,13 +63,13 @@ final class FigureJudge {
       // the same value over the other groups: the row as it would read with their where, judged on its own
       Expectations.Row other = new Expectations.Row(row.figure(), row.metric(), row.policy(), row.over(),
           Expectations.OrderingOnly.INSTANCE, null, row.source(), row.aggregate(), row.direction().groups(),
-          row.input(), row.perKey());
+          row.input(), row.perKey(), Expectations.Unmeasured.NONE, null, null);
       Report.Row judged = judgeRow(f, other, runs, badMetrics);
       baseline = judged.seedValues();
       ok &= judged.faithful();
     }
     Judge.Judged j = row.input() ? Judge.input(row.target(), values, ok)
-        : Judge.judge(row.target(), row.direction(), row.over() != null, values, baseline, ok, row.basis(), quick);
+        : Judge.judge(Judge.Claim.of(row), values, baseline, ok, quick);
     if (read.zeroBase() && j.verdict() == ClaimVerdict.NOT_RUN) {
       // the base run measured the metric as 0 (e.g. gVirt's λ when every VM is perfectly fair): the paper's ratio
       // presumes a base to improve on, and the run has none — a result, not a missing one

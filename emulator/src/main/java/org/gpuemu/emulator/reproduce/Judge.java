@@ -83,13 +83,29 @@ public final class Judge {
   }
 
   /**
+   * What a row claims, as the judge reads it: the paper's number or bound ({@code target}), the policy it is compared
+   * with ({@code direction}, null: none), whether its value is a ratio of two runs, and what it rests on.
+   */
+  public record Claim(Expectations.Target target, Expectations.Direction direction, boolean ratio,
+      Expectations.Basis basis) {
+    /** The claim of {@code row}. */
+    static Claim of(Expectations.Row row) {
+      return new Claim(row.target(), row.direction(), row.over() != null, row.basis());
+    }
+  }
+
+  /**
    * A measured row's verdict, as {@code reproduce} gives it: for a row that rests on a constant or an input (its
    * basis) that basis's verdict, with whether the run matches the paper's number (not compared under --quick);
    * under {@code --quick} any other row is {@link ClaimVerdict#NOT_JUDGED}; else the median's verdict ({@link #judge}), {@link ClaimVerdict#UNSTABLE} when the seeds' own
    * verdicts differ (each seed judged against the same seed's baseline).
    */
-  public static Judged judge(Expectations.Target target, Expectations.Direction direction, boolean ratio,
-      List<Double> values, List<Double> baseline, boolean faithful, Expectations.Basis basis, boolean quick) {
+  public static Judged judge(Claim claim, List<Double> values, List<Double> baseline, boolean faithful,
+      boolean quick) {
+    Expectations.Target target = claim.target();
+    Expectations.Direction direction = claim.direction();
+    boolean ratio = claim.ratio();
+    Expectations.Basis basis = claim.basis();
     Judged median = judge(target, direction, ratio, values, baseline, faithful);
     if (median.verdict() == ClaimVerdict.NOT_RUN) return median;
     if (basis.kind() != Expectations.Kind.JUDGED) {

@@ -37,27 +37,6 @@ public final class Report {
       basis = basis == null ? Expectations.Basis.JUDGED : basis;
     }
 
-    public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
-        Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
-        String source, Map<String, Double> groupValues, String why) {
-      this(paper, figure, scenario, policy, metric, claim, paperValue, tolerance, judged, seedValues, faithful, source,
-          groupValues, why, null);
-    }
-
-    public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
-        Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
-        String source, Map<String, Double> groupValues) {
-      this(paper, figure, scenario, policy, metric, claim, paperValue, tolerance, judged, seedValues, faithful, source,
-          groupValues, null);
-    }
-
-    public Row(String paper, String figure, String scenario, String policy, String metric, String claim,
-        Object paperValue, Double tolerance, Judge.Judged judged, List<Double> seedValues, boolean faithful,
-        String source) {
-      this(paper, figure, scenario, policy, metric, claim, paperValue, tolerance, judged, seedValues, faithful, source,
-          Map.of());
-    }
-
     Map<String, Object> json() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("paper", paper);

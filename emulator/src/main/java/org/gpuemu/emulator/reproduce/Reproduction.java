@@ -49,12 +49,7 @@ public final class Reproduction {
    *     do not depend on it (DeterminismTest), so a large one runs as fast as the machine goes
    */
   public record Options(Path conf, List<String> papers, boolean quick, int seeds, Path out, PolicyCatalog catalog,
-      boolean warmUp, Double scale) {
-    public Options(Path conf, List<String> papers, boolean quick, int seeds, Path out, PolicyCatalog catalog,
-        boolean warmUp) {
-      this(conf, papers, quick, seeds, out, catalog, warmUp, null);
-    }
-  }
+      boolean warmUp, Double scale) {}
 
   /**
    * One file to run: its scenario in each group (one unnamed group when it declares none) under each policy and

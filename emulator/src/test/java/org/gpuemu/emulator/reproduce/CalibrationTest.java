@@ -30,7 +30,7 @@ class CalibrationTest {
 
   private static Reproduction.Options options(Path scenarios) {
     return new Reproduction.Options(scenarios, Reproduction.PAPERS, false, 1, Paths.get("unused"),
-        PolicyCatalog.builtIn(), false);
+        PolicyCatalog.builtIn(), false, null);
   }
 
   @Test

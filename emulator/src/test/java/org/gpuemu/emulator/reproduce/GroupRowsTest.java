@@ -54,7 +54,7 @@ class GroupRowsTest {
 
   private static Row ratio(Aggregate aggregate, Map<String, String> where) {
     return new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", GAIN, null, "s", aggregate, where, false,
-        false);
+        false, Expectations.Unmeasured.NONE, null, null);
   }
 
   @Test
@@ -83,7 +83,7 @@ class GroupRowsTest {
     assertEquals("pilotfish's be_throughput.total is 0 in a run: no base for the paper's ratio", r.judged().note());
     // a value the runs do not have at all stays "not run"
     Row missing = new Row("Figure 13", "be_throughput.none", "combo", "pilotfish", GAIN, null, "s", Aggregate.MEAN,
-        Map.of(), false, false);
+        Map.of(), false, false, Expectations.Unmeasured.NONE, null, null);
     assertEquals(ClaimVerdict.NOT_RUN, judge(missing, runs(combo, zero, true)).judged().verdict());
   }
 
@@ -123,7 +123,7 @@ class GroupRowsTest {
         "static-384", List.of(new Reproduction.Run(small, true)),
         "gballoon", List.of(new Reproduction.Run(big, true))));
     Row row = new Row("Figure 7", "benchmarks.*.performance", "gballoon", "static-384",
-        new Value(1.08, 1.08, 0.027, Double.NaN), null, "s", Aggregate.NONE, Map.of(), false, true);
+        new Value(1.08, 1.08, 0.027, Double.NaN), null, "s", Aggregate.NONE, Map.of(), false, true, Expectations.Unmeasured.NONE, null, null);
     Expectations e = new Expectations("gballoon", List.of("static-384", "gballoon"), 0, 0, 0, Groups.NONE, Map.of(),
         List.of(row));
     Reproduction.Figure f = new Reproduction.Figure("gballoon", "gballoon/mixed-15vms", Path.of("m.conf"), e,
@@ -139,7 +139,7 @@ class GroupRowsTest {
   @Test
   void unmeasuredRows_haveTheirVerdictAndNoValue_andAWhyIsListedUnderTheTable() {
     Row why = new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", GAIN, null, "s", Aggregate.MEAN,
-        Map.of(), false, false, Expectations.Unmeasured.NONE, "VGG16's kernels fit few idle periods");
+        Map.of(), false, false, Expectations.Unmeasured.NONE, "VGG16's kernels fit few idle periods", null);
     Report.Row measured = judge(why, runs(new double[][] {{130}, {120}, {110}}, new double[][] {{100}, {100}, {100}},
         true));
     assertEquals(ClaimVerdict.SAME_DIRECTION, measured.judged().verdict(), "1.2 is outside 1.14 +- 0.05, above 1");
@@ -169,7 +169,7 @@ class GroupRowsTest {
     // Quake 2's mean ratio against Severed Steel's (combo.txt §6.3: "the highest throughput improvements with Quake 2")
     Row quake2 = new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", Expectations.OrderingOnly.INSTANCE,
         new Expectations.Direction(true, null, Map.of("game", "steel|dutm")), "s", Aggregate.MEAN,
-        Map.of("game", "quake2"), false, false);
+        Map.of("game", "quake2"), false, false, Expectations.Unmeasured.NONE, null, null);
     Map<String, Map<String, List<Reproduction.Run>>> runs = runs(new double[][] {{130}, {120}, {110}},
         new double[][] {{100}, {100}, {100}}, true);
     Report.Row r = judge(quake2, runs);
@@ -178,13 +178,13 @@ class GroupRowsTest {
     assertEquals("(ratio to pilotfish), > game=steel|dutm", r.claim());
     Row steel = new Row("Figure 13", "be_throughput.total", "combo", "pilotfish", Expectations.OrderingOnly.INSTANCE,
         new Expectations.Direction(true, null, Map.of("game", "quake2|dutm")), "s", Aggregate.MEAN,
-        Map.of("game", "steel"), false, false);
+        Map.of("game", "steel"), false, false, Expectations.Unmeasured.NONE, null, null);
     assertEquals(ClaimVerdict.REPRODUCED, judge(steel, runs).judged().verdict(), "1.3 > the mean of 1.2 and 1.1");
   }
 
   private static Row unmeasured(String figure, Expectations.Unmeasured kind) {
     return new Row(figure, null, null, null, Expectations.OrderingOnly.INSTANCE, null, "what it shows",
-        Aggregate.NONE, Map.of(), kind == Expectations.Unmeasured.INPUT, false, kind, null);
+        Aggregate.NONE, Map.of(), kind == Expectations.Unmeasured.INPUT, false, kind, null, null);
   }
 
 }

@@ -102,12 +102,12 @@ class JudgeTest {
 
   @Test
   void quick_judgesNothing_butReportsTheValue() {
-    Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.99), List.of(), true, JUDGED, true);
+    Judge.Judged j = Judge.judge(new Judge.Claim(MMR, null, false, JUDGED), List.of(0.99), List.of(), true, true);
     assertEquals(ClaimVerdict.NOT_JUDGED, j.verdict());
     assertEquals(0.99, j.median());
     // a missing value is still "not run"
-    assertEquals(ClaimVerdict.NOT_RUN, Judge.judge(MMR, null, false, Arrays.asList((Double) null), List.of(), true, JUDGED,
-        true).verdict());
+    assertEquals(ClaimVerdict.NOT_RUN, Judge.judge(new Judge.Claim(MMR, null, false, JUDGED),
+        Arrays.asList((Double) null), List.of(), true, true).verdict());
   }
 
   @Test
@@ -115,10 +115,12 @@ class JudgeTest {
     for (Expectations.Kind kind : List.of(Expectations.Kind.CALIBRATED, Expectations.Kind.BY_CONSTRUCTION,
         Expectations.Kind.INPUT_DIFFERS)) {
       Expectations.Basis basis = new Expectations.Basis(kind, "K", null, null);
-      Judge.Judged hit = Judge.judge(MMR, null, false, List.of(0.99, 0.99, 0.99), List.of(), true, basis, false);
+      Judge.Judged hit = Judge.judge(new Judge.Claim(MMR, null, false, basis), List.of(0.99, 0.99, 0.99), List.of(), true,
+          false);
       assertEquals(kind.label(), hit.verdict().label());
       assertEquals("the run matches the paper's number", hit.note());
-      Judge.Judged miss = Judge.judge(MMR, null, false, List.of(0.5, 0.5, 0.5), List.of(), true, basis, false);
+      Judge.Judged miss = Judge.judge(new Judge.Claim(MMR, null, false, basis), List.of(0.5, 0.5, 0.5), List.of(), true,
+          false);
       assertEquals(kind.label(), miss.verdict().label());
       assertEquals("the run misses the paper's number", miss.note());
     }
@@ -127,17 +129,18 @@ class JudgeTest {
   @Test
   void seedsThatDisagree_makeTheRowUnstable_withEachSeedsVerdict() {
     // the median (0.97) is within 0.99 +- 0.03, one seed is not: unstable, not reproduced
-    Judge.Judged j = Judge.judge(MMR, null, false, List.of(0.97, 0.5, 0.98), List.of(), true, JUDGED, false);
+    Judge.Judged j = Judge.judge(new Judge.Claim(MMR, null, false, JUDGED), List.of(0.97, 0.5, 0.98), List.of(), true,
+        false);
     assertEquals(ClaimVerdict.UNSTABLE, j.verdict());
     assertEquals("seeds: reproduced, contradicts, reproduced; the median's verdict: reproduced", j.note());
     assertEquals(0.5, j.min());
     // an ordering is judged seed by seed against the same seed's baseline
     Direction below = new Direction(false, "gvirt");
-    Judge.Judged o = Judge.judge(OrderingOnly.INSTANCE, below, false, List.of(0.1, 0.3, 0.1), List.of(0.2, 0.2, 0.2),
-        true, JUDGED, false);
+    Judge.Claim ordering = new Judge.Claim(OrderingOnly.INSTANCE, below, false, JUDGED);
+    Judge.Judged o = Judge.judge(ordering, List.of(0.1, 0.3, 0.1), List.of(0.2, 0.2, 0.2), true, false);
     assertEquals(ClaimVerdict.UNSTABLE, o.verdict());
-    assertEquals(ClaimVerdict.REPRODUCED, Judge.judge(OrderingOnly.INSTANCE, below, false, List.of(0.1, 0.15, 0.1),
-        List.of(0.2, 0.2, 0.2), true, JUDGED, false).verdict());
+    assertEquals(ClaimVerdict.REPRODUCED, Judge.judge(ordering, List.of(0.1, 0.15, 0.1), List.of(0.2, 0.2, 0.2),
+        true, false).verdict());
   }
 
   @Test
