@@ -52,21 +52,34 @@ public record Variation(double frameJitter, double sceneLow, double sceneHigh, l
 
     private Sampler(Variation v, SplittableRandom random) {
       this.v = v;
-      this.scenes = random.split();
+      // a program of one complexity has no scenes to keep apart: its frames draw from the one stream, lengths
+      // included, as they were measured (those programs' figures stay what they were)
+      this.scenes = v.sceneLow == v.sceneHigh ? null : random.split();
       this.random = random;
     }
 
     /** The complexity factor of a frame that starts at {@code emulatedNanos}. */
     public double factor(long emulatedNanos) {
+      if (scenes == null) {
+        if (emulatedNanos >= sceneEnd) {
+          sceneFactor = v.sceneLow;
+          sceneEnd = emulatedNanos + (v.sceneMinNanos == v.sceneMaxNanos ? v.sceneMinNanos
+              : v.sceneMinNanos + (long) (random.nextDouble() * (v.sceneMaxNanos - v.sceneMinNanos)));
+        }
+        return sceneFactor * jitter();
+      }
       if (sceneEnd < 0) sceneEnd = emulatedNanos; // the first scene starts with the first frame
       while (emulatedNanos >= sceneEnd) { // scenes follow each other on the emulated timeline, whatever the frames
-        sceneFactor = v.sceneLow == v.sceneHigh ? v.sceneLow : v.sceneLow + scenes.nextDouble() * (v.sceneHigh - v.sceneLow);
+        sceneFactor = v.sceneLow + scenes.nextDouble() * (v.sceneHigh - v.sceneLow);
         long len = v.sceneMinNanos == v.sceneMaxNanos ? v.sceneMinNanos
             : v.sceneMinNanos + (long) (scenes.nextDouble() * (v.sceneMaxNanos - v.sceneMinNanos));
         sceneEnd += Math.max(1, len);
       }
-      double jitter = v.frameJitter == 0 ? 1.0 : 1.0 + (random.nextDouble() * 2 - 1) * v.frameJitter;
-      return sceneFactor * jitter;
+      return sceneFactor * jitter();
+    }
+
+    private double jitter() {
+      return v.frameJitter == 0 ? 1.0 : 1.0 + (random.nextDouble() * 2 - 1) * v.frameJitter;
     }
   }
 }

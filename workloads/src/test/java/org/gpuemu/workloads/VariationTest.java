@@ -43,4 +43,12 @@ class VariationTest {
       assertTrue(f >= 0.85 * 0.9 && f <= 1.15 * 1.1, "factor " + f + " at " + t / MS + " ms");
     }
   }
+  @Test
+  void aProgramOfOneComplexity_drawsOnlyItsFramesNoiseFromItsStream() {
+    Variation.Sampler s = Variation.ideal().sampler(new SplittableRandom(5));
+    SplittableRandom same = new SplittableRandom(5);
+    for (long t = 0; t < 100_000 * MS; t += 16 * MS) {
+      assertEquals(1.0 + (same.nextDouble() * 2 - 1) * 0.02, s.factor(t), 0.0, "factor at " + t / MS + " ms");
+    }
+  }
 }
