@@ -43,6 +43,7 @@ class VariationTest {
       assertTrue(f >= 0.85 * 0.9 && f <= 1.15 * 1.1, "factor " + f + " at " + t / MS + " ms");
     }
   }
+
   @Test
   void aProgramOfOneComplexity_drawsOnlyItsFramesNoiseFromItsStream() {
     Variation.Sampler s = Variation.ideal().sampler(new SplittableRandom(5));
