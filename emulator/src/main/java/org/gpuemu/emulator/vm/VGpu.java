@@ -204,9 +204,9 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     SmGroup.Finished f = msg.finished();
     VgpuRequests.Pending p = model.finished(f);
     peers.metrics().tell(new MetricsHub.GpuUsed(model.vgpu, f.gpuNanos()));
-    if (p == null) return Behaviors.same(); // a crashed incarnation's request: nobody waits for it
-    if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
-    if (model.roomAt(f.finishedNanos())) {
+    if (p != null && p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
+    // a crashed incarnation's request (p null): nobody waits for it but a drain
+    if (p == null ? model.idle() : model.roomAt(f.finishedNanos())) {
       while (!drains.isEmpty()) drains.poll().tell(new Drained(model.vgpu));
     }
     return Behaviors.same();

@@ -162,11 +162,11 @@ final class VgpuModel {
     return p;
   }
 
-  /** A finished part left the driver's buffer at {@code at}: what waited goes in; true when nothing is outstanding. */
+  /** A finished part left the driver's buffer at {@code at}: what waited goes in; true when the vGPU is {@link #idle}. */
   boolean roomAt(long at) {
     inDriver--;
     handToDriver(at);
-    return outstanding.isEmpty();
+    return idle();
   }
 
   /** Where the messages to the GPU scheduler go. */
@@ -174,9 +174,17 @@ final class VgpuModel {
     return toScheduler;
   }
 
-  /** Whether nothing of this vGPU is queued or running. */
+  /**
+   * Whether nothing of this vGPU is queued or running, a crashed incarnation's requests still on the GPU included:
+   * nobody waits for them, but the SM group counts their time as busy, and their vGPU accounts it only when they
+   * end (a hung one at the watchdog's reset), so a drain that did not wait for them would end the run short of it.
+   */
   boolean idle() {
-    return outstanding.isEmpty();
+    if (!outstanding.isEmpty()) return false;
+    for (Long orphan : ledger.orphans.keySet()) {
+      if (ledger.dispatched.containsKey(orphan)) return false;
+    }
+    return true;
   }
 
   /** The final figures, with the calls still open. */

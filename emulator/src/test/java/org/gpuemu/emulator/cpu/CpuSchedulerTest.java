@@ -5,44 +5,61 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyKind;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestInbox;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.gpuemu.emulator.clock.ScaledClock;
-import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.ManualTimeKit;
 import org.gpuemu.emulator.clock.RunContext;
-import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** One core in real time; assertions use the model's due times, which do not depend on timer lateness. */
+/**
+ * One core as an actor, on the test's time ({@link ManualTimeKit}): time stands still while the test reads an answer
+ * and sends the next request, and moves only while it waits for one.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CpuSchedulerTest {
   private static final long MS = 1_000_000;
-  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
+  /** Long enough for any answer here (model time). */
+  private static final long WITHIN = 200 * MS;
+  private final ManualTimeKit time = new ManualTimeKit();
+  private final ActorTestKit kit = time.kit();
 
   @AfterAll
   void shutdown() {
-    kit.shutdownTestKit();
+    time.shutdown();
   }
 
-  private static RunContext realTime() {
-    ScaledClock clock = new ScaledClock(1.0);
-    return new RunContext(clock, new TimerLateness(clock));
+  private RunContext context() {
+    return time.immediate();
+  }
+
+  /** Returns once {@code core} has handled what it was sent (its report), its timers armed. */
+  private Runnable settled(ActorRef<CpuScheduler.Command> core) {
+    TestProbe<CpuScheduler.CoreReport> report = kit.createTestProbe();
+    return () -> {
+      core.tell(new CpuScheduler.Report(report.getRef()));
+      report.receiveMessage();
+    };
+  }
+
+  /** The next answer on {@code vcpus}, time moving until it comes. */
+  private CpuScheduler.Done next(TestInbox<CpuScheduler.Done> vcpus, ActorRef<CpuScheduler.Command> core) {
+    return time.next(vcpus, settled(core), WITHIN);
   }
 
   /**
    * The next answer on {@code vcpus}, whose guest then blocks: it releases the core at its request's end, as a VCpu
    * does when it asks for nothing more (a request's end is not a scheduling point).
    */
-  private static CpuScheduler.Done blocks(TestProbe<CpuScheduler.Done> vcpus, ActorRef<CpuScheduler.Command> core) {
-    CpuScheduler.Done done = vcpus.receiveMessage();
+  private CpuScheduler.Done blocks(TestInbox<CpuScheduler.Done> vcpus, ActorRef<CpuScheduler.Command> core) {
+    CpuScheduler.Done done = next(vcpus, core);
     core.tell(new CpuScheduler.Release(done.vcpu(), done.endNanos()));
     return done;
   }
@@ -61,12 +78,12 @@ class CpuSchedulerTest {
    */
   @Test
   void contextSwitch_costsTheCoreBeforeTheIncomingVcpuRuns_butNotAVcpuThatGoesOnAtOnce() {
-    RunContext run = realTime();
+    RunContext run = context();
     long sw = 100_000; // 0.1 ms, large enough to read off the due times
     ActorRef<CpuScheduler.Command> core = kit.spawn(CpuScheduler.create(0, PolicyCatalog.builtIn().create(
         PolicyKind.CPU, "weighted-fair", PolicyParams.of(Map.of("period", 6 * MS, "min-granularity", 3 * MS,
             "wakeup-granularity", MS))), run, sw));
-    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    TestInbox<CpuScheduler.Done> vcpus = TestInbox.create();
     long start = run.now();
     core.tell(new CpuScheduler.Run(0, 1, 6 * MS, vcpus.getRef(), start));
     core.tell(new CpuScheduler.Run(1, 1, 6 * MS, vcpus.getRef(), start));
@@ -76,7 +93,7 @@ class CpuSchedulerTest {
     assertEquals(start + 6 * MS + sw, first.endNanos());
     assertEquals(6 * MS, first.ranNanos(), "the switch is not the guest's progress");
     assertEquals(sw, first.stealNanos(), "to the guest, the switch is steal time");
-    CpuScheduler.Done second = vcpus.receiveMessage();
+    CpuScheduler.Done second = next(vcpus, core);
     assertEquals(start + 12 * MS + 2 * sw, second.endNanos());
     core.tell(new CpuScheduler.Run(1, 1, MS, vcpus.getRef(), second.endNanos()));
     assertEquals(second.endNanos() + MS, blocks(vcpus, core).endNanos(), "went on at once: no switch");
@@ -92,23 +109,23 @@ class CpuSchedulerTest {
    */
   @Test
   void requestEnd_isNoSchedulingPoint_theVcpuGoesOnWithinItsSlice() {
-    RunContext run = realTime();
+    RunContext run = context();
     ActorRef<CpuScheduler.Command> core = core(run, 6 * MS, 3 * MS);
-    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    TestInbox<CpuScheduler.Done> vcpus = TestInbox.create();
     long start = run.now();
     core.tell(new CpuScheduler.Run(0, 1, MS, vcpus.getRef(), start));
     core.tell(new CpuScheduler.Run(1, 1, 10 * MS, vcpus.getRef(), start));
     // vCPU 0 alone at its pick: a 6 ms slice. Its 1 ms request ends at 1 ms; it asks for 1 ms more at once, twice:
     // it runs on to 3 ms, though vCPU 1 (runnable, virtual runtime 0) is behind it.
-    CpuScheduler.Done a = vcpus.receiveMessage();
+    CpuScheduler.Done a = next(vcpus, core);
     assertEquals(0, a.vcpu());
     core.tell(new CpuScheduler.Run(0, 1, MS, vcpus.getRef(), a.endNanos()));
-    CpuScheduler.Done b = vcpus.receiveMessage();
+    CpuScheduler.Done b = next(vcpus, core);
     assertEquals(0, b.vcpu());
     assertEquals(start + 2 * MS, b.endNanos());
     core.tell(new CpuScheduler.Run(0, 1, 20 * MS, vcpus.getRef(), b.endNanos()));
     // its slice (6 ms) runs out at 6 ms; only then does vCPU 1 run (its 10 ms end before vCPU 0's 20)
-    CpuScheduler.Done next = vcpus.receiveMessage();
+    CpuScheduler.Done next = next(vcpus, core);
     assertEquals(1, next.vcpu());
     assertTrue(next.stealNanos() >= 6 * MS, "vCPU 1 waited the whole of vCPU 0's slice: " + next.stealNanos());
   }
@@ -119,15 +136,15 @@ class CpuSchedulerTest {
    */
   @Test
   void hostWork_preemptsTheVcpuAndRunsToItsEnd_theVcpuCountsItAsSteal() {
-    RunContext run = realTime();
+    RunContext run = context();
     ActorRef<CpuScheduler.Command> core = core(run, 6 * MS, 3 * MS);
-    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
-    TestProbe<CpuScheduler.Done> host = kit.createTestProbe();
+    TestInbox<CpuScheduler.Done> vcpus = TestInbox.create();
+    TestInbox<CpuScheduler.Done> host = TestInbox.create();
     long start = run.now();
     core.tell(new CpuScheduler.Run(0, 1, 20 * MS, vcpus.getRef(), start));
     core.tell(new CpuScheduler.Run(1, 1, 20 * MS, vcpus.getRef(), start));
     core.tell(new CpuScheduler.HostRun(30 * MS, host.getRef(), start + 2 * MS));
-    CpuScheduler.Done copy = host.receiveMessage();
+    CpuScheduler.Done copy = next(host, core);
     assertEquals(CpuScheduler.HOST, copy.vcpu());
     assertEquals(30 * MS, copy.ranNanos());
     assertEquals(0, copy.stealNanos(), "nothing runs before host work");
@@ -146,9 +163,9 @@ class CpuSchedulerTest {
    */
   @Test
   void boost_preemptsAtTheModelTimeItCarries() {
-    RunContext run = realTime();
+    RunContext run = context();
     ActorRef<CpuScheduler.Command> core = core(run, 20 * MS, 10 * MS);
-    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    TestInbox<CpuScheduler.Done> vcpus = TestInbox.create();
     long start = run.now();
     core.tell(new CpuScheduler.Run(0, 1, 20 * MS, vcpus.getRef(), start));
     core.tell(new CpuScheduler.Run(1, 1, 5 * MS, vcpus.getRef(), start));
@@ -167,10 +184,10 @@ class CpuSchedulerTest {
    */
   @Test
   void strictCoscheduling_everySwitchToAVcpuWithAVgpu_asksTheGpuSchedulerForItsVgpu() {
-    RunContext run = realTime();
+    RunContext run = context();
     ActorRef<CpuScheduler.Command> core = core(run, 6 * MS, 3 * MS);
-    TestProbe<CpuScheduler.SwitchedTo> gpu = kit.createTestProbe();
-    TestProbe<CpuScheduler.Done> vcpus = kit.createTestProbe();
+    TestInbox<CpuScheduler.SwitchedTo> gpu = TestInbox.create();
+    TestInbox<CpuScheduler.Done> vcpus = TestInbox.create();
     core.tell(new CpuScheduler.CoscheduleGpu(gpu.getRef(), Map.of(0, 5, 1, 6)));
     long start = run.now();
     core.tell(new CpuScheduler.Run(0, 1, 6 * MS, vcpus.getRef(), start));
@@ -181,14 +198,11 @@ class CpuSchedulerTest {
     // vCPU 0, alone when it was picked, has a whole 6 ms period; then vCPUs 1 and 2 alternate in 3 ms slices
     // (period 6 ms over two): 1 at 6 ms, 2 at 9, 1 at 12, 2 at 15. Three switches to a vCPU with a vGPU, three
     // requests at their switches' model times; vCPU 2's two switches ask nothing.
+    // and none after them: the core idles from 18 ms on, and 100 ms more bring nothing
+    time.pass(100 * MS, settled(core));
     List<String> picked = new ArrayList<>();
-    while (true) {
-      try {
-        CpuScheduler.SwitchedTo p = gpu.receiveMessage(Duration.ofMillis(300));
-        picked.add(p.vgpu() + " at " + (p.atNanos() - start) / MS + " ms");
-      } catch (AssertionError noMore) {
-        break;
-      }
+    for (CpuScheduler.SwitchedTo p : gpu.getAllReceived()) {
+      picked.add(p.vgpu() + " at " + (p.atNanos() - start) / MS + " ms");
     }
     assertEquals(List.of("5 at 0 ms", "6 at 6 ms", "6 at 12 ms"), picked);
   }

@@ -1,35 +1,49 @@
 package org.gpuemu.emulator.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestInbox;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.gpuemu.emulator.clock.ScaledClock;
-import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.ManualTimeKit;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.clock.RunContext;
-import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.workloads.KernelSpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The SM group in real (scaled) time; assertions use the model's due times, which do not depend on lateness. */
+/**
+ * The SM group as an actor, on the test's time ({@link ManualTimeKit}): the kernels arrive at model time 0 and time
+ * moves only while the test waits for an answer.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SmGroupTest {
   private static final long MS = 1_000_000;
-  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
+  /** Long enough for any kernel here (model time). */
+  private static final long WITHIN = 100 * MS;
+  private final ManualTimeKit time = new ManualTimeKit();
+  private final ActorTestKit kit = time.kit();
 
   @AfterAll
   void shutdown() {
-    kit.shutdownTestKit();
+    time.shutdown();
   }
 
   private RunContext context() {
-    ScaledClock clock = new ScaledClock(1.0);
-    return new RunContext(clock, new TimerLateness(clock));
+    return time.immediate();
+  }
+
+  /** Returns once {@code group} has handled what it was sent (its report), its timer armed. */
+  private Runnable settled(ActorRef<SmGroup.Command> group) {
+    TestProbe<SmGroup.GroupReport> report = kit.createTestProbe();
+    return () -> {
+      group.tell(new SmGroup.Report(report.getRef()));
+      report.receiveMessage();
+    };
   }
 
   @Test
@@ -37,11 +51,11 @@ class SmGroupTest {
     RunContext run = context();
     ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
         new SmGroup.Spec(82, 82, 1, MS / 2, FluidModel.sharedEqually()), run));
-    TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
+    TestInbox<SmGroup.Finished> probe = TestInbox.create();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("long", 20 * MS), probe.getRef()));
     group.tell(new SmGroup.Execute(2, 1, KernelSpec.cd("short", MS), probe.getRef()));
-    SmGroup.Finished first = probe.receiveMessage();
-    SmGroup.Finished second = probe.receiveMessage();
+    SmGroup.Finished first = time.next(probe, settled(group), WITHIN);
+    SmGroup.Finished second = time.next(probe, settled(group), WITHIN);
     assertEquals(1, first.workId(), "the long kernel, once started, is not preempted");
     assertEquals(20 * MS, first.finishedNanos() - first.startedNanos());
     assertEquals(first.finishedNanos() + MS / 2, second.startedNanos(), "starts after the 0.5 ms context switch");
@@ -51,26 +65,28 @@ class SmGroupTest {
   @Test
   void gttCopy_aSwitchWaitsForTheCopyOnAHostCore_thenPaysTheContextSwitch() {
     RunContext run = context();
-    TestProbe<GpuMemory.Command> memory = kit.createTestProbe();
-    TestProbe<CpuScheduler.Command> core = kit.createTestProbe();
+    TestInbox<GpuMemory.Command> memory = TestInbox.create();
+    TestInbox<CpuScheduler.Command> core = TestInbox.create();
     ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
         new SmGroup.Spec(82, 82, 1, MS / 2, FluidModel.sharedEqually()),
         new SmGroup.GttCopies(memory.getRef(), java.util.List.of(core.getRef())), run));
-    TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
+    TestInbox<SmGroup.Finished> probe = TestInbox.create();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("a", 2 * MS), probe.getRef()));
     group.tell(new SmGroup.Execute(2, 1, KernelSpec.cd("b", MS), probe.getRef()));
-    SmGroup.Finished a = probe.receiveMessage();
+    Runnable settled = settled(group);
+    SmGroup.Finished a = time.next(probe, settled, WITHIN);
     // loading vGPU 1: the memory prices its GTT copy, a host core runs it, and nothing of vGPU 1 runs meanwhile
-    GpuMemory.SwitchTo ask = memory.expectMessageClass(GpuMemory.SwitchTo.class);
+    GpuMemory.SwitchTo ask = (GpuMemory.SwitchTo) memory.receiveMessage();
     assertEquals(1, ask.vm());
     ask.replyTo().tell(new GpuMemory.CopyCost(1, 3 * MS));
-    CpuScheduler.HostRun copy = core.expectMessageClass(CpuScheduler.HostRun.class);
+    CpuScheduler.HostRun copy = (CpuScheduler.HostRun) time.next(core, settled, WITHIN);
     assertEquals(3 * MS, copy.nanos());
-    probe.expectNoMessage(java.time.Duration.ofMillis(50));
+    time.pass(50 * MS, settled); // 50 ms of model time without the copy's end: vGPU 1's kernel does not start
+    assertFalse(probe.hasMessages(), "nothing of vGPU 1 runs before its GTT copy");
     long copied = a.finishedNanos() + 3 * MS;
     copy.replyTo().tell(new CpuScheduler.Done(CpuScheduler.HOST, 3 * MS, 0, copied, 0));
-    assertEquals(3 * MS, memory.expectMessageClass(GpuMemory.CopyTime.class).cpuNanos());
-    SmGroup.Finished b = probe.receiveMessage();
+    SmGroup.Finished b = time.next(probe, settled, WITHIN);
+    assertEquals(3 * MS, ((GpuMemory.CopyTime) memory.receiveMessage()).cpuNanos());
     assertEquals(copied + MS / 2, b.startedNanos(), "the context switch follows the copy");
     assertEquals(MS, b.gpuNanos());
   }
@@ -80,11 +96,11 @@ class SmGroupTest {
     RunContext run = context();
     ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
         new SmGroup.Spec(82, 82, 2, 0, FluidModel.sharedEqually()), run));
-    TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
+    TestInbox<SmGroup.Finished> probe = TestInbox.create();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("a", 4 * MS), probe.getRef()));
     group.tell(new SmGroup.Execute(2, 0, KernelSpec.cd("b", 4 * MS), probe.getRef()));
-    SmGroup.Finished a = probe.receiveMessage();
-    SmGroup.Finished b = probe.receiveMessage();
+    SmGroup.Finished a = time.next(probe, settled(group), WITHIN);
+    SmGroup.Finished b = time.next(probe, settled(group), WITHIN);
     TestProbe<SmGroup.GroupReport> report = kit.createTestProbe();
     group.tell(new SmGroup.Report(report.getRef()));
     SmGroup.GroupReport r = report.receiveMessage();
@@ -100,9 +116,9 @@ class SmGroupTest {
     RunContext run = context();
     ActorRef<SmGroup.Command> group = kit.spawn(SmGroup.create(
         new SmGroup.Spec(41, 82, 1, 0, FluidModel.sharedEqually()), run));
-    TestProbe<SmGroup.Finished> probe = kit.createTestProbe();
+    TestInbox<SmGroup.Finished> probe = TestInbox.create();
     group.tell(new SmGroup.Execute(1, 0, KernelSpec.cd("k", 3 * MS), probe.getRef()));
-    SmGroup.Finished f = probe.receiveMessage();
+    SmGroup.Finished f = time.next(probe, settled(group), WITHIN);
     assertEquals(6 * MS, f.finishedNanos() - f.startedNanos());
   }
 }

@@ -75,6 +75,20 @@ class ExploreFindingsTest {
   }
 
   /**
+   * MPS, a {@code gpu-hang} of game2 that took hold at 1.217 s, then the fatal exception at 1.5 s that reboots every
+   * client: the hung kernel, an orphan of game2's restarted vGPU, held the GPU until the watchdog's reset at 3.217 s,
+   * after the end. The drain did not wait for it, so the SM group had counted 92.5 ms of busy time no vGPU accounted
+   * (gpu_time_conserved broke); the drain now waits for a rebooted vGPU's kernels still on the GPU.
+   */
+  @Test
+  void mpsHungKernelOfARebootedClient_isWaitedFor_andItsGpuTimeAccounted(@TempDir Path out) throws Exception {
+    Summary s = replay("mps-hang-reboot.conf", out);
+    SummaryDoc.Fault hang = s.doc().faults().stream().filter(f -> f.kind().equals("gpu-hang")).findFirst().orElseThrow();
+    assertNotNull(hang.healedAtS(), "the watchdog's reset ends the hang in the drain");
+    assertEquals(3.2168, hang.healedAtS(), 1e-3, hang.toString());
+  }
+
+  /**
    * Two {@code vcpu-stall}s of the training VM's vCPU overlapping (0.667 s and 0.793 s, 1 s each): the core kept one
    * stall per vCPU, so the first end healed the second fault and the second end found nothing and threw. Each now
    * heals at its own end.

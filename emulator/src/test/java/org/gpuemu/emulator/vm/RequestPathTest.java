@@ -7,13 +7,15 @@ import org.gpuemu.policies.spi.PolicyCatalog;
 import org.gpuemu.policies.spi.PolicyKind;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestInbox;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.gpuemu.emulator.clock.ScaledClock;
-import org.gpuemu.emulator.clock.TimerLateness;
+import org.gpuemu.emulator.ManualTimeKit;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.gpu.FluidModel;
 import org.gpuemu.emulator.faults.RequestHistory;
@@ -24,11 +26,9 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
-import org.gpuemu.emulator.clock.Causality;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.gpuemu.emulator.run.Runner;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.KernelSpec;
@@ -38,22 +38,32 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The request path vCPU → vGPU → scheduler → SM group → vGPU → vCPU, with real actors in real time. */
+/**
+ * The request path vCPU → vGPU → scheduler → SM group → vGPU → vCPU, with real actors under the run's conservative
+ * order, on the test's time ({@link ManualTimeKit}): the model runs from event to event as fast as the actors go, and
+ * the test reads its state when it has stopped.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RequestPathTest {
   @org.junit.jupiter.api.io.TempDir static Path tmp;
   private static int rigs;
   private static final long MS = 1_000_000;
   private static final int DRIVER_QUEUE = 2;
-  private final ActorTestKit kit = ActorTestKit.create(Runner.pekkoConfig());
+  /** Longer than any test here runs (model time). */
+  private static final long WITHIN = 10_000 * MS;
+  private final ManualTimeKit time = new ManualTimeKit();
+  private final ActorTestKit kit = time.kit();
 
   @AfterAll
   void shutdown() {
-    kit.shutdownTestKit();
+    time.shutdown();
   }
 
   /** The stamped event that starts a test's vCPUs. */
   private record Go(long due) implements Timed {}
+
+  /** Arm the start ({@link Rig#start}); {@code replyTo} hears once it is armed. */
+  private record Armed(ActorRef<Armed> replyTo) {}
 
   /** One core, one GPU, one VM whose vCPUs run the given programs. */
   private final class Rig {
@@ -76,10 +86,9 @@ class RequestPathTest {
     }
 
     Rig(Settings.SyncWait wait, int commandBuffer, int driverQueue, Slicer slicer) throws Exception {
-      ScaledClock clock = new ScaledClock(1.0);
       // the conservative causal order, as every run has it: model times are exact, so the path's timings do not
       // stretch with a loaded machine; the vCPUs are started by one stamped event (start), as the guardian does
-      run = new RunContext(clock, new TimerLateness(clock), Causality.conservative(clock));
+      run = time.conservative();
       vm = Settings.Vm.builder(0, "vm", "cuda-loop", List.of(0, 0)).memoryCap(1L << 30).syncWait(wait, 100_000)
           .buffers(commandBuffer, driverQueue).slaFps(30).build();
       core = kit.spawn(CpuScheduler.create(0, () -> PolicyCatalog.builtIn().create(PolicyKind.CPU, "weighted-fair",
@@ -106,15 +115,38 @@ class RequestPathTest {
           agent, memory, metrics, null), run, VcpuReports.NONE, history, null));
     }
 
-    /** Starts the vCPU, waits until its program's steps are done, returns its report. */
+    /** Starts the vCPU, runs the model until its program's steps are done, returns its report. */
     VcpuReport runToEnd(ActorRef<VCpu.Command> vcpu) {
-      TestProbe<VCpu.Stopped> stopped = kit.createTestProbe();
+      TestInbox<VCpu.Stopped> stopped = TestInbox.create();
       start(() -> {
         vcpu.tell(VCpu.Start.INSTANCE);
         vcpu.tell(new VCpu.Stop(stopped.getRef()));
       });
-      stopped.receiveMessage(java.time.Duration.ofSeconds(10));
+      runUntil(stopped::hasMessages);
       return report(vcpu);
+    }
+
+    /** Runs the model, event after event, until {@code until} holds. */
+    void runUntil(BooleanSupplier until) {
+      runUntil(() -> { }, until);
+    }
+
+    /** As {@link #runUntil(BooleanSupplier)}, {@code handled} returning once the messages from outside are handled. */
+    void runUntil(Runnable handled, BooleanSupplier until) {
+      Runnable caughtUp = time.caughtUp();
+      time.advanceUntil(until, () -> {
+        handled.run();
+        caughtUp.run();
+      }, WITHIN);
+    }
+
+    /** Lets {@code nanos} of model time pass, {@code handled} as in {@link #runUntil(Runnable, BooleanSupplier)}. */
+    void pass(Runnable handled, long nanos) {
+      Runnable caughtUp = time.caughtUp();
+      time.pass(nanos, () -> {
+        handled.run();
+        caughtUp.run();
+      });
     }
 
     /**
@@ -125,14 +157,23 @@ class RequestPathTest {
      */
     void start(Runnable sends) {
       long due = run.clock().nowNanos() + MS;
-      kit.spawn(Behaviors.<Go>setup(ctx -> Behaviors.withTimers(timers -> {
-        run.arm(timers, "go", new Go(due), due);
-        return run.causal(Behaviors.receive(Go.class).onMessage(Go.class, go -> {
-          run.fired(go.due());
-          sends.run();
-          return Behaviors.stopped();
-        }).build());
-      })));
+      TestProbe<Armed> armed = kit.createTestProbe();
+      ActorRef<Object> go = kit.spawn(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> run.causal(
+          Behaviors.receive(Object.class)
+              .onMessage(Armed.class, m -> {
+                // armed inside an event of the run, so that the order counts it before time moves
+                run.arm(timers, "go", new Go(due), due);
+                m.replyTo().tell(m);
+                return Behaviors.same();
+              })
+              .onMessage(Go.class, g -> {
+                run.fired(g.due());
+                sends.run();
+                return Behaviors.stopped();
+              })
+              .build()))));
+      go.tell(new Armed(armed.getRef()));
+      armed.receiveMessage();
     }
 
     VcpuReport report(ActorRef<VCpu.Command> vcpu) {
@@ -180,20 +221,29 @@ class RequestPathTest {
   @Test
   void transmittedTwice_isAcknowledgedTwice_runsOnce_andACopyAfterTheGiveUpIsDropped() throws Exception {
     Rig rig = new Rig(Settings.SyncWait.POLL, 2);
-    TestProbe<VCpu.Command> guest = kit.createTestProbe();
+    TestInbox<VCpu.Command> guest = TestInbox.create();
     long id = rig.history.submitted(0, 0);
     VGpu.Transmitted copy = new VGpu.Transmitted(new VGpu.Sync(KernelSpec.cd("k", 5 * MS), 0, guest.getRef(), -1, id),
         id, Long.MAX_VALUE, guest.getRef());
     rig.vgpu.tell(copy);
     rig.vgpu.tell(copy);
-    List<VCpu.Command> got = guest.receiveSeveralMessages(3);
+    // the copies come from outside the model: the vGPU has handled them once it answers the test's report
+    Runnable handled = () -> rig.vgpuReport();
+    List<VCpu.Command> got = new ArrayList<>();
+    rig.runUntil(handled, () -> {
+      got.addAll(guest.getAllReceived());
+      return got.size() >= 3;
+    });
+    assertEquals(3, got.size(), got.toString());
     assertEquals(2, got.stream().filter(m -> m.equals(new VCpu.Received(id))).count(), got.toString());
     assertEquals(1, got.stream().filter(m -> m instanceof VCpu.SyncReturned).count(), got.toString());
-    guest.expectNoMessage(java.time.Duration.ofMillis(100));
+    rig.pass(handled, 100 * MS);
+    assertEquals(List.of(), guest.getAllReceived(), "one answer, however many copies");
     long late = rig.history.submitted(0, 0);
     rig.vgpu.tell(new VGpu.Transmitted(new VGpu.Launch(KernelSpec.cd("k", MS), 0, -1, late), late, 0,
         guest.getRef()));
-    guest.expectNoMessage(java.time.Duration.ofMillis(100));
+    rig.pass(handled, 100 * MS);
+    assertEquals(List.of(), guest.getAllReceived(), "a copy after the give-up is dropped unseen");
     VGpu.VgpuReport g = rig.vgpuReport();
     assertEquals(1, g.submitted(), "the second copy and the late one never reach the ring");
     assertEquals(1, g.kernelsCompleted());
@@ -227,12 +277,7 @@ class RequestPathTest {
       a.tell(VCpu.Start.INSTANCE);
       b.tell(VCpu.Start.INSTANCE);
     });
-    TestProbe<Object> waiter = kit.createTestProbe();
-    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
-      assertEquals(1, rig.report(a).steps());
-      assertEquals(60 * MS, rig.report(b).ranNanos());
-      return null;
-    });
+    rig.runUntil(() -> rig.report(a).steps() == 1 && rig.report(b).ranNanos() == 60 * MS);
     VcpuReport ra = rig.report(a);
     assertTrue(ra.ranNanos() >= 12 * MS && ra.ranNanos() <= 18 * MS, "spun " + ra.ranNanos());
     assertEquals(1, rig.vgpuReport().completed());
@@ -258,12 +303,7 @@ class RequestPathTest {
       a.tell(VCpu.Start.INSTANCE);
       b.tell(VCpu.Start.INSTANCE);
     });
-    TestProbe<Object> waiter = kit.createTestProbe();
-    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
-      assertEquals(20 * MS, rig.report(a).ranNanos());
-      assertEquals(MS, rig.report(b).ranNanos());
-      return null;
-    });
+    rig.runUntil(() -> rig.report(a).ranNanos() == 20 * MS && rig.report(b).ranNanos() == MS);
     // at 3 ms vCPU 0 is 3 ms ahead, more than the 1 ms wakeup granularity: vCPU 1 runs at once instead of after
     // vCPU 0's 6 ms slice, so it waits (almost) nothing, and vCPU 0 waits its 1 ms
     VcpuReport rb = rig.report(b);
@@ -278,15 +318,18 @@ class RequestPathTest {
     Rig rig = new Rig(Settings.SyncWait.HYBRID, 2);
     ActorRef<VCpu.Command> a = rig.vcpu(0, new Step.CpuBurst(10 * MS));
     ActorRef<VCpu.Command> b = rig.vcpu(1, new Step.CpuBurst(10 * MS));
-    TestProbe<VCpu.Stopped> stopped = kit.createTestProbe();
+    TestInbox<VCpu.Stopped> stopped = TestInbox.create();
     rig.start(() -> {
       a.tell(VCpu.Start.INSTANCE);
       b.tell(VCpu.Start.INSTANCE);
       a.tell(new VCpu.Stop(stopped.getRef()));
       b.tell(new VCpu.Stop(stopped.getRef()));
     });
-    stopped.receiveMessage(java.time.Duration.ofSeconds(10));
-    stopped.receiveMessage(java.time.Duration.ofSeconds(10));
+    List<VCpu.Stopped> both = new ArrayList<>();
+    rig.runUntil(() -> {
+      both.addAll(stopped.getAllReceived());
+      return both.size() == 2;
+    });
     VcpuReport ra = rig.report(a);
     VcpuReport rb = rig.report(b);
     assertEquals(10 * MS, ra.ranNanos(), "CPU time is accounted from the model's slices");
@@ -303,12 +346,7 @@ class RequestPathTest {
     ActorRef<VCpu.Command> v = rig.vcpu(0, frame, new Step.Present(), frame, new Step.Present(), frame,
         new Step.Present());
     rig.start(() -> v.tell(VCpu.Start.INSTANCE));
-    TestProbe<Object> waiter = kit.createTestProbe();
-    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
-      assertEquals(6, rig.report(v).steps());
-      assertEquals(0, rig.vgpuReport().outstanding());
-      return null;
-    });
+    rig.runUntil(() -> rig.report(v).steps() == 6 && rig.vgpuReport().outstanding() == 0);
     VcpuReport r = rig.report(v);
     assertTrue(r.maxStallNanos() >= 35 * MS, "a Present blocked: " + r.maxStallNanos());
     VGpu.VgpuReport g = rig.vgpuReport();
@@ -322,12 +360,7 @@ class RequestPathTest {
     Step draw = new Step.LaunchKernel(KernelSpec.cd("draw", 20 * MS));
     ActorRef<VCpu.Command> v = rig.vcpu(0, draw, draw, draw, new Step.Present());
     rig.start(() -> v.tell(VCpu.Start.INSTANCE));
-    TestProbe<Object> waiter = kit.createTestProbe();
-    waiter.awaitAssert(java.time.Duration.ofSeconds(10), () -> {
-      assertEquals(4, rig.report(v).steps());
-      assertEquals(0, rig.vgpuReport().outstanding());
-      return null;
-    });
+    rig.runUntil(() -> rig.report(v).steps() == 4 && rig.vgpuReport().outstanding() == 0);
     // the driver holds one request of this guest: the third draw is handed on when the second finishes (~40 ms),
     // and only then does Present return, although five frames could be buffered
     long stall = rig.report(v).maxStallNanos();

@@ -110,4 +110,31 @@ class VgpuModelTest {
     assertTrue(vgpu.finished(ran(q, MS, MS, null)) != null);
     assertTrue(vgpu.roomAt(MS), "nothing outstanding: a drain is answered");
   }
+
+  @Test
+  void aRebootedVgpusKernelStillOnTheGpu_keepsItBusy_untilItEnds_andItsGpuTimeIsAccounted() {
+    VgpuLedger ledger = new VgpuLedger(Long.MAX_VALUE, history, 0);
+    VGpu.Settings settings = new VGpu.Settings(new VgpuParams(0, "vm", 1), 2, 2, Long.MAX_VALUE, Slicer.NONE, false);
+    VgpuModel before = new VgpuModel(settings, ledger, toScheduler::add);
+    before.call(KernelSpec.cd("hung", 4 * MS), 0, null, 0, history.submitted(0, 0));
+    before.call(KernelSpec.cd("queued", 4 * MS), 0, null, 0, history.submitted(0, 0));
+    Scheduling.Queued hung = queued().get(0);
+    Scheduling.Queued queued = queued().get(1);
+    assertTrue(before.dispatched(new Scheduling.Dispatch(hung.work(), 0, null, null, 0)) != null);
+    // a vm-reboot at 1 ms: both calls fail, their requests become the next incarnation's orphans
+    ledger.downSince = MS;
+    ledger.downUntil = 3_000 * MS;
+    ledger.downReason = "vm-crashed";
+    VgpuFaults.failInFlight(before, MS, List.of());
+    VgpuModel after = new VgpuModel(settings, ledger, toScheduler::add);
+    assertEquals(2, after.report().failed());
+    assertNull(after.dispatched(new Scheduling.Dispatch(queued.work(), 2 * MS, null, null, 0)),
+        "an orphan not yet on the GPU completes at once, unrun");
+    assertFalse(after.idle(), "the hung kernel still holds the GPU: a drain waits for it");
+    // the watchdog's reset at 2 s ends it: the 1.9 s it held the SM group count as this vGPU's GPU time
+    assertNull(after.finished(ran(hung, 1_900 * MS, 2_000 * MS, "gpu-reset")), "nobody waits for an orphan");
+    assertTrue(after.idle());
+    assertEquals(1_900 * MS, after.report().gpuBusyNanos());
+    assertEquals(2, after.report().failed(), "its call failed once, at the reboot");
+  }
 }
