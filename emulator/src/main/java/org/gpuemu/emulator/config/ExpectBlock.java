@@ -31,8 +31,9 @@ final class ExpectBlock {
       ConfigFactory.defaultReference().getObject("gpuemu.scenario-defaults.expect");
   private static final Set<String> BLOCK_KEYS = DECLARED.keySet();
   private static final Set<String> GROUP_KEYS = ((ConfigObject) DECLARED.get("groups")).keySet();
-  /** An axis's keys (reference.conf describes them in a comment: an axis has no default). */
-  private static final Set<String> AXIS_KEYS = Set.of("name", "path", "values", "labels");
+  /** An axis's keys (reference.conf: expect-axis). */
+  private static final Set<String> AXIS_KEYS =
+      ConfigFactory.defaultReference().getObject("gpuemu.expect-axis").keySet();
 
   private ExpectBlock() {}
 

@@ -33,9 +33,11 @@ import java.util.function.BiConsumer;
 public record ExploreBlock(List<Property> properties, List<String> keepVms, long recoveryNanos) {
   public static final ExploreBlock NONE = new ExploreBlock(List.of(), List.of(), -1);
 
-  private static final Set<String> BLOCK_KEYS = Set.of("properties", "keep-vms", "recovery");
-  private static final Set<String> ROW_KEYS = Set.of("name", "metric", "at-least", "at-most", "paper", "tolerance",
-      "relative-tolerance", "outside-faults", "source");
+  /** The block's keys (reference.conf: scenario-defaults.explore) and a property's (explore-property). */
+  private static final Set<String> BLOCK_KEYS =
+      ConfigFactory.defaultReference().getObject("gpuemu.scenario-defaults.explore").keySet();
+  private static final Set<String> ROW_KEYS =
+      ConfigFactory.defaultReference().getObject("gpuemu.explore-property").keySet();
 
   public ExploreBlock {
     properties = List.copyOf(properties);
@@ -119,7 +121,7 @@ public record ExploreBlock(List<Property> properties, List<String> keepVms, long
     }
     long recovery = -1;
     ConfigValue r = block.get("recovery");
-    if (r != null) {
+    if (r != null && !(r.valueType() == ConfigValueType.STRING && ((String) r.unwrapped()).isEmpty())) {
       recovery = FaultPlan.duration(r.valueType() == ConfigValueType.STRING ? (String) r.unwrapped() : "")
           .orElse(-1L);
       if (recovery < 0) problem.accept(path + ".recovery", "expected a duration >= 0 with a unit, e.g. 2s, got "

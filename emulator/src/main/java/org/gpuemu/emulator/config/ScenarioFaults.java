@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.config;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
@@ -8,6 +9,7 @@ import com.typesafe.config.ConfigValueType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiConsumer;
 
 /**
@@ -16,7 +18,8 @@ import java.util.function.BiConsumer;
  * goes to {@code problems} with its key path ({@code scenario.faults[0].kind}) or option.
  */
 final class ScenarioFaults {
-  private static final Set<String> KEYS = Set.of("at", "kind", "target", "heal-after");
+  /** A fault's keys (reference.conf: fault). */
+  private static final Set<String> KEYS = ConfigFactory.defaultReference().getObject("gpuemu.fault").keySet();
 
   private ScenarioFaults() {}
 
@@ -112,7 +115,7 @@ final class ScenarioFaults {
       boolean known = true;
       for (String key : o.keySet()) {
         if (!KEYS.contains(key)) {
-          problems.accept(at + "." + key, "unknown key; expected one of [at, heal-after, kind, target]");
+          problems.accept(at + "." + key, "unknown key; expected one of " + new TreeSet<>(KEYS));
           known = false;
         }
       }

@@ -29,8 +29,11 @@ public final class Calibration {
   /** The table's file, beside the scenario folder: {@code <conf>/../reproduction/calibration.conf}. */
   public static final String FILE = "reproduction/calibration.conf";
 
-  private static final Set<String> KEYS = Set.of("constant", "value", "derivation", "paper", "rows");
-  private static final Set<String> ROW_KEYS = Set.of("figure", "scenario", "metric", "policy", "paper");
+  /** A constant's keys and a row's (reference.conf: calibration-constant, calibration-row). */
+  private static final Set<String> KEYS =
+      ConfigFactory.defaultReference().getObject("gpuemu.calibration-constant").keySet();
+  private static final Set<String> ROW_KEYS =
+      ConfigFactory.defaultReference().getObject("gpuemu.calibration-row").keySet();
 
   /**
    * One fitted constant.

@@ -131,6 +131,20 @@ class BadInputTest {
   }
 
   @Test
+  void unknownKeyInAFault_anExploreBlockOrProperty_orAnAxis_namesTheKeysReferenceConfDeclares() throws IOException {
+    onlyProblemAt(problems("scenario { vms.a {}, faults = [{ at = 1s, kind = gpu-hang, target = a, colour = red }] "
+        + "}\n"), "scenario.faults[0].colour", "unknown key; expected one of [at, heal-after, kind, target]");
+    onlyProblemAt(problems("scenario { vms.a {}, explore { colour = red } }\n"), "scenario.explore.colour",
+        "unknown key; expected one of [keep-vms, properties, recovery]");
+    onlyProblemAt(problems("scenario { vms.a {}, explore.properties = [{ metric = fairness.mmr, at-least = 0.5, "
+        + "colour = red }] }\n"), "scenario.explore.properties[0].colour", "unknown key; expected one of [at-least, "
+        + "at-most, metric, name, outside-faults, paper, relative-tolerance, source, tolerance]");
+    List<String> p = problems("scenario { vms.a {}, expect.groups.axes = [{ name = game, path = vms.a.workload, "
+        + "values = [dirt3], colour = red }] }\n");
+    problemAt(p, "scenario.expect.groups.axes[0].colour", "unknown key; expected one of [labels, name, path, values]");
+  }
+
+  @Test
   void unknownTopLevelKey_outsideScenario_isRejected() throws IOException {
     onlyProblemAt(problems("colour = red\nscenario.vms.a {}\n"), "colour", "unknown top-level key",
         "under 'scenario'");
