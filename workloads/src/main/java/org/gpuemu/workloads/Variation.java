@@ -30,7 +30,14 @@ public record Variation(double frameJitter, double sceneLow, double sceneHigh, l
     return new Variation(0.10, low, high, 20_000_000_000L, 60_000_000_000L);
   }
 
-  /** A generator of complexity factors driven by emulated time; one per program. */
+  /**
+   * A generator of complexity factors driven by emulated time; one per program. Scenes are drawn from a stream of
+   * their own, split from {@code random} here, and the per-frame noise from {@code random}: a program's scenes then
+   * depend on the emulated time alone, not on how many frames it drew before, so runs of one seed under two policies
+   * (a scripted benchmark such as 3DMark, or a game's recorded session, compared natively and under a scheduler) draw
+   * the same scenes at the same times. With one stream for both, a policy that let a program draw more frames shifted
+   * every later scene, and the comparison measured scene luck more than the policy.
+   */
   public Sampler sampler(SplittableRandom random) {
     return new Sampler(this, random);
   }
@@ -39,24 +46,40 @@ public record Variation(double frameJitter, double sceneLow, double sceneHigh, l
   public static final class Sampler {
     private final Variation v;
     private final SplittableRandom random;
+    private final SplittableRandom scenes;
     private long sceneEnd = -1;
     private double sceneFactor = 1.0;
 
     private Sampler(Variation v, SplittableRandom random) {
       this.v = v;
+      // a program of one complexity has no scenes to keep apart: its frames draw from the one stream, lengths
+      // included, as they were measured (those programs' figures stay what they were)
+      this.scenes = v.sceneLow == v.sceneHigh ? null : random.split();
       this.random = random;
     }
 
     /** The complexity factor of a frame that starts at {@code emulatedNanos}. */
     public double factor(long emulatedNanos) {
-      if (emulatedNanos >= sceneEnd) {
-        sceneFactor = v.sceneLow == v.sceneHigh ? v.sceneLow : v.sceneLow + random.nextDouble() * (v.sceneHigh - v.sceneLow);
-        long len = v.sceneMinNanos == v.sceneMaxNanos ? v.sceneMinNanos
-            : v.sceneMinNanos + (long) (random.nextDouble() * (v.sceneMaxNanos - v.sceneMinNanos));
-        sceneEnd = emulatedNanos + len;
+      if (scenes == null) {
+        if (emulatedNanos >= sceneEnd) {
+          sceneFactor = v.sceneLow;
+          sceneEnd = emulatedNanos + (v.sceneMinNanos == v.sceneMaxNanos ? v.sceneMinNanos
+              : v.sceneMinNanos + (long) (random.nextDouble() * (v.sceneMaxNanos - v.sceneMinNanos)));
+        }
+        return sceneFactor * jitter();
       }
-      double jitter = v.frameJitter == 0 ? 1.0 : 1.0 + (random.nextDouble() * 2 - 1) * v.frameJitter;
-      return sceneFactor * jitter;
+      if (sceneEnd < 0) sceneEnd = emulatedNanos; // the first scene starts with the first frame
+      while (emulatedNanos >= sceneEnd) { // scenes follow each other on the emulated timeline, whatever the frames
+        sceneFactor = v.sceneLow + scenes.nextDouble() * (v.sceneHigh - v.sceneLow);
+        long len = v.sceneMinNanos == v.sceneMaxNanos ? v.sceneMinNanos
+            : v.sceneMinNanos + (long) (scenes.nextDouble() * (v.sceneMaxNanos - v.sceneMinNanos));
+        sceneEnd += Math.max(1, len);
+      }
+      return sceneFactor * jitter();
+    }
+
+    private double jitter() {
+      return v.frameJitter == 0 ? 1.0 : 1.0 + (random.nextDouble() * 2 - 1) * v.frameJitter;
     }
   }
 }

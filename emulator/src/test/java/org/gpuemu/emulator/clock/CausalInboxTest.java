@@ -204,7 +204,7 @@ class CausalInboxTest {
   }
 
   @Test
-  void conservative_aTimerCancelledInModelTime_isNotHandled_evenWhenItFiredInWallTimeAlready() {
+  void conservative_aTimerCancelledInModelTime_isNotHandled_evenWhenItFiredInWallTimeAlready() throws InterruptedException {
     Causality order = Causality.conservative(new ScaledClock(1));
     RunContext run = context(order);
     TestProbe<String> seen = kit.createTestProbe();
@@ -221,11 +221,15 @@ class CausalInboxTest {
       }
       return Behaviors.same();
     })))));
-    ActorRef<Object> relay = kit.spawn(slowRelay(run, victim, new Until(victimArmed, run, 20 * MS), new AtomicLong()));
-    ActorRef<Object> canceller = kit.spawn(source(run, Tick.class, new CountDownLatch(1)));
-    victim.tell(new Arm(20 * MS, "t", null)); // fires at ~20 ms wall
-    canceller.tell(new Arm(5 * MS, "cancel", relay)); // the cancel, stamped 5 ms, arrives once the timer is due
-    assertEquals(List.of("cancelled at 5"), receive(seen, 1));
+    ActorRef<Object> relay = kit.spawn(slowRelay(run, victim, new Until(victimArmed, run, 200 * MS), new AtomicLong()));
+    CountDownLatch cancellerArmed = new CountDownLatch(1);
+    ActorRef<Object> canceller = kit.spawn(source(run, Arm.class, cancellerArmed));
+    // The cancel's timer must be in the order before the victim's exists, or nothing holds the victim's timer back:
+    // the canceller takes its Arm in first, and both times leave 50 ms of wall time for a loaded machine to do so.
+    canceller.tell(new Arm(50 * MS, "cancel", relay)); // the cancel, stamped 50 ms, arrives once the timer is due
+    assertTrue(cancellerArmed.await(HOLD_LIMIT_S, TimeUnit.SECONDS), "the canceller never took its Arm in");
+    victim.tell(new Arm(200 * MS, "t", null)); // fires at ~200 ms wall
+    assertEquals(List.of("cancelled at 50"), receive(seen, 1));
     seen.expectNoMessage(Duration.ofMillis(200));
     assertEquals(0, order.frontier().outstanding(), "nothing of the cancelled timer is left in the order");
   }
