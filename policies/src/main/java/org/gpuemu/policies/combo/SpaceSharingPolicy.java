@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
+import org.gpuemu.policies.combo.PlannedFrames.Frame;
 import org.gpuemu.policies.ParamChecks;
 import org.gpuemu.policies.PolicyParams;
 import org.gpuemu.workloads.KernelType;
@@ -124,8 +124,6 @@ public final class SpaceSharingPolicy implements SpacePolicy {
   private static final long RT_PHASE = -1;
   private static final SpaceDecision IDLE = new SpaceDecision.Idle();
 
-  private record Frame(FramePlan plan, RenderTimePredictor.Estimate estimate) {}
-
   private final String name;
   private final long guard;
   /** §6.7: the host's work between a frame's readiness and its kernels' launch. */
@@ -134,17 +132,13 @@ public final class SpaceSharingPolicy implements SpacePolicy {
   private final boolean merge;
   private final BeStreams streams = new BeStreams();
   private final List<SchemeSwitch> switches = new ArrayList<>();
-  /** Planned frames not yet rendered, by index. */
-  private final TreeMap<Long, Frame> unrendered = new TreeMap<>();
+  private final PlannedFrames frames = new PlannedFrames();
   private Scheme scheme;
   private SpaceSetup setup;
   private CoRunForecast forecast;
-  private Frame last;
-  private long firstFrame;
-  private long origin;
   /** The switch frame BE launches wait for, or -1. */
   private long blockedBy = -1;
-  /** The delay committed for the frame after {@link #last}, or -1. */
+  /** The delay committed for the frame after the last planned, or -1. */
   private long mergeDelay = -1;
   /** The frame whose RT phase is in the forecast, or -1. */
   private long rtFrame = -1;
@@ -207,12 +201,11 @@ public final class SpaceSharingPolicy implements SpacePolicy {
   @Override
   public FramePlan frameReady(long frame, RenderScene scene, long now) {
     attached();
-    if (last == null) {
-      firstFrame = frame;
-      origin = now;
-    } else if (frame <= last.plan().frame()) {
+    Frame last = frames.last();
+    if (last != null && frame <= last.plan().frame()) {
       throw new IllegalArgumentException(name + ": frame " + frame + " ready after frame " + last.plan().frame());
     }
+    frames.ready(frame, now);
     RenderTimePredictor.Estimate estimate = setup.predictor().estimate(scene);
     boolean merged = mergeDelay >= 0 && frame == last.plan().frame() + 1; // a skipped frame's slot was all headroom
     Scheme next = schemeFor(estimate, merged);
@@ -236,8 +229,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
         binding(next, switched, previous, layout), next, merged, layoutChange, hostNanos);
     if (switched) switches.add(new SchemeSwitch(frame, now, scheme, next));
     scheme = next;
-    last = new Frame(plan, estimate);
-    unrendered.put(frame, last);
+    frames.planned(new Frame(plan, estimate));
     return plan;
   }
 
@@ -254,14 +246,15 @@ public final class SpaceSharingPolicy implements SpacePolicy {
   @Override
   public void frameRendered(long frame, long now) {
     Frame f = unrenderedFrame(frame);
-    unrendered.remove(frame);
+    frames.rendered(frame);
     forecast.advanceTo(now);
     if (rtFrame == frame) {
       forecast.remove(RT_PHASE);
       rtFrame = -1;
     }
     if (blockedBy == frame) blockedBy = -1;
-    if (merge && f.plan().scheme() == Scheme.RELAXED && !f.plan().merged() && f == last && streams.pending()) {
+    if (merge && f.plan().scheme() == Scheme.RELAXED && !f.plan().merged() && f == frames.last()
+        && streams.pending()) {
       long delay = nominal(frame + 2) - nominal(frame + 1) - f.estimate().totalNanos() - guard;
       if (delay > 0) mergeDelay = delay;
     }
@@ -322,7 +315,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
         violations.add(name + ": forecast holds " + forecast.ids() + " but " + expected + " are running");
       }
     }
-    if (last != null && last.plan().layout() instanceof SmLayout.Split s
+    if (frames.last() != null && frames.last().plan().layout() instanceof SmLayout.Split s
         && s.renderSms() + s.beSms() != setup.totalSms()) {
       violations.add(name + ": split " + s + " does not add up to " + setup.totalSms() + " SMs");
     }
@@ -333,7 +326,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
 
   /** PilotFish: between frames, one kernel at a time, the oldest head that fits before the next frame. */
   private Optional<SpaceDecision.Launch> temporal(long now) {
-    if (renderingFrame(now) != null || streams.running() > 0) return Optional.empty();
+    if (frames.rendering(now) != null || streams.running() > 0) return Optional.empty();
     long headroomEnd = nextStart(now);
     return firstFitting(now, streams.candidates(), headroomEnd, Long.MAX_VALUE);
   }
@@ -341,7 +334,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
   /** Exact integrated SM sharing: CD and TC side by side in the BE group, unless a switch frame is rendering. */
   private Optional<SpaceDecision.Launch> exact() {
     if (blockedBy >= 0) return Optional.empty();
-    SmLayout layout = last == null ? whole() : last.plan().layout();
+    SmLayout layout = frames.last() == null ? whole() : frames.last().plan().layout();
     if (layout instanceof SmLayout.Split s && s.beSms() == 0) return Optional.empty();
     Placement placement = layout instanceof SmLayout.Split ? Placement.BE_GROUP : Placement.WHOLE_GPU;
     for (KernelType stream : BeStreams.STREAMS) {
@@ -355,7 +348,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
   private Optional<SpaceDecision.Launch> relaxed(long now) {
     if (blockedBy >= 0) return Optional.empty();
     long headroomEnd = nextStart(now);
-    Frame rendering = renderingFrame(now);
+    Frame rendering = frames.rendering(now);
     if (rendering != null) {
       if (rtFrame != rendering.plan().frame()) return Optional.empty();
       return firstFitting(now, streams.candidates(KernelType.CD), headroomEnd, rendering.plan().deadline());
@@ -420,28 +413,12 @@ public final class SpaceSharingPolicy implements SpacePolicy {
 
   /** The frame at the game's fixed rate: the first frame's readiness + (k − first)/fps. */
   private long nominal(long frame) {
-    return origin + Math.round((frame - firstFrame) * 1e9 / setup.fps());
+    return frames.nominal(frame, setup.fps());
   }
 
-  /** The earliest planned frame that has started and not rendered, or null. */
-  private Frame renderingFrame(long now) {
-    for (Frame f : unrendered.values()) {
-      if (f.plan().startAt() <= now) return f;
-    }
-    return null;
-  }
-
-  /**
-   * When the next frame starts: a planned frame after the rendering one (its start may have passed while the one
-   * before it still renders), else the one after the last planned, merged or not.
-   */
+  /** When the next frame starts ({@link PlannedFrames#nextStart}). */
   private long nextStart(long now) {
-    Frame rendering = renderingFrame(now);
-    for (Frame f : unrendered.values()) {
-      if (f != rendering) return f.plan().startAt();
-    }
-    if (last == null) return Long.MAX_VALUE;
-    return nominal(last.plan().frame() + 1) + Math.max(0, mergeDelay);
+    return frames.nextStart(now, setup.fps(), mergeDelay);
   }
 
   private SmLayout whole() {
@@ -450,7 +427,7 @@ public final class SpaceSharingPolicy implements SpacePolicy {
 
   private Frame unrenderedFrame(long frame) {
     attached();
-    Frame f = unrendered.get(frame);
+    Frame f = frames.unrendered(frame);
     if (f == null) throw new IllegalArgumentException(name + ": frame " + frame + " is not planned or already rendered");
     return f;
   }
