@@ -33,9 +33,9 @@ public record Variation(double frameJitter, double sceneLow, double sceneHigh, l
   /**
    * A generator of complexity factors driven by emulated time; one per program. Scenes are drawn from a stream of
    * their own, split from {@code random} here, and the per-frame noise from {@code random}: a program's scenes then
-   * depend on the emulated time alone, not on how many frames it drew before, so runs of one seed under two policies
-   * (a scripted benchmark such as 3DMark, or a game's recorded session, compared natively and under a scheduler) draw
-   * the same scenes at the same times. With one stream for both, a policy that let a program draw more frames shifted
+   * depend only on the emulated time since its first frame, not on how many frames it drew before, so runs of one
+   * seed under two policies (a scripted benchmark such as 3DMark, or a game's recorded session, compared natively
+   * and under a scheduler) draw the same scenes at the same times. With one stream for both, a policy that let a program draw more frames shifted
    * every later scene, and the comparison measured scene luck more than the policy.
    */
   public Sampler sampler(SplittableRandom random) {

@@ -338,8 +338,9 @@ public final class Settings {
 
     /**
      * A VM made by hand (tests): VM {@code index} named {@code name} running {@code workload} with a vCPU on each of
-     * {@code cores}; the rest set on the builder. Unset: weight 1, no memory cap, starting at 0 and never stopping, no
-     * SLA, no share, no Present sleep, its vCPU giving its core away while Present is blocked, on the first GPU of
+     * {@code cores}; the rest set on the builder. Unset: weight 1, no memory cap, hybrid spinning, the spin limit,
+     * render-ahead limit and driver queue of reference.conf's {@code vm-defaults}, starting at 0 and never stopping,
+     * no SLA, no share, no Present sleep, its vCPU giving its core away while Present is blocked, on the first GPU of
      * the first host, asking for a core per vCPU.
      */
     public static Builder builder(int index, String name, String workload, List<Integer> cores) {
@@ -348,6 +349,9 @@ public final class Settings {
 
     /** Builds a VM ({@link #builder}). */
     public static final class Builder {
+      /** reference.conf's VM defaults: a hand-made VM spins, buffers and queues as a scenario's VM does unset. */
+      private static final com.typesafe.config.Config VM_DEFAULTS = com.typesafe.config.ConfigFactory
+          .defaultReference().getConfig("gpuemu.scenario-defaults.vm-defaults");
       private final int index;
       private final String name;
       private final String workload;
@@ -355,9 +359,9 @@ public final class Settings {
       private int weight = 1;
       private long memoryCapBytes;
       private SyncWait syncWait = SyncWait.HYBRID;
-      private long spinLimitNanos;
-      private int commandBuffer;
-      private int driverQueue;
+      private long spinLimitNanos = VM_DEFAULTS.getDuration("spin-limit").toNanos();
+      private int commandBuffer = VM_DEFAULTS.getInt("command-buffer");
+      private int driverQueue = VM_DEFAULTS.getInt("driver-queue");
       private long startDelayNanos;
       private long stopAfterNanos = Long.MAX_VALUE;
       private double slaFps;
