@@ -10,14 +10,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
-import org.apache.pekko.actor.AbstractSchedulerBase;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.Scheduler;
 import org.apache.pekko.actor.SchedulerException;
 import org.apache.pekko.actor.SchedulerTask;
 import org.apache.pekko.event.LoggingAdapter;
 import scala.concurrent.ExecutionContext;
-import scala.concurrent.duration.FiniteDuration;
 
 /**
  * A Pekko scheduler with microsecond-scale median lateness, installed with
@@ -38,7 +36,7 @@ import scala.concurrent.duration.FiniteDuration;
  * delays one run instead of shifting all later ones. {@link #close()} runs the pending {@link
  * Scheduler.TaskRunOnClose} tasks, without which actor-system termination hangs.
  */
-public final class HighResScheduler extends AbstractSchedulerBase implements Closeable {
+public final class HighResScheduler extends NanoSchedulerBase implements Closeable {
 
   /** Config path of the park-to-spin threshold. */
   public static final String SPIN_PATH = "gpuemu.high-res-scheduler.spin";
@@ -96,34 +94,9 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
     return spinNanos;
   }
 
-  /** Runs a task once after the delay (zero or negative: as soon as possible). */
   @Override
-  public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
-    try {
-      return enqueue(new Task(runnable, executor, delayNanos(delay), 0L));
-    } catch (SchedulerException e) {
-      // Same contract as Pekko's default scheduler, whose callers catch IllegalStateException here.
-      throw new IllegalStateException(e.getMessage(), e);
-    }
-  }
-
-  /** Runs a task after the initial delay and then at a fixed rate of one per interval. */
-  @Override
-  @SuppressWarnings("deprecation") // deprecated for callers; it stays the primitive scheduleAtFixedRate calls
-  public Cancellable schedule(
-      FiniteDuration initialDelay, FiniteDuration interval, Runnable runnable, ExecutionContext executor) {
-    long period = interval.toNanos();
-    if (period <= 0) {
-      throw new IllegalArgumentException(
-          "Task scheduled with [" + interval + "] interval, which means an infinite loop; it must be > 0");
-    }
-    return enqueue(new Task(runnable, executor, delayNanos(initialDelay), period));
-  }
-
-  /** Tasks per second this scheduler can tell apart: its resolution is about a microsecond. */
-  @Override
-  public double maxFrequency() {
-    return 1_000_000.0;
+  Cancellable enqueue(Runnable runnable, ExecutionContext executor, long delayNanos, long periodNanos) {
+    return enqueue(new Task(runnable, executor, delayNanos, periodNanos));
   }
 
   /** Stops the timer thread and runs every pending {@link Scheduler.TaskRunOnClose}; idempotent. */
@@ -188,11 +161,6 @@ public final class HighResScheduler extends AbstractSchedulerBase implements Clo
       headChanged = true;
     }
     LockSupport.unpark(timerThread);
-  }
-
-  private static long delayNanos(FiniteDuration delay) {
-    // Saturate far-future delays: wrapping would make a timer fire immediately.
-    return Math.max(0L, Math.min(delay.toNanos(), Long.MAX_VALUE >> 2));
   }
 
   private Cancellable enqueue(Task task) {

@@ -11,14 +11,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
-import org.apache.pekko.actor.AbstractSchedulerBase;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.Scheduler;
 import org.apache.pekko.actor.SchedulerException;
 import org.apache.pekko.actor.SchedulerTask;
 import org.apache.pekko.event.LoggingAdapter;
 import scala.concurrent.ExecutionContext;
-import scala.concurrent.duration.FiniteDuration;
 
 /**
  * A Pekko scheduler for many concurrent timers: a hashed timing wheel (G. Varghese and T. Lauck, "Hashed and
@@ -40,7 +38,7 @@ import scala.concurrent.duration.FiniteDuration;
  * dashboard's pause: deadlines are kept on a clock that does not advance while paused (the wall clock less the time
  * spent paused), so resuming moves nothing.
  */
-public final class WheelScheduler extends AbstractSchedulerBase implements Closeable {
+public final class WheelScheduler extends NanoSchedulerBase implements Closeable {
 
   /** Slot width in ns: 2^16 (65.5 µs), below the 0.1 ms shortest model timer step of the shipped workloads. */
   static final int TICK_SHIFT = 16;
@@ -95,24 +93,8 @@ public final class WheelScheduler extends AbstractSchedulerBase implements Close
   }
 
   @Override
-  public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
-    try {
-      return enqueue(new Task(runnable, executor, delayNanos(delay), 0L));
-    } catch (SchedulerException e) {
-      throw new IllegalStateException(e.getMessage(), e);
-    }
-  }
-
-  @Override
-  @SuppressWarnings("deprecation") // deprecated for callers; it stays the primitive scheduleAtFixedRate calls
-  public Cancellable schedule(
-      FiniteDuration initialDelay, FiniteDuration interval, Runnable runnable, ExecutionContext executor) {
-    long period = interval.toNanos();
-    if (period <= 0) {
-      throw new IllegalArgumentException(
-          "Task scheduled with [" + interval + "] interval, which means an infinite loop; it must be > 0");
-    }
-    return enqueue(new Task(runnable, executor, delayNanos(initialDelay), period));
+  Cancellable enqueue(Runnable runnable, ExecutionContext executor, long delayNanos, long periodNanos) {
+    return enqueue(new Task(runnable, executor, delayNanos, periodNanos));
   }
 
   /** Park-to-spin threshold in nanoseconds, as configured. */
@@ -123,11 +105,6 @@ public final class WheelScheduler extends AbstractSchedulerBase implements Close
   // Re-evaluates the wheel now; tests call it after moving the injected nano source.
   void wake() {
     LockSupport.unpark(timerThread);
-  }
-
-  @Override
-  public double maxFrequency() {
-    return 1_000_000.0;
   }
 
   /** Stops firing at wall instant {@code wallNanos} of the nano source until {@link #resume}. */
@@ -176,10 +153,6 @@ public final class WheelScheduler extends AbstractSchedulerBase implements Close
     for (Task task : pending) {
       if (task.runnable instanceof Scheduler.TaskRunOnClose && task.claimForRun()) runSafely(task.runnable);
     }
-  }
-
-  private static long delayNanos(FiniteDuration delay) {
-    return Math.max(0L, Math.min(delay.toNanos(), Long.MAX_VALUE >> 2));
   }
 
   private final java.util.concurrent.atomic.AtomicLong seqs = new java.util.concurrent.atomic.AtomicLong();
