@@ -14,6 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.pekko.dispatch.DispatcherPrerequisites;
 import org.apache.pekko.dispatch.ExecutorServiceConfigurator;
 import org.apache.pekko.dispatch.ExecutorServiceFactory;
+import org.gpuemu.emulator.clock.Causality;
 
 /**
  * The executor of a dispatcher of one thread (the conservative order's, and each host thread's:
@@ -58,8 +59,21 @@ public final class DispatcherThread extends ExecutorServiceConfigurator {
     private volatile boolean terminated;
 
     Executor(ThreadFactory threadFactory) {
-      thread = threadFactory.newThread(this::work);
+      thread = causal(threadFactory.newThread(this::work));
       thread.start();
+    }
+
+    /**
+     * The thread Pekko's factory made ({@code made}, not started: its name, daemon flag, exception handler), as a
+     * {@link Causality.CausalThread}, which carries the causal order's per-thread state in a field.
+     */
+    private Thread causal(Thread made) {
+      Thread t = new Causality.CausalThread(this::work, made.getName());
+      t.setDaemon(made.isDaemon());
+      t.setPriority(made.getPriority());
+      t.setUncaughtExceptionHandler(made.getUncaughtExceptionHandler());
+      t.setContextClassLoader(made.getContextClassLoader());
+      return t;
     }
 
     @Override
