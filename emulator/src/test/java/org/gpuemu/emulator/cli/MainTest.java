@@ -189,8 +189,9 @@ class MainTest {
         dir.resolve("warm").toString());
     assertEquals(0, r.status(), r.toString());
     // Compared as sets: another process's warm-up folder that vanishes meanwhile is not this run's. One that
-    // another process creates during this run and still holds would fail it (the run does not name its folder),
-    // so the test assumes no other emulator warms up on the machine while it runs, as in CI.
+    // another process creates during this run and still holds would fail it (the run does not name its folder):
+    // each Surefire fork has a temporary folder of its own (emulator/pom.xml), so the other fork's tests never
+    // count, and outside Maven the test assumes no other emulator warms up in this folder while it runs.
     List<Path> left = new java.util.ArrayList<>(warmUpFolders(tmp));
     left.removeAll(before);
     assertEquals(List.of(), left, "the warm-up's folder was not deleted");
