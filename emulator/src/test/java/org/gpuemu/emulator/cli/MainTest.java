@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -112,6 +113,25 @@ class MainTest {
     for (String l : lines) assertTrue(l.startsWith(file + ": scenario."), l);
     assertTrue(r.err().contains(file + ": scenario.vms.a.weight: expected an integer"), r.err());
     r.assertNoStackTrace();
+  }
+
+  @Test
+  void validate_unknownKeyInAnUnmeasuredRow_orAPhase_exits2_withOneLineNamingTheFileAndKeyPath() throws IOException {
+    Path row = Files.writeString(dir.resolve("row.conf"), "scenario { vms.a {}, expect.rows = [{ figure = \"Table 1\", "
+        + "unmeasured = input, source = s, metric = fairness.mmr }] }\n");
+    Path phase = Files.writeString(dir.resolve("phase.conf"), "scenario { workloads { g { kind = frame-loop, "
+        + "phases = [{ duration = 1s, colour = red }] } }, vms.a.workload = g }\n");
+    Map<Path, String> expected = Map.of(
+        row, "scenario.expect.rows[0].metric: a row with unmeasured reads no run: it takes figure, unmeasured, source "
+            + "and headline only",
+        phase, "scenario.workloads.g.phases[0].colour: unknown key; expected one of [batches, cpu, duration, fps, gpu, "
+            + "name, variation]");
+    for (Map.Entry<Path, String> e : expected.entrySet()) {
+      Result r = execute("validate", e.getKey().toString());
+      assertEquals(2, r.status(), r.toString());
+      assertEquals(List.of(e.getKey() + ": " + e.getValue()), r.errLines());
+      r.assertNoStackTrace();
+    }
   }
 
   @Test
