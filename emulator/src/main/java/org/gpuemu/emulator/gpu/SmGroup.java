@@ -302,7 +302,9 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
       Execute e = c.tag();
       e.replyTo().tell(new Finished(e.workId(), e.vgpu(), c.gpuNanos(), c.startedNanos(), c.finishedNanos()));
     }
-    for (SmGroupModel.Failure<Execute> f : step.failed()) {
+    List<SmGroupModel.Failure<Execute>> failed = step.failed();
+    for (int i = 0; i < failed.size(); i++) {
+      SmGroupModel.Failure<Execute> f = failed.get(i);
       Execute e = f.tag();
       e.replyTo().tell(new Finished(e.workId(), e.vgpu(), f.gpuNanos(), f.atNanos(), f.atNanos(), f.reason()));
       Hang h = SmGroupModel.GPU_RESET.equals(f.reason()) ? held.hangs.remove(f.vgpu()) : null;

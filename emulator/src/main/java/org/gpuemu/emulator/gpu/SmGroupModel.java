@@ -70,8 +70,8 @@ public final class SmGroupModel<T> {
   public record Step<T>(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover,
       List<Failure<T>> failed) {
     public Step {
-      completed = List.copyOf(completed);
-      failed = List.copyOf(failed);
+      completed = frozen(completed);
+      failed = frozen(failed);
     }
 
     public Step(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover) {
@@ -88,12 +88,9 @@ public final class SmGroupModel<T> {
 
   /** The context switch under way, if any. */
   private sealed interface Switch permits NoSwitch, Copying, SwitchingUntil {}
-
   private enum NoSwitch implements Switch { INSTANCE }
-
   /** Waiting for the GTT copy that began at {@code since}; the group's time counts as switch time meanwhile. */
   private record Copying(long since) implements Switch {}
-
   private record SwitchingUntil(long until) implements Switch {}
 
   /** Why a hang's reset fails its kernels. */
@@ -360,6 +357,11 @@ public final class SmGroupModel<T> {
     copy = Optional.empty();
     handover = Optional.empty();
     return s;
+  }
+
+  /** An immutable copy; of none or one element without the array {@link List#copyOf} makes on the way. */
+  private static <E> List<E> frozen(List<E> list) {
+    return list.isEmpty() ? List.of() : list.size() == 1 ? List.of(list.get(0)) : List.copyOf(list);
   }
 
   private void layout(long newEpoch, int newTarget) {
