@@ -136,6 +136,7 @@ public final class ClusterRun {
           (System.nanoTime() - wallStart) / 1e9, new ClusterSummary.Streamed(timeline.rows(), timeline.peak(),
           timeline.late()));
       merged.write(out);
+      awaitNodesLeft(system, Duration.ofSeconds(10));
       Map<String, String> where = new LinkedHashMap<>();
       hostNode.forEach((h, n) -> where.put(scenario.hosts().get(h).name(), n));
       for (Loss l : parts.losses()) {
@@ -203,9 +204,7 @@ public final class ClusterRun {
         return byNode;
       }
       if (System.nanoTime() > deadline) {
-        for (ActorRef<NodeAgent.Command> a : found) {
-          if (a.path().address().host().isDefined()) a.tell(new NodeAgent.Stop());
-        }
+        stopOthers(system, found);
         throw ConfigProblems.of("only " + found.size() + " of " + nodes + " nodes joined within "
             + network.joinTimeout().toSeconds() + " s: start each other node with node --seed " + seed
             + " (and the same TLS trust), or give fewer --nodes");
@@ -226,9 +225,7 @@ public final class ClusterRun {
           TimeUnit.SECONDS);
       String mismatch = own.mismatch(d.node(), d.policies());
       if (mismatch != null) {
-        for (ActorRef<NodeAgent.Command> other : agents.values()) {
-          if (other.path().address().host().isDefined()) other.tell(new NodeAgent.Stop());
-        }
+        stopOthers(system, agents.values());
         throw ConfigProblems.of(mismatch);
       }
     }
@@ -310,6 +307,34 @@ public final class ClusterRun {
       } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
         if (System.nanoTime() > deadline) throw e;
       }
+    }
+  }
+
+  /** Tells every node but this one to stop and waits until they have left. */
+  private static void stopOthers(ActorSystem<Void> system, java.util.Collection<ActorRef<NodeAgent.Command>> agents)
+      throws InterruptedException {
+    for (ActorRef<NodeAgent.Command> a : agents) {
+      if (a.path().address().host().isDefined()) a.tell(new NodeAgent.Stop());
+    }
+    awaitNodesLeft(system, Duration.ofSeconds(10));
+  }
+
+  /**
+   * Waits (at most {@code patience}) until every node told to stop has left: the coordinator is the cluster's leader,
+   * and a node whose leaving it does not see through waits out Pekko's cluster-exiting phase (10 s) before it ends.
+   * An unreachable node (crashed, not yet removed) is not waited for.
+   */
+  private static void awaitNodesLeft(ActorSystem<Void> system, Duration patience) throws InterruptedException {
+    org.apache.pekko.cluster.typed.Cluster cluster = org.apache.pekko.cluster.typed.Cluster.get(system);
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (System.nanoTime() < deadline) {
+      org.apache.pekko.cluster.ClusterEvent.CurrentClusterState state = cluster.state();
+      boolean left = true;
+      for (org.apache.pekko.cluster.Member m : state.getMembers()) {
+        if (!m.equals(cluster.selfMember()) && !state.getUnreachable().contains(m)) left = false;
+      }
+      if (left) return;
+      Thread.sleep(50);
     }
   }
 

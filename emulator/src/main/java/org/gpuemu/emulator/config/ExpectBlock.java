@@ -23,7 +23,7 @@ import org.gpuemu.policies.spi.PolicyCatalog;
 /**
  * Reads a scenario's {@code expect} block into {@link Expectations}: its own keys (the policies, durations, groups
  * and policy settings) here, each row by {@link ExpectRow} against the row schema of reference.conf
- * ({@code expect-row}). Every problem goes to the caller with its key path.
+ * ({@code key-lists.expect-row}). Every problem goes to the caller with its key path.
  */
 final class ExpectBlock {
   /** The block's keys and its groups' keys: those reference.conf declares (scenario-defaults.expect). */
@@ -31,9 +31,9 @@ final class ExpectBlock {
       ConfigFactory.defaultReference().getObject("gpuemu.scenario-defaults.expect");
   private static final Set<String> BLOCK_KEYS = DECLARED.keySet();
   private static final Set<String> GROUP_KEYS = ((ConfigObject) DECLARED.get("groups")).keySet();
-  /** An axis's keys (reference.conf: expect-axis). */
+  /** An axis's keys (reference.conf: key-lists.expect-axis). */
   private static final Set<String> AXIS_KEYS =
-      ConfigFactory.defaultReference().getObject("gpuemu.expect-axis").keySet();
+      KeyLists.keys("expect-axis");
 
   private ExpectBlock() {}
 

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import org.gpuemu.emulator.config.Expectations.Aggregate;
 import org.gpuemu.emulator.config.Expectations.Axis;
@@ -25,9 +24,10 @@ import org.gpuemu.emulator.config.Expectations.Unmeasured;
 import org.gpuemu.emulator.config.Expectations.Value;
 
 /**
- * Reads one row of an {@code expect} block against the row schema of reference.conf ({@code expect-row}): what it
- * measures, what the paper reports (a value with its tolerance, a bound or an ordering), over which groups, and on
- * what basis it is judged. A row with a problem is reported and left out.
+ * Reads one row of an {@code expect} block against the row schema of reference.conf ({@code key-lists.expect-row},
+ * and {@code key-lists.unmeasured-row} for a row with {@code unmeasured}): what it measures, what the paper reports
+ * (a value with its tolerance, a bound or an ordering), over which groups, and on what basis it is judged. A row with
+ * a problem is reported and left out.
  */
 final class ExpectRow {
   /** What every row of one block is read against: the row schema, the block's policies and groups. */
@@ -231,16 +231,22 @@ final class ExpectRow {
     return new Basis(kind, restsOn, from, headline);
   }
 
-  /** A row no run gives a number for: figure, unmeasured and source, nothing else. */
+  /** An unmeasured row's keys, in reference.conf's order (key-lists.unmeasured-row), and how a message lists them. */
+  private static final List<String> UNMEASURED_KEYS = KeyLists.inOrder("unmeasured-row");
+  private static final String UNMEASURED_LISTED =
+      String.join(", ", UNMEASURED_KEYS.subList(0, UNMEASURED_KEYS.size() - 1)) + " and "
+          + UNMEASURED_KEYS.get(UNMEASURED_KEYS.size() - 1);
+
+  /** A row no run gives a number for: the keys of key-lists.unmeasured-row, nothing else. */
   private static Optional<Row> unmeasured(ConfigObject row, String figure, String kind, String path,
       BiConsumer<String, String> p, int[] count) {
     Optional<Unmeasured> known = java.util.Arrays.stream(Unmeasured.values())
         .filter(u -> u != Unmeasured.NONE && u.key().equals(kind)).findFirst();
     if (known.isEmpty()) p.accept(path + ".unmeasured", "expected input, no-number or not-modelled, got '" + kind + "'");
     for (String key : row.keySet()) {
-      if (!Set.of("figure", "unmeasured", "source", "headline").contains(key)) {
-        p.accept(path + "." + ConfigUtil.joinPath(key), "a row with unmeasured reads no run: it takes figure, "
-            + "unmeasured, source and headline only");
+      if (!UNMEASURED_KEYS.contains(key)) {
+        p.accept(path + "." + ConfigUtil.joinPath(key), "a row with unmeasured reads no run: it takes "
+            + UNMEASURED_LISTED + " only");
       }
     }
     String source = text(row, "source", path, true, p);

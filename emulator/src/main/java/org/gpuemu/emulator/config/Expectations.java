@@ -26,7 +26,7 @@ import org.gpuemu.policies.spi.PolicyKind;
 /**
  * A scenario's {@code expect} block: the paper's numbers its figure reports, which {@code reproduce} checks
  * (docs/guides/reproducing.md). Keys and defaults are in reference.conf ({@code scenario-defaults.expect} and
- * {@code expect-row}); every problem is reported with its key path, e.g. {@code scenario.expect.rows[2].tolerance}.
+ * {@code key-lists.expect-row}); every problem is reported with its key path, e.g. {@code scenario.expect.rows[2].tolerance}.
  *
  * @param paper the paper whose figure this is; null: the name of the scenario file's folder
  * @param policies the policies the figure compares; the file is run under each (as {@code compare}); empty: the
@@ -327,7 +327,7 @@ public record Expectations(String paper, List<String> policies, long durationNan
     if (!user.hasPath("scenario.expect")) return none();
     List<String> problems = new ArrayList<>();
     Expectations result = ExpectBlock.check(user.getValue("scenario.expect"), "scenario.expect",
-        ConfigFactory.defaultReference().getConfig("gpuemu.expect-row"), catalog,
+        KeyLists.of("expect-row").toConfig(), catalog,
         (key, message) -> problems.add(file + ": " + key + ": " + message));
     if (!problems.isEmpty()) throw new ConfigProblems(problems);
     return result;

@@ -33,11 +33,11 @@ import java.util.function.BiConsumer;
 public record ExploreBlock(List<Property> properties, List<String> keepVms, long recoveryNanos) {
   public static final ExploreBlock NONE = new ExploreBlock(List.of(), List.of(), -1);
 
-  /** The block's keys (reference.conf: scenario-defaults.explore) and a property's (explore-property). */
+  /** The block's keys (reference.conf: scenario-defaults.explore) and a property's (key-lists.explore-property). */
   private static final Set<String> BLOCK_KEYS =
       ConfigFactory.defaultReference().getObject("gpuemu.scenario-defaults.explore").keySet();
   private static final Set<String> ROW_KEYS =
-      ConfigFactory.defaultReference().getObject("gpuemu.explore-property").keySet();
+      KeyLists.keys("explore-property");
 
   public ExploreBlock {
     properties = List.copyOf(properties);

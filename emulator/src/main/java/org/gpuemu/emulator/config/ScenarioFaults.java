@@ -1,7 +1,6 @@
 package org.gpuemu.emulator.config;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
@@ -18,8 +17,8 @@ import java.util.function.BiConsumer;
  * goes to {@code problems} with its key path ({@code scenario.faults[0].kind}) or option.
  */
 final class ScenarioFaults {
-  /** A fault's keys (reference.conf: fault). */
-  private static final Set<String> KEYS = ConfigFactory.defaultReference().getObject("gpuemu.fault").keySet();
+  /** A fault's keys (reference.conf: key-lists.fault). */
+  private static final Set<String> KEYS = KeyLists.keys("fault");
 
   private ScenarioFaults() {}
 

@@ -55,8 +55,8 @@ public final class ScenarioSchema {
       switch (key) {
         case "vms" -> checkVms(e.getValue(), path);
         case "workloads" -> { } // keys per workload kind: ScenarioWorkloads, once the GPU's SMs are known
-        case "expect" -> ExpectBlock.check(e.getValue(), path, reference.getConfig("expect-row"), policies,
-            problems::report);
+        case "expect" -> ExpectBlock.check(e.getValue(), path, reference.getConfig(KeyLists.SECTION + ".expect-row"),
+            policies, problems::report);
         case "explore" -> ExploreBlock.check(e.getValue(), path, problems::report);
         case "scheduler" -> checkScheduler(e.getValue(), path);
         case "memory" -> checkPolicyBlock(e.getValue(), path, Set.of(PolicyKind.MEMORY));

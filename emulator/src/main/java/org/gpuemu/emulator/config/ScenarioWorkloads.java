@@ -48,8 +48,6 @@ import org.gpuemu.workloads.WorkloadCatalog;
  */
 final class ScenarioWorkloads {
   static final String ROOT = "scenario.workloads";
-  private static final Set<String> STEP_ACTIONS = new TreeSet<>(
-      List.of("cpu", "sleep", "launch", "sync", "copy", "copy-async"));
   /** More steps per iteration than this is a typo (each is an object in memory). */
   static final long MAX_STEPS = 1_000_000;
 
@@ -151,7 +149,8 @@ final class ScenarioWorkloads {
 
   // ---------------------------------------------------------------- frame-loop
 
-  private static final Set<String> PHASE_KEYS = Set.of("name", "duration", "fps", "cpu", "gpu", "batches", "variation");
+  /** A phase's keys (reference.conf: key-lists.frame-loop-phase). */
+  private static final Set<String> PHASE_KEYS = KeyLists.keys("frame-loop-phase");
 
   private Workload frameLoop(String name, Config c, String path) {
     String description = values.description(c, path, "frame loop defined in the scenario");
@@ -234,6 +233,10 @@ final class ScenarioWorkloads {
       return null;
     }
     ConfigObject stepTemplate = kinds.getObject("compute-loop.step");
+    // a step's keys (reference.conf: key-lists.compute-loop-step): its actions are those the step's defaults lack
+    Set<String> stepKeys = new TreeSet<>(KeyLists.keys("compute-loop-step"));
+    Set<String> stepActions = new TreeSet<>(stepKeys);
+    stepActions.removeAll(stepTemplate.keySet());
     List<Step> iteration = new ArrayList<>();
     boolean launches = false;
     boolean waits = false;
@@ -241,16 +244,15 @@ final class ScenarioWorkloads {
     for (int i = 0; i < steps.size(); i++) {
       String at = path + ".steps[" + i + "]";
       if (steps.get(i).valueType() != ConfigValueType.OBJECT) {
-        problem.accept(at, "expected an object with one of " + STEP_ACTIONS + " (and count)");
+        problem.accept(at, "expected an object with one of " + stepActions + " (and "
+            + String.join(", ", new TreeSet<>(stepTemplate.keySet())) + ")");
         continue;
       }
       ConfigObject so = (ConfigObject) steps.get(i);
-      Set<String> allowed = new TreeSet<>(STEP_ACTIONS);
-      allowed.addAll(stepTemplate.keySet());
-      if (!values.knownKeys(so, allowed, at)) continue;
-      List<String> actions = so.keySet().stream().filter(STEP_ACTIONS::contains).toList();
+      if (!values.knownKeys(so, stepKeys, at)) continue;
+      List<String> actions = so.keySet().stream().filter(stepActions::contains).toList();
       if (actions.size() != 1) {
-        problem.accept(at, "expected exactly one of " + STEP_ACTIONS + ", got "
+        problem.accept(at, "expected exactly one of " + stepActions + ", got "
             + (actions.isEmpty() ? "none" : new TreeSet<>(actions)));
         continue;
       }
@@ -330,8 +332,9 @@ final class ScenarioWorkloads {
 
   // ---------------------------------------------------------------- trace
 
-  private static final Set<String> NSYS_ONLY = Set.of("sleep-above", "min-gap", "type", "tensor-match");
-  private static final Set<String> FRAMES_ONLY = Set.of("batches");
+  /** The keys only one format of trace reads (reference.conf: key-lists.trace-nsys, trace-frames). */
+  private static final Set<String> NSYS_ONLY = KeyLists.keys("trace-nsys");
+  private static final Set<String> FRAMES_ONLY = KeyLists.keys("trace-frames");
 
   private Workload trace(String name, Config c, ConfigObject own, String path) {
     String format = values.text(c, "format", path);
@@ -394,7 +397,8 @@ final class ScenarioWorkloads {
 
   // ---------------------------------------------------------------- sequence
 
-  private static final Set<String> SEQUENCE_PHASE_KEYS = Set.of("workload", "duration");
+  /** A sequence phase's keys (reference.conf: key-lists.sequence-phase). */
+  private static final Set<String> SEQUENCE_PHASE_KEYS = KeyLists.keys("sequence-phase");
 
   private Workload sequence(String name, Config c, String path) {
     String description = values.description(c, path, "sequence defined in the scenario");

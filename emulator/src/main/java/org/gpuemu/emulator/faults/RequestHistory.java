@@ -3,7 +3,7 @@ package org.gpuemu.emulator.faults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import org.gpuemu.policies.LongLongMap;
 
 /**
  * The run's history of guest requests, Jepsen-style: every GPU call a guest makes (launch, synchronous
@@ -71,8 +71,8 @@ public final class RequestHistory {
 
   private static final class Vm {
     final String name;
-    /** The open ids (submitted, not yet settled), each with the time it was submitted at. */
-    final TreeMap<Long, Long> open = new TreeMap<>();
+    /** The open ids (submitted, not yet settled), each with the time it was submitted at; unboxed (every request). */
+    final LongLongMap open = new LongLongMap();
     final List<String> anomalies = new ArrayList<>();
     long next;
     long completed;
@@ -146,7 +146,7 @@ public final class RequestHistory {
 
   /** Closes {@code id}; false, with the anomaly counted, when it was not open. */
   private static boolean settle(Vm v, long id, String outcome, long atNanos) {
-    if (v.open.remove(id) != null) return true;
+    if (v.open.remove(id)) return true;
     if (id < v.next) {
       v.duplicated++;
       anomaly(v, "request " + id + " " + outcome + " at " + atNanos / 1e9 + " s, after it was settled already");
@@ -170,9 +170,9 @@ public final class RequestHistory {
     for (Vm v : vms) {
       synchronized (v) {
         List<String> anomalies = new ArrayList<>(v.anomalies);
-        for (Map.Entry<Long, Long> e : v.open.entrySet()) {
+        for (long id : v.open.sortedKeys()) {
           if (anomalies.size() >= ANOMALIES) break;
-          anomalies.add("request " + e.getKey() + " submitted at " + e.getValue() / 1e9 + " s has no outcome");
+          anomalies.add("request " + id + " submitted at " + v.open.get(id, 0) / 1e9 + " s has no outcome");
         }
         out.add(new VmHistory(v.name, v.next, v.completed, v.failed, v.retried, v.open.size(), v.duplicated,
             v.unknown, anomalies));

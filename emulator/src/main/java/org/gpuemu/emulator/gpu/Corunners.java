@@ -67,18 +67,19 @@ final class Corunners<T> {
   int progress(long dt, int sms) {
     int activeCount = 0;
     int spanned = 0;
-    for (Running<T> k : list) {
+    for (int i = 0; i < list.size(); i++) {
+      Running<T> k = list.get(i);
       if (active(k, sms)) {
         activeCount++;
         spanned = Math.max(spanned, k.span);
       }
     }
     if (activeCount == 0) return 0;
-    double[] rates = fluid.rates(types(), memories());
+    double rate = rate();
     for (int i = 0; i < list.size(); i++) {
       Running<T> k = list.get(i);
       if (!active(k, sms)) continue;
-      k.remaining -= dt * rates[i] * k.span;
+      k.remaining -= dt * rate * k.span;
       k.accounted += (double) dt / activeCount;
     }
     return spanned;
@@ -90,29 +91,24 @@ final class Corunners<T> {
    */
   long nextEventAt(long last, int sms) {
     if (list.isEmpty()) return Long.MAX_VALUE;
-    double[] rates = fluid.rates(types(), memories());
+    double rate = rate();
     double soonest = Double.MAX_VALUE;
     long watchdog = Long.MAX_VALUE;
     for (int i = 0; i < list.size(); i++) {
       Running<T> k = list.get(i);
       watchdog = Math.min(watchdog, k.watchdog);
       if (active(k, sms) && k.watchdog == Long.MAX_VALUE) {
-        soonest = Math.min(soonest, k.remaining / (rates[i] * k.span));
+        soonest = Math.min(soonest, k.remaining / (rate * k.span));
       }
     }
     long completion = soonest == Double.MAX_VALUE ? Long.MAX_VALUE : last + (long) Math.ceil(soonest);
     return Math.min(completion, watchdog);
   }
 
-  private List<KernelType> types() {
-    List<KernelType> t = new ArrayList<>(list.size());
-    for (Running<T> k : list) t.add(k.type);
-    return t;
-  }
-
-  private List<MemoryClass> memories() {
-    List<MemoryClass> m = new ArrayList<>(list.size());
-    for (Running<T> k : list) m.add(k.memory);
-    return m;
+  /** The rate every running kernel progresses at ({@link FluidModel#rate}); the list is not empty. */
+  private double rate() {
+    Running<T> first = list.get(0);
+    Running<T> second = list.size() < 2 ? first : list.get(1);
+    return fluid.rate(list.size(), first.type, first.memory, second.type, second.memory);
   }
 }

@@ -58,4 +58,9 @@ public final class FluidModel {
   public double[] rates(List<KernelType> running, List<MemoryClass> memory) {
     return table.rates(running, memory);
   }
+
+  /** The rate each of {@code n} co-running kernels progresses at; {@code a}, {@code b}: the first two ({@link #rates}). */
+  public double rate(int n, KernelType a, MemoryClass ma, KernelType b, MemoryClass mb) {
+    return table.sharedRate(n, a, ma, b, mb);
+  }
 }

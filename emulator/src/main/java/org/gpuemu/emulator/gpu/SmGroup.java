@@ -296,27 +296,34 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
 
   /** Replies to the completed kernels, asks for the GTT copy, hands SMs over, and re-arms the timer. */
   private Behavior<Command> carryOut(SmGroupModel.Step<Execute> step) {
-    for (SmGroupModel.Completion<Execute> c : step.completed()) {
+    List<SmGroupModel.Completion<Execute>> completed = step.completed();
+    for (int i = 0; i < completed.size(); i++) { // by index: no iterator for the one completion of most steps
+      SmGroupModel.Completion<Execute> c = completed.get(i);
       Execute e = c.tag();
       e.replyTo().tell(new Finished(e.workId(), e.vgpu(), c.gpuNanos(), c.startedNanos(), c.finishedNanos()));
     }
-    for (SmGroupModel.Failure<Execute> f : step.failed()) {
+    List<SmGroupModel.Failure<Execute>> failed = step.failed();
+    for (int i = 0; i < failed.size(); i++) {
+      SmGroupModel.Failure<Execute> f = failed.get(i);
       Execute e = f.tag();
       e.replyTo().tell(new Finished(e.workId(), e.vgpu(), f.gpuNanos(), f.atNanos(), f.atNanos(), f.reason()));
       Hang h = SmGroupModel.GPU_RESET.equals(f.reason()) ? held.hangs.remove(f.vgpu()) : null;
       if (h != null) h.outcomes().tell(new FaultInjector.Healed(h.fault(), f.atNanos()));
     }
-    step.copy().ifPresent(c -> copies.memory().tell(new GpuMemory.SwitchTo(c.vgpu(), copyPriced)));
-    step.handover().ifPresent(h -> held.sibling.tell(new Grant(h.sms(), h.epoch(), h.targetSms(), h.atNanos())));
+    if (step.copy().isPresent()) copies.memory().tell(new GpuMemory.SwitchTo(step.copy().get().vgpu(), copyPriced));
+    if (step.handover().isPresent()) {
+      SmGroupModel.Handover h = step.handover().get();
+      held.sibling.tell(new Grant(h.sms(), h.epoch(), h.targetSms(), h.atNanos()));
+    }
     rearm();
     return Behaviors.same();
   }
 
   /** Arms the timer at the model's next event, or none. */
   private void rearm() {
-    var due = model.nextEventAt();
-    if (due.isPresent()) {
-      run.arm(timers, TICK, new Tick(++token, due.getAsLong()), due.getAsLong());
+    long due = model.nextEventNanos();
+    if (due != Long.MAX_VALUE) {
+      run.arm(timers, TICK, new Tick(++token, due), due);
     } else {
       run.disarm(timers, TICK);
       token++;

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.gpuemu.emulator.gpu.Corunners.Running;
 import org.gpuemu.workloads.KernelSpec;
@@ -71,28 +70,33 @@ public final class SmGroupModel<T> {
   public record Step<T>(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover,
       List<Failure<T>> failed) {
     public Step {
-      completed = List.copyOf(completed);
-      failed = List.copyOf(failed);
+      completed = frozen(completed);
+      failed = frozen(failed);
     }
 
     public Step(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover) {
       this(completed, copy, handover, List.of());
     }
+
+    private static final Step<?> NOTHING = new Step<>(List.of(), Optional.empty(), Optional.empty());
+
+    @SuppressWarnings("unchecked") // the step of an event that led to nothing: one shared instance of any T
+    static <T> Step<T> nothing() {
+      return (Step<T>) NOTHING;
+    }
   }
 
   /** The context switch under way, if any. */
   private sealed interface Switch permits NoSwitch, Copying, SwitchingUntil {}
-
   private enum NoSwitch implements Switch { INSTANCE }
-
   /** Waiting for the GTT copy that began at {@code since}; the group's time counts as switch time meanwhile. */
   private record Copying(long since) implements Switch {}
-
   private record SwitchingUntil(long until) implements Switch {}
 
   /** Why a hang's reset fails its kernels. */
   public static final String GPU_RESET = "gpu-reset";
 
+  private static final int NO_CONTEXT = Integer.MIN_VALUE;
   private static final double DONE_EPSILON = 0.5; // half a nanosecond of work left (per SM spanned) counts as done
 
   private final int totalSms;
@@ -112,15 +116,15 @@ public final class SmGroupModel<T> {
   private OptionalLong suspendedBy = OptionalLong.empty();
   private boolean handsOver;
   private long last;
-  /** The vGPU whose context the group holds; none before its first kernel. */
-  private OptionalInt context = OptionalInt.empty();
+  /** The vGPU whose context the group holds; {@link #NO_CONTEXT} before its first kernel. */
+  private int context = NO_CONTEXT;
   private Switch switching = NoSwitch.INSTANCE;
   private final SmGroupFigures figures = new SmGroupFigures();
-  /** What the event being handled has led to so far. */
-  private List<Completion<T>> completions = new ArrayList<>();
+  /** What the event being handled has led to so far (copied into its {@link Step}). */
+  private final List<Completion<T>> completions = new ArrayList<>();
   private Optional<CopyRequest> copy = Optional.empty();
   private Optional<Handover> handover = Optional.empty();
-  private List<Failure<T>> failures = new ArrayList<>();
+  private final List<Failure<T>> failures = new ArrayList<>();
   /** The vGPU whose next kernel to start hangs, and the watchdog's delay for it; none: -1. */
   private int hangNext = -1;
   private long hangWatchdog;
@@ -297,11 +301,15 @@ public final class SmGroupModel<T> {
    * for a GTT copy, for SMs, or for kernels.
    */
   public OptionalLong nextEventAt() {
-    if (switching instanceof Copying) return OptionalLong.empty();
-    if (switching instanceof SwitchingUntil s) return OptionalLong.of(s.until());
-    long next = corunners.nextEventAt(last, sms);
-    // Long.MAX_VALUE: every kernel waits for SMs, a grant wakes it
+    long next = nextEventNanos();
     return next == Long.MAX_VALUE ? OptionalLong.empty() : OptionalLong.of(next);
+  }
+
+  /** {@link #nextEventAt} without a wrapper: Long.MAX_VALUE when there is none. */
+  public long nextEventNanos() {
+    if (switching instanceof Copying) return Long.MAX_VALUE;
+    if (switching instanceof SwitchingUntil s) return s.until();
+    return corunners.nextEventAt(last, sms); // Long.MAX_VALUE also when every kernel waits for SMs: a grant wakes it
   }
 
   /** The model time of the group's latest event. */
@@ -342,12 +350,18 @@ public final class SmGroupModel<T> {
   }
 
   private Step<T> step() {
+    if (completions.isEmpty() && failures.isEmpty() && copy.isEmpty() && handover.isEmpty()) return Step.nothing();
     Step<T> s = new Step<>(completions, copy, handover, failures);
-    completions = new ArrayList<>();
-    failures = failures.isEmpty() ? failures : new ArrayList<>();
+    completions.clear();
+    failures.clear();
     copy = Optional.empty();
     handover = Optional.empty();
     return s;
+  }
+
+  /** An immutable copy; of none or one element without the array {@link List#copyOf} makes on the way. */
+  private static <E> List<E> frozen(List<E> list) {
+    return list.isEmpty() ? List.of() : list.size() == 1 ? List.of(list.get(0)) : List.copyOf(list);
   }
 
   private void layout(long newEpoch, int newTarget) {
@@ -405,10 +419,10 @@ public final class SmGroupModel<T> {
     while (!fifo.isEmpty() && running.size() < maxConcurrent && switching == NoSwitch.INSTANCE
         && suspendedBy.isEmpty()) {
       Kernel<T> next = fifo.peek();
-      boolean otherContext = context.isPresent() && context.getAsInt() != next.vgpu();
+      boolean otherContext = context != NO_CONTEXT && context != next.vgpu();
       if (otherContext && (contextSwitchNanos > 0 || copiesGtt)) {
         if (!running.isEmpty()) return; // a context switch waits for the group to drain
-        context = OptionalInt.of(next.vgpu());
+        context = next.vgpu();
         figures.switched();
         if (copiesGtt) {
           switching = new Copying(now);
@@ -419,7 +433,7 @@ public final class SmGroupModel<T> {
         return;
       }
       if (otherContext) figures.switched(); // free of cost: counted, not waited for
-      context = OptionalInt.of(next.vgpu());
+      context = next.vgpu();
       fifo.poll();
       int bound = Math.min(totalSms, next.boundSms());
       int span = bound > 0 ? bound : Math.min(sms, target);

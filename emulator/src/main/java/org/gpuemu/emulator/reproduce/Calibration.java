@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Expectations;
+import org.gpuemu.emulator.config.KeyLists;
 
 /**
  * The constants the model was fitted on a paper's figure with (conf/reproduction/calibration.conf): each names the
@@ -29,11 +30,11 @@ public final class Calibration {
   /** The table's file, beside the scenario folder: {@code <conf>/../reproduction/calibration.conf}. */
   public static final String FILE = "reproduction/calibration.conf";
 
-  /** A constant's keys and a row's (reference.conf: calibration-constant, calibration-row). */
+  /** A constant's keys and a row's (reference.conf: key-lists.calibration-constant, calibration-row). */
   private static final Set<String> KEYS =
-      ConfigFactory.defaultReference().getObject("gpuemu.calibration-constant").keySet();
+      KeyLists.keys("calibration-constant");
   private static final Set<String> ROW_KEYS =
-      ConfigFactory.defaultReference().getObject("gpuemu.calibration-row").keySet();
+      KeyLists.keys("calibration-row");
 
   /**
    * One fitted constant.

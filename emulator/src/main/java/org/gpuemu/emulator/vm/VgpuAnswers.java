@@ -1,7 +1,6 @@
 package org.gpuemu.emulator.vm;
 
 import java.util.ArrayDeque;
-import java.util.TreeSet;
 
 /**
  * The guest calls a {@link VGpu} answers by the state of its ring rather than by a kernel's end: blocked Presents
@@ -32,9 +31,12 @@ final class VgpuAnswers {
     this.ledger = ledger;
   }
 
-  /** A Present whose frame ends with the guest's latest request outstanding ({@code outstanding}'s last). */
-  void present(VgpuRequests.Blocked b, TreeSet<Long> outstanding) {
-    if (!outstanding.isEmpty()) framesInFlight.add(outstanding.last());
+  /**
+   * A Present whose frame ends with the guest's latest request outstanding, {@code newestOutstanding}
+   * (Long.MIN_VALUE: none is).
+   */
+  void present(VgpuRequests.Blocked b, long newestOutstanding) {
+    if (newestOutstanding != Long.MIN_VALUE) framesInFlight.add(newestOutstanding);
     presents.add(b);
   }
 
@@ -48,20 +50,20 @@ final class VgpuAnswers {
   }
 
   /**
-   * Answers what may be answered at {@code at}, the model time of the event that changed the ring; {@code head} is
-   * the runtime queue's first request (null: empty), {@code outstanding} the requests not finished (in the runtime's
-   * queue, the driver's buffer or on the GPU).
+   * Answers what may be answered at {@code at}, the model time of the event that changed the ring; {@code
+   * runtimeEmpty}: whether the runtime's queue is empty; {@code oldestOutstanding}: the oldest request not finished (in
+   * the runtime's queue, the driver's buffer or on the GPU), Long.MAX_VALUE when none is.
    */
-  void release(long at, Long head, TreeSet<Long> outstanding) {
-    while (!flushes.isEmpty() && (outstanding.isEmpty() || outstanding.first() > flushes.peek().upToId())) {
+  void release(long at, boolean runtimeEmpty, long oldestOutstanding) {
+    while (!flushes.isEmpty() && oldestOutstanding > flushes.peek().upToId()) {
       VgpuRequests.Waiter w = flushes.poll();
       ledger.answered(w.call(), at);
       w.replyTo().tell(VCpu.FlushReturned.INSTANCE);
     }
-    while (!framesInFlight.isEmpty() && (outstanding.isEmpty() || outstanding.first() > framesInFlight.peek())) {
+    while (!framesInFlight.isEmpty() && oldestOutstanding > framesInFlight.peek()) {
       framesInFlight.poll();
     }
-    while (!presents.isEmpty() && head == null && framesInFlight.size() - (presents.size() - 1) <= commandBuffer) {
+    while (!presents.isEmpty() && runtimeEmpty && framesInFlight.size() - (presents.size() - 1) <= commandBuffer) {
       VgpuRequests.Blocked b = presents.poll();
       ledger.answered(b.call(), Math.max(b.atNanos(), at));
       // answered at the model time of the event that released it, never before it was issued. Space sharing only

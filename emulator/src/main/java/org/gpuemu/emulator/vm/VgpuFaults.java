@@ -65,21 +65,23 @@ final class VgpuFaults {
   static void failInFlight(VgpuModel model, long at, Collection<ActorRef<VGpu.Drained>> drains) {
     VgpuLedger ledger = model.ledger;
     VgpuAnswers answers = model.answers;
-    Map<Long, VgpuRequests.Pending> pending = model.pending;
+    PendingRequests pending = model.pending;
     int vgpu = model.vgpu;
     Consumer<Scheduling.Command> scheduler = model.toScheduler();
     String reason = ledger.downReason;
-    for (Long id : model.runtime) {
-      VgpuRequests.Pending p = pending.get(id);
-      scheduler.accept(new Scheduling.Queued(p.work(), p.vcpu(), at, p.kernel(), p.frame()));
+    for (int i = 0; i < pending.size(); i++) { // the runtime's queue, in its order
+      VgpuRequests.Pending p = pending.at(i);
+      if (model.inRuntime(pending.idAt(i))) {
+        scheduler.accept(new Scheduling.Queued(p.work(), p.vcpu(), at, p.kernel(), p.frame()));
+      }
     }
     if (model.reportFrames && model.frameRequests > 0) {
       scheduler.accept(new Scheduling.Presented(vgpu, ledger.frame, model.frameRequests));
       ledger.frame++;
     }
-    for (Map.Entry<Long, VgpuRequests.Pending> e : new TreeMap<>(pending).entrySet()) {
-      VgpuRequests.Pending p = e.getValue();
-      ledger.orphans.put(e.getKey(), p.work());
+    for (int i = 0; i < pending.size(); i++) {
+      VgpuRequests.Pending p = pending.at(i);
+      ledger.orphans.put(pending.idAt(i), p.work());
       if (!p.last()) continue;
       ledger.failed(p.call(), reason, at);
       if (p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(at));
@@ -99,13 +101,14 @@ final class VgpuFaults {
    * The answer to a restarted scheduler: every request handed to the driver (not in the runtime's queue) that is not
    * on the GPU, in the order it was handed (ids count up), as queued at {@code at}; and every request on the GPU.
    */
-  static Scheduling.Resynced resynced(int vgpu, long at, Map<Long, VgpuRequests.Pending> pending,
-      Collection<Long> runtime, VgpuLedger ledger) {
+  static Scheduling.Resynced resynced(VgpuModel model, long at) {
+    VgpuLedger ledger = model.ledger;
+    PendingRequests pending = model.pending;
     List<Scheduling.Queued> queued = new ArrayList<>();
     List<GpuWork> running = new ArrayList<>();
     TreeMap<Long, GpuWork> handed = new TreeMap<>(ledger.orphans);
-    for (Map.Entry<Long, VgpuRequests.Pending> e : pending.entrySet()) {
-      if (!runtime.contains(e.getKey())) handed.put(e.getKey(), e.getValue().work());
+    for (int i = 0; i < pending.size(); i++) {
+      if (!model.inRuntime(pending.idAt(i))) handed.put(pending.idAt(i), pending.at(i).work());
     }
     for (Map.Entry<Long, GpuWork> e : handed.entrySet()) {
       if (ledger.dispatched.containsKey(e.getKey())) {
@@ -116,7 +119,7 @@ final class VgpuFaults {
       queued.add(p == null ? new Scheduling.Queued(e.getValue(), -1, at)
           : new Scheduling.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(), p.frame()));
     }
-    return new Scheduling.Resynced(vgpu, queued, running);
+    return new Scheduling.Resynced(model.vgpu, queued, running);
   }
 
   /**
@@ -141,9 +144,9 @@ final class VgpuFaults {
    * {@code pending}) failed: the parts of a call have consecutive ids, so it is the first part after {@code id}
    * marked last.
    */
-  static long lastPartOf(Map<Long, VgpuRequests.Pending> pending, long id) {
+  static long lastPartOf(PendingRequests pending, long id) {
     long last = id + 1;
-    while (pending.containsKey(last) && !pending.get(last).last()) last++;
+    while (pending.contains(last) && !pending.get(last).last()) last++;
     return last;
   }
 }

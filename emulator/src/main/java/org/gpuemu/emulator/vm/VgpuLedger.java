@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.faults.RequestHistory;
+import org.gpuemu.policies.LongLongMap;
 import org.gpuemu.policies.gpu.GpuWork;
 
 /**
@@ -47,7 +48,7 @@ final class VgpuLedger {
   /** Requests of a crashed incarnation still queued at the scheduler or running on the GPU. */
   final Map<Long, GpuWork> orphans = new HashMap<>();
   /** Requests on the GPU (handed to an SM group, not finished), with the scheduler incarnation that dispatched them. */
-  final Map<Long, Long> dispatched = new HashMap<>();
+  final LongLongMap dispatched = new LongLongMap();
   /**
    * Requests taken over a faulty channel ({@link GuestChannel}), with the time their guest gives up on them, oldest
    * first: a second copy of one is dropped. An id is forgotten once its give-up has passed, since any copy arriving

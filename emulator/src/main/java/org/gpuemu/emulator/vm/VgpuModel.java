@@ -1,10 +1,8 @@
 package org.gpuemu.emulator.vm;
 
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.gpuemu.emulator.gpu.Scheduling;
@@ -34,9 +32,13 @@ final class VgpuModel {
   final VgpuLedger ledger;
   final VgpuAnswers answers;
   private final Consumer<Scheduling.Command> toScheduler;
-  final Map<Long, Pending> pending = new HashMap<>();
-  final ArrayDeque<Long> runtime = new ArrayDeque<>();
-  private final TreeSet<Long> outstanding = new TreeSet<>();
+  /** The requests recorded and not finished: in the runtime's queue, in the driver's buffer or on the GPU. */
+  final PendingRequests pending = new PendingRequests();
+  /**
+   * The oldest request in the runtime's queue: the queue holds the pending ids from it on (requests are recorded in
+   * id order and handed on in the same order, and none finishes before it is handed on).
+   */
+  private long runtimeHead;
   /** Calls whose earlier part failed, by the id of their last part: the reason they fail with. */
   private final Map<Long, String> failedCalls = new HashMap<>();
   private int inDriver;
@@ -51,6 +53,7 @@ final class VgpuModel {
     this.ledger = ledger;
     this.answers = new VgpuAnswers(settings.commandBuffer(), reportFrames, ledger);
     this.toScheduler = toScheduler;
+    this.runtimeHead = ((long) vgpu << ID_SHIFT) | ledger.seq;
   }
 
   /**
@@ -72,10 +75,8 @@ final class VgpuModel {
       KernelSpec part = parts.get(i);
       long id = ((long) vgpu << ID_SHIFT) | ledger.seq++;
       GpuWork work = new GpuWork(id, vgpu, part.soloNanos(), queuedAt, last && syncReply != null);
-      pending.put(id, new Pending(work, part, vcpu, last ? syncReply : null, last, ledger.frame, call));
+      pending.add(id, new Pending(work, part, vcpu, last ? syncReply : null, last, ledger.frame, call));
       frameRequests++;
-      outstanding.add(id);
-      runtime.add(id);
     }
     handToDriver(queuedAt);
   }
@@ -85,13 +86,23 @@ final class VgpuModel {
    * is the model time room appeared (a completion), a request never going in before it was recorded.
    */
   private void handToDriver(long at) {
-    while (!runtime.isEmpty() && inDriver < driverQueue) {
+    while (!runtimeEmpty() && inDriver < driverQueue) {
       inDriver++;
-      Pending p = pending.get(runtime.poll());
+      Pending p = pending.get(runtimeHead++);
       toScheduler.accept(new Scheduling.Queued(p.work(), p.vcpu(), Math.max(at, p.work().queuedNanos()), p.kernel(),
           p.frame()));
     }
-    answers.release(at, runtime.peek(), outstanding);
+    answers.release(at, runtimeEmpty(), pending.oldestId());
+  }
+
+  /** Whether the runtime's queue is empty. */
+  private boolean runtimeEmpty() {
+    return runtimeHead > pending.newestId();
+  }
+
+  /** Whether pending request {@code id} is still in the runtime's queue (not handed to the driver). */
+  boolean inRuntime(long id) {
+    return id >= runtimeHead;
   }
 
   /** End of frame (its tail already {@link #call called}): blocks {@code replyTo} until the frame is handed on. */
@@ -100,8 +111,8 @@ final class VgpuModel {
     ledger.frame++;
     frameRequests = 0;
     ledger.submitted++;
-    answers.present(new Blocked(replyTo, atNanos, call), outstanding);
-    answers.release(atNanos, runtime.peek(), outstanding);
+    answers.present(new Blocked(replyTo, atNanos, call), pending.newestId());
+    answers.release(atNanos, runtimeEmpty(), pending.oldestId());
   }
 
   /** A Flush at {@code now}: answered once every request recorded so far has completed. */
@@ -109,13 +120,13 @@ final class VgpuModel {
     ledger.submitted++;
     long upTo = ((long) vgpu << ID_SHIFT) | (ledger.seq - 1);
     answers.flush(new Waiter(upTo, replyTo, call));
-    answers.release(now, runtime.peek(), outstanding);
+    answers.release(now, runtimeEmpty(), pending.oldestId());
   }
 
   /** A restarted scheduler's question at {@code now}: what was handed to it and what runs ({@link VgpuFaults}). */
   void resync(Scheduling.Resync r, long now) {
     ledger.schedulerEpoch = Math.max(ledger.schedulerEpoch, r.epoch());
-    toScheduler.accept(VgpuFaults.resynced(vgpu, now, pending, runtime, ledger));
+    toScheduler.accept(VgpuFaults.resynced(this, now));
   }
 
   /**
@@ -125,7 +136,7 @@ final class VgpuModel {
    */
   Pending dispatched(Scheduling.Dispatch d) {
     if (d.epoch() < ledger.schedulerEpoch || ledger.dispatched.containsKey(d.work().id())) return null;
-    if (ledger.orphans.remove(d.work().id()) != null) {
+    if (!ledger.orphans.isEmpty() && ledger.orphans.remove(d.work().id()) != null) {
       toScheduler.accept(new Scheduling.Completed(d.work(), 0, d.atNanos(), d.epoch()));
       return null;
     }
@@ -139,16 +150,14 @@ final class VgpuModel {
    * nobody waits for it); then {@link #roomAt} hands on what waits for its place.
    */
   Pending finished(SmGroup.Finished f) {
-    Long epoch = ledger.dispatched.remove(f.workId());
-    long by = epoch == null ? 0 : epoch;
-    GpuWork orphan = ledger.orphans.remove(f.workId());
+    long by = ledger.dispatched.remove(f.workId(), 0);
+    GpuWork orphan = ledger.orphans.isEmpty() ? null : ledger.orphans.remove(f.workId());
     if (orphan != null) {
       ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), false);
       toScheduler.accept(new Scheduling.Completed(orphan, f.gpuNanos(), f.finishedNanos(), by));
       return null;
     }
     Pending p = pending.remove(f.workId());
-    outstanding.remove(f.workId());
     String failure = f.failure() != null ? f.failure() : failedCalls.isEmpty() ? null : failedCalls.remove(f.workId());
     if (p.last() && failure != null) {
       ledger.failed(p.call(), failure, f.finishedNanos());
@@ -180,7 +189,8 @@ final class VgpuModel {
    * end (a hung one at the watchdog's reset), so a drain that did not wait for them would end the run short of it.
    */
   boolean idle() {
-    if (!outstanding.isEmpty()) return false;
+    if (!pending.isEmpty()) return false;
+    if (ledger.orphans.isEmpty()) return true;
     for (Long orphan : ledger.orphans.keySet()) {
       if (ledger.dispatched.containsKey(orphan)) return false;
     }
@@ -189,6 +199,6 @@ final class VgpuModel {
 
   /** The final figures, with the calls still open. */
   VGpu.VgpuReport report() {
-    return ledger.report(vgpu, outstanding.size() + answers.open());
+    return ledger.report(vgpu, pending.size() + answers.open());
   }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,6 +116,25 @@ class MainTest {
   }
 
   @Test
+  void validate_unknownKeyInAnUnmeasuredRow_orAPhase_exits2_withOneLineNamingTheFileAndKeyPath() throws IOException {
+    Path row = Files.writeString(dir.resolve("row.conf"), "scenario { vms.a {}, expect.rows = [{ figure = \"Table 1\", "
+        + "unmeasured = input, source = s, metric = fairness.mmr }] }\n");
+    Path phase = Files.writeString(dir.resolve("phase.conf"), "scenario { workloads { g { kind = frame-loop, "
+        + "phases = [{ duration = 1s, colour = red }] } }, vms.a.workload = g }\n");
+    Map<Path, String> expected = Map.of(
+        row, "scenario.expect.rows[0].metric: a row with unmeasured reads no run: it takes figure, unmeasured, source "
+            + "and headline only",
+        phase, "scenario.workloads.g.phases[0].colour: unknown key; expected one of [batches, cpu, duration, fps, gpu, "
+            + "name, variation]");
+    for (Map.Entry<Path, String> e : expected.entrySet()) {
+      Result r = execute("validate", e.getKey().toString());
+      assertEquals(2, r.status(), r.toString());
+      assertEquals(List.of(e.getKey() + ": " + e.getValue()), r.errLines());
+      r.assertNoStackTrace();
+    }
+  }
+
+  @Test
   void validate_unresolvedSubstitution_exits2_notAnInternalError() throws IOException {
     Path file = Files.writeString(dir.resolve("subst.conf"), "scenario { duration = ${nope}, vms.a {} }\n");
     Result r = execute("validate", file.toString());
@@ -189,8 +209,9 @@ class MainTest {
         dir.resolve("warm").toString());
     assertEquals(0, r.status(), r.toString());
     // Compared as sets: another process's warm-up folder that vanishes meanwhile is not this run's. One that
-    // another process creates during this run and still holds would fail it (the run does not name its folder),
-    // so the test assumes no other emulator warms up on the machine while it runs, as in CI.
+    // another process creates during this run and still holds would fail it (the run does not name its folder):
+    // each Surefire fork has a temporary folder of its own (emulator/pom.xml), so the other fork's tests never
+    // count, and outside Maven the test assumes no other emulator warms up in this folder while it runs.
     List<Path> left = new java.util.ArrayList<>(warmUpFolders(tmp));
     left.removeAll(before);
     assertEquals(List.of(), left, "the warm-up's folder was not deleted");

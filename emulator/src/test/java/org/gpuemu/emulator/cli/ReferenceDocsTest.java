@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -46,6 +47,18 @@ class ReferenceDocsTest {
     // a real written with its decimal point keeps it; the comment of the next key is not taken for this one's
     assertTrue(keys.contains("| `scenario.vm-defaults.sla.fps` | real | `30.0` |"), keys);
     assertTrue(keys.contains("| `scenario.vm-defaults.vcpu-stall`") == false, keys);
+  }
+
+  @Test
+  void aKeyList_showsItsKeysKindsAndWhetherRequired_neverAPlaceholderAsADefault() {
+    String keys = ReferenceDocs.scenarioKeys();
+    assertTrue(keys.contains("### `gpuemu.key-lists.fault`\n"), keys);
+    assertTrue(keys.contains("| key | kind | required | meaning |"), keys);
+    assertTrue(keys.contains("| `at` | duration | required | when it strikes, an emulated time within the run, e.g. "
+        + "2s |"), keys);
+    assertTrue(keys.contains("| `heal-after` | duration | optional | how long until it heals"), keys);
+    assertTrue(keys.contains("| `tolerance-from` | text | required with a tolerance | where it comes from"), keys);
+    assertFalse(keys.contains("| `gpuemu.key-lists."), "a key list's key shown with a default:\n" + keys);
   }
 
   @Test

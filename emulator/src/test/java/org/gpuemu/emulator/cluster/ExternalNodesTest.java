@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,14 @@ class ExternalNodesTest {
       Map.of());
 
   @TempDir Path dir;
+  /** Made once for the class (four keytool JVMs): the tests only read them. */
+  @TempDir static Path storesDir;
+  private static TestStores stores;
+
+  @BeforeAll
+  static void makeStores() throws Exception {
+    stores = TestStores.make(storesDir);
+  }
 
   private CompletableFuture<ClusterRun.Outcome> coordinator(Settings.Scenario s, int nodes, ClusterRun.Network net,
       Path out) {
@@ -50,7 +59,6 @@ class ExternalNodesTest {
   @Test
   @SuppressWarnings("unchecked")
   void nodeStartedOnItsOwn_overTls_joinsAndRuns() throws Exception {
-    TestStores stores = TestStores.make(dir);
     Settings.Scenario s = ScenarioLoader.load(FILE, FAST);
     int port = ClusterRun.freePort();
     ConcurrentLinkedQueue<String> told = new ConcurrentLinkedQueue<>();
@@ -120,7 +128,6 @@ class ExternalNodesTest {
 
   @Test
   void wrongStores_andNoTlsBeyondLoopback_areOneLineEach() throws Exception {
-    TestStores stores = TestStores.make(dir);
     ConfigProblems wrong = assertThrows(ConfigProblems.class,
         () -> new Tls(stores.key(), "not-the-password", stores.trust(), stores.password()).checked());
     assertEquals(1, wrong.problems().size());
@@ -137,7 +144,7 @@ class ExternalNodesTest {
         plain.getMessage());
     Tls.requireBeyondLoopback("--host", "127.0.0.1", null); // loopback may stay plain
     Tls.requireBeyondLoopback("--host", "10.200.0.2", stores.tls());
-    Path conf = Files.writeString(dir.resolve("tls.conf"), "key-store = node.p12\nkey-store-password = \""
+    Path conf = Files.writeString(storesDir.resolve("tls.conf"), "key-store = node.p12\nkey-store-password = \""
         + stores.password() + "\"\ntrust-store = trust.p12\ntrust-store-password = ${?NO_SUCH_VARIABLE_HERE}\n");
     ConfigProblems unset = assertThrows(ConfigProblems.class, () -> Tls.fromConfig(conf));
     assertTrue(unset.getMessage().startsWith("--tls-config " + conf + ": trust-store-password: expected a string"),

@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.gpuemu.emulator.RunsAlone;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * failed once.
  */
 @Tag("slow")
+@RunsAlone // in wall time: the node reports before its crash at 2 s, its loss is found within the 14 s run
 class NodeLossTest {
   private static final Path FILE = Paths.get(System.getProperty("conf.dir", "../conf"), "scenarios", "cluster",
       "three-hosts.conf");

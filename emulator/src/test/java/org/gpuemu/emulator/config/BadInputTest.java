@@ -145,6 +145,32 @@ class BadInputTest {
   }
 
   @Test
+  void unknownKeyInAnUnmeasuredRow_aPhase_aStep_orATraceOfTheOtherFormat_namesTheKeysReferenceConfDeclares()
+      throws IOException {
+    List<String> p = problems("scenario { vms.a {}, expect.rows = [{ figure = \"Table 1\", unmeasured = input, "
+        + "source = s, metric = fairness.mmr }] }\n");
+    onlyProblemAt(p, "scenario.expect.rows[0].metric", "a row with unmeasured reads no run: it takes figure, "
+        + "unmeasured, source and headline only");
+    onlyProblemAt(problems("scenario { workloads { g { kind = frame-loop, phases = [{ duration = 1s, colour = red }] "
+        + "} }, vms.a.workload = g }\n"), "scenario.workloads.g.phases[0].colour",
+        "unknown key; expected one of [batches, cpu, duration, fps, gpu, name, variation]");
+    onlyProblemAt(problems("scenario { workloads { s { kind = sequence, phases = [{ workload = dirt3, duration = 1s, "
+        + "colour = red }] } }, vms.a.workload = s }\n"), "scenario.workloads.s.phases[0].colour",
+        "unknown key; expected one of [duration, workload]");
+    onlyProblemAt(problems("scenario { workloads { c { kind = compute-loop, kernels { k { duration = 1ms } }, "
+        + "steps = [{ launch = k, colour = red }, { sync = k }] } }, vms.a.workload = c }\n"),
+        "scenario.workloads.c.steps[0].colour",
+        "unknown key; expected one of [copy, copy-async, count, cpu, launch, sleep, sync]");
+    onlyProblemAt(problems("scenario { workloads { c { kind = compute-loop, kernels { k { duration = 1ms } }, "
+        + "steps = [{ count = 2 }, { sync = k }] } }, vms.a.workload = c }\n"), "scenario.workloads.c.steps[0]",
+        "expected exactly one of [copy, copy-async, cpu, launch, sleep, sync], got none");
+    Files.writeString(dir.resolve("frames.csv"), "start_ms,cpu_ms,gpu_ms\n0,1,2\n16,1,2\n");
+    onlyProblemAt(problems("scenario { workloads { t { kind = trace, format = frames, file = frames.csv, "
+        + "tensor-match = x } }, vms.a.workload = t }\n"), "scenario.workloads.t.tensor-match",
+        "applies to format = nsys only; this trace's format is frames");
+  }
+
+  @Test
   void unknownTopLevelKey_outsideScenario_isRejected() throws IOException {
     onlyProblemAt(problems("colour = red\nscenario.vms.a {}\n"), "colour", "unknown top-level key",
         "under 'scenario'");

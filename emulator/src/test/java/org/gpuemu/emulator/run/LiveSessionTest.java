@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.gpuemu.emulator.RunsAlone;
 import org.gpuemu.emulator.clock.Frontier;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.config.FaultPlan;
@@ -68,6 +69,7 @@ class LiveSessionTest {
   }
 
   @Test
+  @RunsAlone // a lag bound and a real-time factor at time scale 1: the wall clock's pace
   void pause_stopsTheModelAndItsClockTogether_resumeGoesOnWithoutLag_andTheFiguresAreTheUnpausedRuns(
       @TempDir Path out) throws Exception {
     Settings.Scenario s = scenario(1_500 * MS);

@@ -10,6 +10,7 @@ import java.nio.file.Paths;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.gpuemu.emulator.RunsAlone;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.ScenarioLoader;
 import org.gpuemu.emulator.config.Settings;
@@ -74,6 +75,7 @@ class DeterminismTest {
   }
 
   @Test
+  @RunsAlone // faithful at time scale 1: the wall clock's pace
   void emulatorStall_underTheHorizon_changesNothing_andTheRunStaysFaithful(@TempDir Path out) throws Exception {
     Summary plain = run(scenario(1, List.of()), out.resolve("plain"));
     // 40 ms of wall time with the emulator stopped: under the 100 ms horizon

@@ -25,15 +25,15 @@ class VgpuAnswersTest {
     TreeSet<Long> outstanding = new TreeSet<>(List.of(1L, 2L, 3L));
     answers.flush(new VgpuRequests.Waiter(3, guest.getRef(), history.submitted(0, 0)));
     // the runtime's queue is empty (all three are in the driver's buffer or on the GPU): not yet
-    answers.release(10, null, outstanding);
+    answers.release(10, true, outstanding.first());
     assertFalse(guest.hasMessages(), "requests 1-3 are handed to the driver but have not run");
     outstanding.remove(1L);
     outstanding.remove(2L);
-    answers.release(20, null, outstanding);
+    answers.release(20, true, outstanding.first());
     assertFalse(guest.hasMessages(), "request 3 is still on the GPU");
     outstanding.remove(3L);
     outstanding.add(4L); // recorded after the Flush: not waited for
-    answers.release(30, 4L, outstanding);
+    answers.release(30, false, outstanding.first()); // 4 is in the runtime's queue
     assertEquals(VCpu.FlushReturned.INSTANCE, guest.receiveMessage());
     assertEquals(0, answers.open());
   }
@@ -41,15 +41,14 @@ class VgpuAnswersTest {
   @Test
   void flush_withNothingOutstanding_returnsAtOnce() {
     answers.flush(new VgpuRequests.Waiter(7, guest.getRef(), history.submitted(0, 0)));
-    answers.release(5, null, new TreeSet<>());
+    answers.release(5, true, Long.MAX_VALUE); // nothing outstanding
     assertTrue(guest.hasMessages());
   }
 
   @Test
   void present_afterAWaitingFlush_findsTheBufferEmpty_andReturnsAtOnce() {
-    TreeSet<Long> outstanding = new TreeSet<>();
-    answers.present(new VgpuRequests.Blocked(guest.getRef(), 40, history.submitted(0, 40)), outstanding);
-    answers.release(40, null, outstanding);
+    answers.present(new VgpuRequests.Blocked(guest.getRef(), 40, history.submitted(0, 40)), Long.MIN_VALUE);
+    answers.release(40, true, Long.MAX_VALUE); // nothing outstanding
     assertEquals(VCpu.PresentReturned.UNTIMED, guest.receiveMessage());
   }
 }

@@ -221,10 +221,19 @@ public final class ColocationTable {
     int n = running.size();
     double[] rates = new double[n];
     if (n == 0) return rates;
-    double r = n != 2 ? 0.0 : memory == null ? reduction(running.get(0), running.get(1))
-        : reduction(running.get(0), memory.get(0), running.get(1), memory.get(1));
-    Arrays.fill(rates, Math.min(1.0, 1.0 / (n * (1.0 - r))));
+    MemoryClass m0 = memory == null ? MemoryClass.UNCLASSIFIED : memory.get(0);
+    MemoryClass m1 = memory == null || n < 2 ? MemoryClass.UNCLASSIFIED : memory.get(1);
+    Arrays.fill(rates, sharedRate(n, running.get(0), m0, running.get(n < 2 ? 0 : 1), m1));
     return rates;
+  }
+
+  /**
+   * The rate every kernel of a co-running set of {@code n} progresses at ({@link #rates} gives each the same):
+   * 1/n, or a pair's Eq. 1 rate, which only the pair's two types ({@code a}, {@code b}) and memory classes decide.
+   */
+  public double sharedRate(int n, KernelType a, MemoryClass ma, KernelType b, MemoryClass mb) {
+    double r = n != 2 ? 0.0 : reduction(a, ma, b, mb);
+    return Math.min(1.0, 1.0 / (n * (1.0 - r)));
   }
 
   /** Eq. 1: the makespan reduction of two kernels of solo times t1 and t2 that took tColo together. */

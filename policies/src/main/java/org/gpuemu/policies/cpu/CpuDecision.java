@@ -7,4 +7,7 @@ public sealed interface CpuDecision {
 
   /** No runnable vCPU. */
   record Idle() implements CpuDecision {}
+
+  /** The one {@link Idle} the policies return (a policy is asked at every event: no new one each time). */
+  CpuDecision IDLE = new Idle();
 }

@@ -83,7 +83,10 @@ public final class WeightedFairPolicy implements CpuPolicy {
   /** The vCPU that yielded, avoided by the next picks while it would be the pick ({@link #yielded}); -1 for none. */
   private int skipBuddy = -1;
   private final SortedMap<Integer, Vcpu> vcpus = new TreeMap<>();
-  /** The run queue, CFS's red-black tree: a vCPU is removed before its virtual runtime changes. */
+  /**
+   * The run queue, CFS's red-black tree: a vCPU is removed before its virtual runtime changes, unless it keeps its
+   * place ({@link #ran}).
+   */
   private final NavigableSet<Vcpu> queue =
       new TreeSet<>(Comparator.<Vcpu>comparingLong(v -> v.vruntime).thenComparingInt(v -> v.index));
   private long runnableWeight;
@@ -142,7 +145,7 @@ public final class WeightedFairPolicy implements CpuPolicy {
   @Override
   public CpuDecision pick(long now) {
     if (queue.isEmpty()) {
-      return new CpuDecision.Idle();
+      return CpuDecision.IDLE;
     }
     Vcpu buddy = nextBuddy >= 0 ? vcpus.get(nextBuddy) : null;
     nextBuddy = -1;
@@ -189,9 +192,14 @@ public final class WeightedFairPolicy implements CpuPolicy {
     if (nanos < 0) {
       throw new IllegalArgumentException(NAME + ": vCPU " + vcpu + " ran a negative " + nanos + " ns");
     }
-    boolean queued = v.runnable && queue.remove(v);
     long owed = v.remainder + nanos;
-    v.vruntime += owed / v.weight;
+    long vruntime = v.vruntime + owed / v.weight;
+    // the virtual runtime only grows: a queued vCPU keeps its place unless it passes the next one, and is taken out
+    // and put back (a new tree node) only then; the one runnable vCPU of a core never is
+    Vcpu next = v.runnable ? queue.higher(v) : null;
+    boolean moves = next != null && (vruntime > next.vruntime || vruntime == next.vruntime && v.index > next.index);
+    boolean queued = moves && queue.remove(v);
+    v.vruntime = vruntime;
     v.remainder = owed % v.weight;
     if (queued) {
       queue.add(v);

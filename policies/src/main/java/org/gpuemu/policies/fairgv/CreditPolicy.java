@@ -49,7 +49,7 @@ public final class CreditPolicy implements GuestWaitRule {
   /** Parameter: the hardware queue's depth, requests dispatched and not finished (a count). */
   public static final String MAX_INFLIGHT = FairgvPolicy.MAX_INFLIGHT;
 
-  private static final GpuDecision IDLE = new GpuDecision.Idle();
+  private static final GpuDecision IDLE = GpuDecision.IDLE;
 
   private final String name;
   private final GuestWait guestWait;

@@ -88,7 +88,7 @@ public final class FairgvPolicy implements GpuCentricCoscheduling, SlicesKernels
   /** Parameter: the fewest thread blocks of a sub-kernel (a count; 1,500). */
   public static final String SUB_KERNEL_BLOCKS = "sub-kernel-blocks";
 
-  private static final GpuDecision IDLE = new GpuDecision.Idle();
+  private static final GpuDecision IDLE = GpuDecision.IDLE;
 
   private final boolean collaborative;
   private final long slice;

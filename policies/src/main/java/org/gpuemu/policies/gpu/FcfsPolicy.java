@@ -84,7 +84,7 @@ public final class FcfsPolicy implements GpuPolicy {
   @Override
   public GpuDecision next(long now, int inflight) {
     if (queue.isEmpty() || inflight >= maxInflight) {
-      return new GpuDecision.Idle();
+      return GpuDecision.IDLE;
     }
     GpuWork head = queue.removeFirst();
     ledger.dispatched(head);

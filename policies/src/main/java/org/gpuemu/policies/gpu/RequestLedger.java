@@ -1,20 +1,20 @@
 package org.gpuemu.policies.gpu;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import org.gpuemu.policies.LongLongMap;
 import org.gpuemu.policies.Violations;
 
 /**
  * The bookkeeping every GPU policy shares for its invariants: each request is queued once, dispatched once while
  * it is waiting, completed once while it is in flight, and never more than {@code max-inflight} are in flight.
- * Only waiting and in-flight ids are held, so memory stays bounded by the queue lengths over long runs.
+ * Only waiting and in-flight ids are held, so memory stays bounded by the queue lengths over long runs; they are held
+ * unboxed ({@link LongLongMap} as a set), since every request passes through here.
  */
 public final class RequestLedger {
   private final String policy;
   private final int maxInflight;
-  private final Set<Long> waiting = new HashSet<>();
-  private final Set<Long> inflight = new HashSet<>();
+  private final LongLongMap waiting = new LongLongMap();
+  private final LongLongMap inflight = new LongLongMap();
   private final Violations violations = new Violations();
 
   /** A ledger whose violations name {@code policy}; more than {@code maxInflight} in flight is a violation. */
@@ -25,7 +25,7 @@ public final class RequestLedger {
 
   /** The request entered the policy's queues. */
   public void queued(GpuWork work) {
-    if (inflight.contains(work.id()) || !waiting.add(work.id())) {
+    if (inflight.containsKey(work.id()) || !waiting.put(work.id(), 0)) {
       violations.add(policy + ": request " + work.id() + " of vGPU " + work.vgpu() + " queued twice");
     }
   }
@@ -35,7 +35,7 @@ public final class RequestLedger {
     if (!waiting.remove(work.id())) {
       violations.add(policy + ": dispatched request " + work.id() + " which was not waiting");
     }
-    inflight.add(work.id());
+    inflight.put(work.id(), 0);
     if (inflight.size() > maxInflight) {
       violations.add(policy + ": dispatched request " + work.id() + " making " + inflight.size()
           + " in flight (max-inflight " + maxInflight + ")");

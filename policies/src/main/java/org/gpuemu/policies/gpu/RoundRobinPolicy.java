@@ -138,12 +138,12 @@ public final class RoundRobinPolicy implements GpuPolicy {
   @Override
   public GpuDecision next(long now, int inflight) {
     if (owner >= 0 && ownerMayContinue(now)) {
-      return inflight < maxInflight ? dispatchHead() : new GpuDecision.Idle();
+      return inflight < maxInflight ? dispatchHead() : GpuDecision.IDLE;
     }
     int successor = successor();
     boolean contextSwitch = successor != owner;
     if (successor < 0 || (contextSwitch && inflight > 0) || inflight >= maxInflight) {
-      return new GpuDecision.Idle();
+      return GpuDecision.IDLE;
     }
     if (contextSwitch && owner >= 0) {
       switches++;

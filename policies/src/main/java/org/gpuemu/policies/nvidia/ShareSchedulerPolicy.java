@@ -139,15 +139,15 @@ public final class ShareSchedulerPolicy implements GpuPolicy {
   }
 
   @Override public GpuDecision next(long now, int inflight) {
-    if (queues.isEmpty()) return new GpuDecision.Idle();
+    if (queues.isEmpty()) return GpuDecision.IDLE;
     if (!started) {
-      if (!anyQueued()) return new GpuDecision.Idle();
+      if (!anyQueued()) return GpuDecision.IDLE;
       started = true;
       position = share == Share.FIXED ? turns.length - 1 : queues.lastKey();
       turnEnd = now;
     }
     if (now >= turnEnd) {
-      if (inflight > 0) return new GpuDecision.Idle(); // the turn's last requests drain first; their completion asks again
+      if (inflight > 0) return GpuDecision.IDLE; // the turn's last requests drain first; their completion asks again
       long start = Math.max(turnEnd, lastCompletion);
       int owner = owner();
       if (owner >= 0 && lastCompletion > turnEnd) {
@@ -156,14 +156,14 @@ public final class ShareSchedulerPolicy implements GpuPolicy {
       }
       if (!anyQueued()) { // nothing to run: the round stops here and starts again with the next request
         started = false;
-        return new GpuDecision.Idle();
+        return GpuDecision.IDLE;
       }
       advance(start, now);
     }
     int owner = owner();
     Deque<GpuWork> q = owner >= 0 ? queues.get(owner) : null;
     if (q == null || q.isEmpty()) return new GpuDecision.WakeAt(turnEnd); // its turn idles: no one else may use it
-    if (inflight >= maxInflight) return new GpuDecision.Idle();
+    if (inflight >= maxInflight) return GpuDecision.IDLE;
     GpuWork head = q.removeFirst();
     ledger.dispatched(head);
     return new GpuDecision.Dispatch(head);

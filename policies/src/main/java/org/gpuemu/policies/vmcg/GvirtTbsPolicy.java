@@ -63,7 +63,7 @@ public final class GvirtTbsPolicy implements GpuPolicy {
   /** Parameter: CRBs submitted to the physical ring and not finished, at most (a count). */
   public static final String MAX_INFLIGHT = "max-inflight";
 
-  private static final GpuDecision IDLE = new GpuDecision.Idle();
+  private static final GpuDecision IDLE = GpuDecision.IDLE;
 
   private final long period;
   private final int maxInflight;

@@ -94,7 +94,7 @@ public final class VmcgPolicy implements VmcgInputs {
   /** FLAG of §4.2: whether the GPU is busy. */
   public enum Flag { IDLE, BUSY }
 
-  private static final GpuDecision NOTHING_NOW = new GpuDecision.Idle();
+  private static final GpuDecision NOTHING_NOW = GpuDecision.IDLE;
 
   /** One polling period: the turns in descending CPU time, and the turn holding the engine. */
   private static final class Period {
