@@ -192,6 +192,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
       return ((Plain) next).envelope;
     }
 
+    /** An estimate (Pekko's diagnostics): read from another thread, the walk may see a node taken meanwhile. */
     @Override
     public int numberOfMessages() {
       int n = 0;

@@ -14,6 +14,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.pekko.dispatch.DispatcherPrerequisites;
 import org.apache.pekko.dispatch.ExecutorServiceConfigurator;
 import org.apache.pekko.dispatch.ExecutorServiceFactory;
+import org.apache.pekko.dispatch.MonitorableThreadFactory;
 import org.gpuemu.emulator.clock.Causality;
 
 /**
@@ -36,10 +37,13 @@ public final class DispatcherThread extends ExecutorServiceConfigurator {
 
   @Override
   public ExecutorServiceFactory createExecutorServiceFactory(String id, ThreadFactory threadFactory) {
+    // named as Pekko's own executors name their threads: the system's name, the dispatcher's id, a number
+    ThreadFactory named = threadFactory instanceof MonitorableThreadFactory m ? m.withName(m.name() + "-" + id)
+        : threadFactory;
     return new ExecutorServiceFactory() {
       @Override
       public ExecutorService createExecutorService() {
-        return new Executor(threadFactory);
+        return new Executor(named);
       }
     };
   }
