@@ -12,10 +12,10 @@ import org.apache.pekko.dispatch.Envelope;
  *
  * <p>Its order ({@link #compareTo}): level (model time, then generation), then the tie rank, the sender's stable key,
  * the sender's sequence number, and the arrival at the inbox (written out: a chain of comparator lambdas was not
- * inlined). Published from the sender's thread to the receiver's through the mailbox's concurrent queue; the
- * receiver's fields are written and read on the receiver's thread only.
+ * inlined). Published from the sender's thread to the receiver's through the mailbox's concurrent queue, whose node it
+ * is ({@link CausalMailbox.Node}); the receiver's fields are written and read on the receiver's thread only.
  */
-final class CausalEvent implements Comparable<CausalEvent> {
+final class CausalEvent extends CausalMailbox.Node implements Comparable<CausalEvent> {
   final long stamp;
   /** How many messages it is, at its own stamp, after a timer. */
   final int generation;

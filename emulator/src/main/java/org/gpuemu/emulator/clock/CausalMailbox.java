@@ -1,7 +1,8 @@
 package org.gpuemu.emulator.clock;
 
 import com.typesafe.config.Config;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.ActorCell;
 import org.apache.pekko.actor.ActorRef;
@@ -56,9 +57,48 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     return null;
   }
 
-  /** The queue: a lock-free FIFO, as Pekko's default. */
+  /**
+   * A node of a mailbox's queue: a stamped message's event ({@link CausalEvent}, which is its own node), or a node of
+   * its own for an unstamped envelope ({@link Plain}).
+   */
+  abstract static class Node {
+    volatile Node next;
+  }
+
+  /** An unstamped envelope in the queue (a message sent from outside an event, an inbox's wake-up). */
+  private static final class Plain extends Node {
+    final Envelope envelope;
+
+    Plain(Envelope envelope) {
+      this.envelope = envelope;
+    }
+  }
+
+  private static final VarHandle TAIL;
+  private static final VarHandle NEXT;
+
+  static {
+    try {
+      TAIL = MethodHandles.lookup().findVarHandle(Queue.class, "tail", Node.class);
+      NEXT = MethodHandles.lookup().findVarHandle(Node.class, "next", Node.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /**
+   * The queue: a lock-free FIFO of many producers and one consumer (the mailbox runs on one thread at a time),
+   * D. Vyukov's intrusive MPSC queue: a producer swaps itself in as the tail and links the old tail to it; the consumer
+   * takes from the head. A stamped message's event is the node itself, so a message costs no queue node (Pekko's
+   * default queue, a {@code ConcurrentLinkedQueue}, allocated one for every message).
+   */
   public static final class Queue implements MessageQueue, UnboundedMessageQueueSemantics {
-    private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+    /** Stands in the queue when it would otherwise be empty. */
+    private final Node stub = new Plain(null);
+    /** The next node to take; the consumer's only. */
+    private Node head = stub;
+    /** The last node; swapped by producers. */
+    private volatile Node tail = stub;
     private final AtomicInteger stamped = new AtomicInteger();
     /** Set by the actor's causal inbox as it starts, before it dequeues anything. */
     private volatile boolean causal;
@@ -98,17 +138,44 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     public void enqueue(ActorRef receiver, Envelope handle) {
       CausalEvent sent = CausalInbox.isWakeUp(handle.message()) ? null : Causality.sending(this);
       if (sent == null) {
-        queue.offer(handle);
+        push(new Plain(handle));
       } else {
         sent.envelope = handle;
         stamped.incrementAndGet();
-        queue.offer(sent);
+        push(sent);
       }
+    }
+
+    private void push(Node node) {
+      NEXT.set(node, null); // the stub comes back with the node it was taken before (the swap publishes this)
+      Node previous = (Node) TAIL.getAndSet(this, node);
+      NEXT.setRelease(previous, node);
+    }
+
+    /** The next node, or null when none is (or a producer has not linked its node yet: it schedules the mailbox). */
+    private Node poll() {
+      Node h = head;
+      Node next = (Node) NEXT.getAcquire(h);
+      if (h == stub) {
+        if (next == null) return null;
+        head = next;
+        h = next;
+        next = (Node) NEXT.getAcquire(h);
+      }
+      if (next == null) {
+        if (h != tail) return null; // a producer swapped the tail and is about to link it
+        push(stub);
+        next = (Node) NEXT.getAcquire(h);
+        if (next == null) return null;
+      }
+      head = next;
+      NEXT.set(h, null); // no producer links to it any more: it must not keep the nodes after it alive
+      return h;
     }
 
     @Override
     public Envelope dequeue() {
-      Object next = queue.poll();
+      Node next = poll();
       if (next instanceof CausalEvent e) {
         stamped.decrementAndGet();
         Envelope envelope = e.envelope;
@@ -120,30 +187,34 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
         Causality.onThread().arrived = e;
         return envelope;
       }
-      if (next != null) Causality.onThread().arrived = null;
-      return (Envelope) next;
+      if (next == null) return null;
+      Causality.onThread().arrived = null;
+      return ((Plain) next).envelope;
     }
 
     @Override
     public int numberOfMessages() {
-      return queue.size();
+      int n = 0;
+      for (Node x = head; x != null; x = x.next) if (x != stub) n++;
+      return n;
     }
 
     @Override
     public boolean hasMessages() {
-      return !queue.isEmpty();
+      Node h = head;
+      return h != stub || h.next != null || tail != h;
     }
 
     @Override
     public void cleanUp(ActorRef owner, MessageQueue deadLetters) {
-      Object next;
-      while ((next = queue.poll()) != null) {
+      Node next;
+      while ((next = poll()) != null) {
         if (next instanceof CausalEvent e) {
           stamped.decrementAndGet();
           if (e.counted) partition.done(e.stamp, e.generation);
           deadLetters.enqueue(owner, e.envelope);
         } else {
-          deadLetters.enqueue(owner, (Envelope) next);
+          deadLetters.enqueue(owner, ((Plain) next).envelope);
         }
       }
     }

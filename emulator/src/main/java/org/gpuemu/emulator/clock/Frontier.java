@@ -60,7 +60,14 @@ public final class Frontier {
   /** The entry of the bound's model time (null: nothing outstanding). */
   private OutstandingTimes.Stamp earliest;
   private final Waiters waiting = new Waiters();
-  private volatile Level bound = Level.TOP;
+  /**
+   * The bound, written under the lock and read without it as a sequence lock: the version is odd while the two fields
+   * change, and a reader that saw it odd or changed reads again. Two fields, not a {@link Level}: the bound moves with
+   * almost every event, and a {@code Level} for each move was an allocation per event.
+   */
+  private volatile int boundVersion;
+  private volatile long boundStamp = Long.MAX_VALUE;
+  private volatile int boundGeneration = Integer.MAX_VALUE;
   /**
    * How many times the bound went down (an event added below it): a partitioned run's event reads several frontiers
    * one after the other, and an event moving from one not yet read to one already read lowers the latter
@@ -79,7 +86,34 @@ public final class Frontier {
 
   /** The earliest level of an event not yet handled ({@link Level#TOP}: none). */
   public Level bound() {
-    return bound;
+    long stamp;
+    int generation;
+    synchronized (this) {
+      stamp = boundStamp;
+      generation = boundGeneration;
+    }
+    return stamp == Long.MAX_VALUE && generation == Integer.MAX_VALUE ? Level.TOP : new Level(stamp, generation);
+  }
+
+  /** Under the lock: the bound moves to ({@code stamp}, {@code generation}). */
+  private void setBound(long stamp, int generation) {
+    boundVersion++;
+    boundStamp = stamp;
+    boundGeneration = generation;
+    boundVersion++;
+  }
+
+  /** Whether ({@code stamp}, {@code generation}) is at or before the bound, read as one (the sequence lock). */
+  private boolean atOrBeforeBound(long stamp, int generation) {
+    for (int attempt = 0; attempt < 4; attempt++) {
+      int version = boundVersion;
+      long s = boundStamp;
+      int g = boundGeneration;
+      if ((version & 1) == 0 && version == boundVersion) return compare(stamp, generation, s, g) <= 0;
+    }
+    synchronized (this) { // the writer was descheduled while it wrote: wait for it
+      return compare(stamp, generation, boundStamp, boundGeneration) <= 0;
+    }
   }
 
   /** An event at ({@code stamp}, {@code generation}) came into being. */
@@ -92,9 +126,9 @@ public final class Frontier {
         if (earliest == null || stamp < earliest.stamp) earliest = s;
       }
       s.add(generation);
-      if (s == earliest && compare(stamp, generation, bound.stamp(), bound.generation()) < 0) {
+      if (s == earliest && compare(stamp, generation, boundStamp, boundGeneration) < 0) {
         lowered++;
-        bound = new Level(stamp, generation);
+        setBound(stamp, generation);
       }
     }
   }
@@ -118,17 +152,18 @@ public final class Frontier {
         outstanding.remove(s);
         earliest = outstanding.first();
       }
-      Level next = earliest == null ? Level.TOP : new Level(earliest.stamp, earliest.first);
-      bound = next;
+      long nextStamp = earliest == null ? Long.MAX_VALUE : earliest.stamp;
+      int nextGeneration = earliest == null ? Integer.MAX_VALUE : earliest.first;
+      setBound(nextStamp, nextGeneration);
       // a waiter waits for its own event, which is outstanding: past a cap, every waiter is past it too
-      if (!waiting.firstAtOrBefore(next.stamp(), next.generation()) || next.compareTo(cap) > 0
-          || next.compareTo(pausedAt) > 0) {
+      if (!waiting.firstAtOrBefore(nextStamp, nextGeneration) || after(nextStamp, nextGeneration, cap)
+          || after(nextStamp, nextGeneration, pausedAt)) {
         return;
       }
       first = waiting.firstWaiter();
       firstToken = waiting.firstToken();
       waiting.removeFirst();
-      while (waiting.firstAtOrBefore(next.stamp(), next.generation())) {
+      while (waiting.firstAtOrBefore(nextStamp, nextGeneration)) {
         if (more == null || n == more.length) {
           more = more == null ? new Waiter[4] : Arrays.copyOf(more, 2 * n);
           moreTokens = moreTokens == null ? new long[4] : Arrays.copyOf(moreTokens, 2 * n);
@@ -189,12 +224,11 @@ public final class Frontier {
 
   /** Whether an event at ({@code stamp}, {@code generation}) may be handled now (no wait is registered). */
   public boolean mayGo(long stamp, int generation) {
-    Level b = bound;
-    Level c = cap;
-    Level p = pausedAt;
-    return compare(stamp, generation, b.stamp(), b.generation()) <= 0
-        && compare(stamp, generation, c.stamp(), c.generation()) <= 0
-        && compare(stamp, generation, p.stamp(), p.generation()) <= 0;
+    return atOrBeforeBound(stamp, generation) && !after(stamp, generation, cap) && !after(stamp, generation, pausedAt);
+  }
+
+  private static boolean after(long stamp, int generation, Level level) {
+    return compare(stamp, generation, level.stamp(), level.generation()) > 0;
   }
 
   /**
@@ -204,7 +238,7 @@ public final class Frontier {
    * Returns the level the run is paused at. A second pause keeps the first's level.
    */
   public synchronized Level pause(long clockNanos) {
-    Level b = bound;
+    Level b = bound();
     Level clock = new Level(clockNanos, Integer.MAX_VALUE);
     return pauseAt(b.compareTo(clock) <= 0 ? b : clock);
   }
@@ -236,7 +270,8 @@ public final class Frontier {
     synchronized (this) {
       if (pausedAt == Level.TOP) return;
       pausedAt = Level.TOP;
-      Level upTo = bound.compareTo(cap) <= 0 ? bound : cap;
+      Level b = bound();
+      Level upTo = b.compareTo(cap) <= 0 ? b : cap;
       while (waiting.firstAtOrBefore(upTo.stamp(), upTo.generation())) {
         wake.add(waiting.firstWaiter());
         tokens.add(waiting.firstToken());
@@ -262,7 +297,7 @@ public final class Frontier {
   /** Whether the run is frozen and every event up to its end has been handled. */
   public boolean settled() {
     Level c = cap;
-    return c != Level.TOP && bound.compareTo(c) > 0;
+    return c != Level.TOP && bound().compareTo(c) > 0;
   }
 
   /** Outstanding events (diagnostics and tests). */
@@ -272,6 +307,6 @@ public final class Frontier {
 
   @Override
   public synchronized String toString() {
-    return "Frontier[bound " + bound + ", " + outstanding.size() + " model times, " + waiting.size() + " waiting]";
+    return "Frontier[bound " + bound() + ", " + outstanding.size() + " model times, " + waiting.size() + " waiting]";
   }
 }
