@@ -17,16 +17,18 @@ public record ComputeLoop(String name, String description, long cpuNanos, long k
     long syncNanos, long iterations) implements Workload {
 
   @Override public Program start(long seed) {
-    KernelSpec kernel = KernelSpec.cd(name + "/kernel", kernelNanos);
-    KernelSpec copy = KernelSpec.cd(name + "/copy", syncNanos);
+    // steps are immutable: every iteration hands out the same three
+    Step burst = new Step.CpuBurst(cpuNanos);
+    Step launch = new Step.LaunchKernel(KernelSpec.cd(name + "/kernel", kernelNanos));
+    Step sync = new Step.SyncCall(KernelSpec.cd(name + "/copy", syncNanos));
     ArrayDeque<Step> pending = new ArrayDeque<>();
     long[] done = {0};
     return now -> {
       if (pending.isEmpty()) {
         if (done[0]++ >= iterations) return null;
-        pending.add(new Step.CpuBurst(cpuNanos));
-        for (int i = 0; i < asyncPerIter; i++) pending.add(new Step.LaunchKernel(kernel));
-        pending.add(new Step.SyncCall(copy));
+        pending.add(burst);
+        for (int i = 0; i < asyncPerIter; i++) pending.add(launch);
+        pending.add(sync);
       }
       return pending.poll();
     };
