@@ -27,6 +27,16 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class ForkLock implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
   private static final String FILE = System.getProperty("gpuemu.test.fork-lock", "");
+
+  static {
+    // the build points each fork's java.io.tmpdir at a folder of its own; make it here, before any test asks for a
+    // temporary file, so that any fork number (and an IDE that copies the build's argLine) finds it
+    try {
+      java.nio.file.Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
   private static FileChannel lock;
   private static FileChannel gate;
   /** The lock this JVM holds now (one test class runs at a time in a fork), null when none. */

@@ -24,10 +24,10 @@ import java.util.List;
  * consequences are added while it is handled, before it is done, so the bound never passes them. Inboxes whose next
  * event is later than the bound {@link #releasable park} and are woken when the bound reaches it.
  *
- * <p>Thread-safe: one lock, held for a few array operations; the bound itself is read without it. The counts are
- * kept per model time ({@link OutstandingTimes}: a hash table and a heap of primitive times) and, within one, per
- * generation (an array): most events are added and done at the bound's own model time, which is found without
- * either.
+ * <p>Thread-safe: one lock, held for a few array operations; an event's check against the bound ({@code mayGo})
+ * reads it without the lock. The counts are kept per model time ({@link OutstandingTimes}: a hash table and a heap
+ * of primitive times) and, within one, per generation (an array): most events are added and done at the bound's own
+ * model time, which is found without either.
  */
 public final class Frontier {
 

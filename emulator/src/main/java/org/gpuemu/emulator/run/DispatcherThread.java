@@ -89,6 +89,11 @@ public final class DispatcherThread extends ExecutorServiceConfigurator {
       }
       others.offer(task);
       othersPending = true;
+      // shut down between the check above and the offer: the thread may have left already, so take the task back
+      // (if it is still there) and refuse it, as ThreadPoolExecutor re-checks after queueing
+      if (shutdown && others.remove(task)) {
+        throw new RejectedExecutionException("the dispatcher thread is shut down");
+      }
       if (idle) LockSupport.unpark(thread);
     }
 
@@ -124,6 +129,10 @@ public final class DispatcherThread extends ExecutorServiceConfigurator {
       } catch (Throwable t) {
         Thread.UncaughtExceptionHandler handler = thread.getUncaughtExceptionHandler();
         if (handler != null) handler.uncaughtException(thread, t);
+      } finally {
+        // an interrupt a task left set would make every later park return at once (a busy loop when idle);
+        // ThreadPoolExecutor clears it between tasks too
+        Thread.interrupted();
       }
     }
 
