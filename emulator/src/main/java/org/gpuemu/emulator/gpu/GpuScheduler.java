@@ -62,7 +62,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final TimerScheduler<Command> timers;
   private final PolicyParts needs;
   private final CoreParts parts;
-  private final Map<Integer, ActorRef<Scheduling.ToVgpu>> vgpus = new HashMap<>();
+  private final Map<Integer, Scheduling.VgpuEnd> vgpus = new HashMap<>();
   /** After a crash; what outlives it: what joined, the incarnation, the dispatch count ({@code recovery.held}). */
   private final SchedulerRecovery recovery;
   private long clock;
