@@ -233,14 +233,15 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     return newReceiveBuilder()
         .onMessage(Run.class, this::onRun)
-        .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Finish.class, this::onFinish)
+        .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Release.class, this::onRelease)
+        .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Boost.class, this::onBoost)
         .onMessage(CoscheduleGpu.class, m -> ledger.coscheduled(m, this))
-        .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Report.class, this::onReport)
         .onMessage(Stall.class, this::onStall)
         .onMessage(StallEnded.class, this::onStallEnded)

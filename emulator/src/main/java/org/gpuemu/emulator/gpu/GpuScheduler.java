@@ -103,10 +103,11 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     var routes = newReceiveBuilder()
-        .onMessage(Join.class, this::onJoin)
         .onMessage(Queued.class, this::onQueued)
         .onMessage(Completed.class, this::onCompleted)
+        .onMessage(Join.class, this::onJoin)
         .onMessage(Leave.class, this::onLeave)
         .onMessage(Wake.class, this::onWake)
         .onMessage(Scheduling.Begin.class, m -> onBegin())

@@ -166,12 +166,13 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     return newReceiveBuilder()
+        .onMessage(CpuDone.class, this::onCpuDone)
+        .onMessage(SyncReturned.class, this::onSyncReturned)
         .onMessage(Start.class, m -> onStart())
         .onMessage(Continue.class, m -> onContinue())
         .onMessage(Stop.class, this::onStop)
-        .onMessage(CpuDone.class, this::onCpuDone)
-        .onMessage(SyncReturned.class, this::onSyncReturned)
         .onMessage(PresentReturned.class, this::onPresentReturned)
         .onMessage(FlushReturned.class, m -> onAnswered())
         .onMessage(AgentWork.class, m -> { guest.agentWork(m); return Behaviors.same(); })

@@ -148,14 +148,15 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     return newReceiveBuilder()
-        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos(), m.call()))
         .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo(), m.atNanos(), m.call()))
+        .onMessage(FromScheduler.class, this::onScheduler)
+        .onMessage(KernelFinished.class, this::onKernelFinished)
+        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos(), m.call()))
         .onMessage(Present.class, this::onPresent)
         .onMessage(Flush.class, this::onFlush)
         .onMessage(Transmitted.class, this::onTransmitted)
-        .onMessage(FromScheduler.class, this::onScheduler)
-        .onMessage(KernelFinished.class, this::onKernelFinished)
         .onMessage(Drain.class, this::onDrain)
         .onMessage(Report.class, this::onReport)
         .onMessage(CpuTime.class, this::onCpuTime)
