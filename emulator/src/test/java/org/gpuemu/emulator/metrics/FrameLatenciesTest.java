@@ -3,6 +3,8 @@ package org.gpuemu.emulator.metrics;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
+import java.util.SplittableRandom;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /** Frame latencies per VM and over all VMs; a VM's histogram exists only once it has a frame. */
@@ -45,5 +47,22 @@ class FrameLatenciesTest {
     FrameLatencies f = new FrameLatencies(1);
     f.record(0, 400);
     assertEquals(1, of(f, 0).latencyMaxUs());
+  }
+
+  @Test
+  void theMedianOverAll_isTheMedianOfEveryFrameRecordedInOneHistogram() {
+    // VMs of different ranges (one grows its histogram to seconds, one stays under a millisecond), summed at the
+    // end: the same value, to the bucket, as one histogram fed every frame as it came
+    FrameLatencies f = new FrameLatencies(4);
+    Histogram direct = new Histogram(3);
+    SplittableRandom random = new SplittableRandom(7);
+    long[] rangeUs = {900, 40_000, 3_000_000, 17_000};
+    for (int i = 0; i < 20_000; i++) {
+      int vm = random.nextInt(4);
+      long us = 1 + random.nextLong(rangeUs[vm]);
+      f.record(vm, us * 1_000 + random.nextInt(1_000));
+      direct.recordValue(us);
+    }
+    assertEquals(direct.getValueAtPercentile(50) * 1_000, f.medianNanos());
   }
 }
