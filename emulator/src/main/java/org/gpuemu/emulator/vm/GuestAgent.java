@@ -99,7 +99,7 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
   private final ActorRef<MetricsHub.Command> metrics;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final ActorRef<VCpu.Command> vgpuAnswers;
+  private final VGpu.AnswerTo vgpuAnswers;
   private final ActorRef<Scheduling.ToAgent> controllerMessages;
   /** The Present in flight and the request ids: outlive a crash. */
   private final AgentLedger ledger;
@@ -139,7 +139,8 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     this.run = run;
     this.timers = timers;
     this.pacer = new SlaPacer(SlaPacer.targetLatencyNanos(vm.slaFps()), DEFAULT_HISTORY);
-    this.vgpuAnswers = ctx.messageAdapter(VCpu.Command.class, FromVgpu::new);
+    ActorRef<Command> self = ctx.getSelf();
+    this.vgpuAnswers = answer -> self.tell(new FromVgpu(answer)); // the vGPU's answers, in this actor's protocol
     this.controllerMessages = ctx.messageAdapter(Scheduling.ToAgent.class, FromController::new);
     controller.tell(new Scheduling.AgentJoin(vgpuIndex, controllerMessages));
   }

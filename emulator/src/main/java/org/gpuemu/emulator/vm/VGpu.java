@@ -59,14 +59,37 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
    * End of frame, submitting {@code tail} (null: nothing; its id {@code tailCall}) first:
    * {@link VCpu.PresentReturned} once the frame is in the driver's buffer and the buffer has room.
    */
-  public record Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
-      implements Command {}
+  public record Present(AnswerTo replyTo, KernelSpec tail, long atNanos, long tailCall, long call)
+      implements Command {
+    public Present(ActorRef<VCpu.Command> replyTo, KernelSpec tail, long atNanos, long tailCall, long call) {
+      this(AnswerTo.of(replyTo), tail, atNanos, tailCall, call);
+    }
+  }
 
   /**
    * {@link VCpu.FlushReturned} once everything recorded so far has completed on the GPU (Direct3D 9's event query
    * polled with {@code D3DGETDATA_FLUSH}: {@link VgpuAnswers}).
    */
-  public record Flush(ActorRef<VCpu.Command> replyTo, long call) implements Command {}
+  public record Flush(AnswerTo replyTo, long call) implements Command {
+    public Flush(ActorRef<VCpu.Command> replyTo, long call) {
+      this(AnswerTo.of(replyTo), call);
+    }
+  }
+
+  /**
+   * Where a {@link Present}'s or {@link Flush}'s answer goes. The guest agent answers itself in its own protocol, in
+   * place of a message adapter: an adapted answer costs a wrapper and the lookup of the receiver's adapters, twice a
+   * frame. Called on the vGPU's actor as it answers, so the message is sent from the event that answers, as any reply
+   * is.
+   */
+  public interface AnswerTo {
+    void answer(VCpu.Command answer);
+
+    /** Tells {@code ref} the answer (a vCPU). */
+    static AnswerTo of(ActorRef<VCpu.Command> ref) {
+      return ref::tell;
+    }
+  }
 
   /** A guest's {@code call} (request {@code id}) over a faulty channel, given up at {@code giveUp}: GuestChannel. */
   public record Transmitted(Command call, long id, long giveUp, ActorRef<VCpu.Command> ackTo) implements Command {}

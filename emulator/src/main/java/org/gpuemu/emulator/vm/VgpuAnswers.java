@@ -58,7 +58,7 @@ final class VgpuAnswers {
     while (!flushes.isEmpty() && oldestOutstanding > flushes.peek().upToId()) {
       VgpuRequests.Waiter w = flushes.poll();
       ledger.answered(w.call(), at);
-      w.replyTo().tell(VCpu.FlushReturned.INSTANCE);
+      w.replyTo().answer(VCpu.FlushReturned.INSTANCE);
     }
     while (!framesInFlight.isEmpty() && oldestOutstanding > framesInFlight.peek()) {
       framesInFlight.poll();
@@ -68,7 +68,7 @@ final class VgpuAnswers {
       ledger.answered(b.call(), Math.max(b.atNanos(), at));
       // answered at the model time of the event that released it, never before it was issued. Space sharing only
       // for now: the other papers' figures were measured with wall-clock answers and would need re-measuring
-      b.replyTo().tell(b.atNanos() < 0 || !timedPresents ? VCpu.PresentReturned.UNTIMED
+      b.replyTo().answer(b.atNanos() < 0 || !timedPresents ? VCpu.PresentReturned.UNTIMED
           : new VCpu.PresentReturned(Math.max(b.atNanos(), at)));
     }
   }

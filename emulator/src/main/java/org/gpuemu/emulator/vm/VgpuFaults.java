@@ -88,11 +88,11 @@ final class VgpuFaults {
     }
     for (VgpuRequests.Blocked b : answers.presents) {
       ledger.failed(b.call(), reason, at);
-      b.replyTo().tell(new VCpu.PresentReturned(b.atNanos() < 0 ? -1 : at, reason));
+      b.replyTo().answer(new VCpu.PresentReturned(b.atNanos() < 0 ? -1 : at, reason));
     }
     for (VgpuRequests.Waiter w : answers.flushes) {
       ledger.failed(w.call(), reason, at);
-      w.replyTo().tell(VCpu.FlushReturned.INSTANCE);
+      w.replyTo().answer(VCpu.FlushReturned.INSTANCE);
     }
     for (ActorRef<VGpu.Drained> d : drains) d.tell(new VGpu.Drained(vgpu));
   }

@@ -106,7 +106,7 @@ final class VgpuModel {
   }
 
   /** End of frame (its tail already {@link #call called}): blocks {@code replyTo} until the frame is handed on. */
-  void present(ActorRef<VCpu.Command> replyTo, long atNanos, long call) {
+  void present(VGpu.AnswerTo replyTo, long atNanos, long call) {
     if (reportFrames) toScheduler.accept(new Scheduling.Presented(vgpu, ledger.frame, frameRequests));
     ledger.frame++;
     frameRequests = 0;
@@ -116,7 +116,7 @@ final class VgpuModel {
   }
 
   /** A Flush at {@code now}: answered once every request recorded so far has completed. */
-  void flush(ActorRef<VCpu.Command> replyTo, long call, long now) {
+  void flush(VGpu.AnswerTo replyTo, long call, long now) {
     ledger.submitted++;
     long upTo = ((long) vgpu << ID_SHIFT) | (ledger.seq - 1);
     answers.flush(new Waiter(upTo, replyTo, call));

@@ -16,8 +16,8 @@ final class VgpuRequests {
       long frame, long call) {}
 
   /** A blocked Present: who waits, the model time it was issued (-1: untimed) and its request id. */
-  record Blocked(ActorRef<VCpu.Command> replyTo, long atNanos, long call) {}
+  record Blocked(VGpu.AnswerTo replyTo, long atNanos, long call) {}
 
   /** A Flush waiting for every request up to {@code upToId} to have completed on the GPU; {@code call}: its id. */
-  record Waiter(long upToId, ActorRef<VCpu.Command> replyTo, long call) {}
+  record Waiter(long upToId, VGpu.AnswerTo replyTo, long call) {}
 }

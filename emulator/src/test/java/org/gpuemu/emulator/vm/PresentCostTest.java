@@ -104,13 +104,13 @@ class PresentCostTest {
       for (int b = 0; b < batches; b++) vgpu.call(KernelSpec.cd("f" + f + "b" + b, batchGpu), 0, null, recorded, -1);
       long presentStart = recorded;
       if (flush) {
-        vgpu.flush(guest.getRef(), -1, recorded);
+        vgpu.flush(VGpu.AnswerTo.of(guest.getRef()), -1, recorded);
         presentStart = waitFor(VCpu.FlushReturned.class, recorded);
       }
       long handedOn = presentStart + PRESENT; // the call's own CPU work, then the vGPU
       runGpuUntil(handedOn);
       now = Math.max(now, handedOn);
-      vgpu.present(guest.getRef(), handedOn, -1);
+      vgpu.present(VGpu.AnswerTo.of(guest.getRef()), handedOn, -1);
       long answered = waitFor(VCpu.PresentReturned.class, handedOn);
       costs.add(PRESENT + answered - handedOn);
       t = answered;

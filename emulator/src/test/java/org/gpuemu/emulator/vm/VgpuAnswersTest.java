@@ -23,7 +23,7 @@ class VgpuAnswersTest {
   @Test
   void flush_returnsOnlyOnceEveryRequestBeforeItHasRunOnTheGpu_notWhenTheyReachTheDriver() {
     TreeSet<Long> outstanding = new TreeSet<>(List.of(1L, 2L, 3L));
-    answers.flush(new VgpuRequests.Waiter(3, guest.getRef(), history.submitted(0, 0)));
+    answers.flush(new VgpuRequests.Waiter(3, VGpu.AnswerTo.of(guest.getRef()), history.submitted(0, 0)));
     // the runtime's queue is empty (all three are in the driver's buffer or on the GPU): not yet
     answers.release(10, true, outstanding.first());
     assertFalse(guest.hasMessages(), "requests 1-3 are handed to the driver but have not run");
@@ -40,14 +40,15 @@ class VgpuAnswersTest {
 
   @Test
   void flush_withNothingOutstanding_returnsAtOnce() {
-    answers.flush(new VgpuRequests.Waiter(7, guest.getRef(), history.submitted(0, 0)));
+    answers.flush(new VgpuRequests.Waiter(7, VGpu.AnswerTo.of(guest.getRef()), history.submitted(0, 0)));
     answers.release(5, true, Long.MAX_VALUE); // nothing outstanding
     assertTrue(guest.hasMessages());
   }
 
   @Test
   void present_afterAWaitingFlush_findsTheBufferEmpty_andReturnsAtOnce() {
-    answers.present(new VgpuRequests.Blocked(guest.getRef(), 40, history.submitted(0, 40)), Long.MIN_VALUE);
+    answers.present(new VgpuRequests.Blocked(VGpu.AnswerTo.of(guest.getRef()), 40, history.submitted(0, 40)),
+        Long.MIN_VALUE);
     answers.release(40, true, Long.MAX_VALUE); // nothing outstanding
     assertEquals(VCpu.PresentReturned.UNTIMED, guest.receiveMessage());
   }

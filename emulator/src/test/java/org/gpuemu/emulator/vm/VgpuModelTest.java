@@ -73,7 +73,7 @@ class VgpuModelTest {
     VgpuModel vgpu = model(1, Slicer.NONE);
     vgpu.call(KernelSpec.cd("a", MS), 0, null, 0, -1);
     vgpu.call(KernelSpec.cd("b", MS), 0, null, 0, -1);
-    vgpu.present(guest.getRef(), 0, -1);
+    vgpu.present(VGpu.AnswerTo.of(guest.getRef()), 0, -1);
     assertFalse(guest.hasMessages(), "b is still in the runtime's queue");
     vgpu.finished(ran(queued().get(0), MS, MS, null));
     vgpu.roomAt(MS);
