@@ -38,6 +38,17 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   /** A wake-up of its own (after the actor changed its behavior): one for every inbox, it carries nothing else. */
   private static final WakeUp WAKE_SELF = new WakeUp(0);
 
+  /**
+   * The frontier's wake-up as the actor's mailbox hands it over ({@link CausalMailbox.Queue#wake}): its token is the
+   * thread's {@link Causality.OnThread#woken}.
+   */
+  static final Object FRONTIER_WAKE = new Object() {
+    @Override
+    public String toString() {
+      return "FrontierWake";
+    }
+  };
+
   /** Whether {@code message} is an inbox's wake-up (the mailbox stamps nothing for it). */
   static boolean isWakeUp(Object message) {
     return message instanceof WakeUp;
@@ -68,7 +79,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private long registration;
   private long registrations;
   /** What the frontier wakes: this inbox, with the token of the wait (one object for every wait of the inbox). */
-  private final Frontier.Waiter waiter = token -> self.tell(new WakeUp(token));
+  private final Frontier.Waiter waiter = token -> {
+    if (mailbox != null) {
+      mailbox.wake(token);
+    } else {
+      self.tell(new WakeUp(token));
+    }
+  };
 
   private CausalInbox(Causality run, boolean observer) {
     super(Object.class);
@@ -131,9 +148,10 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     CausalInbox before = t.actor;
     t.actor = this;
     try {
-      if (msg instanceof WakeUp w) {
-        if (w.token() != 0 && w.token() != registration) return Behaviors.same(); // an earlier wait, superseded
-        if (w.token() != 0) registration = 0;
+      if (msg == FRONTIER_WAKE || msg instanceof WakeUp) {
+        long token = msg == FRONTIER_WAKE ? t.woken : ((WakeUp) msg).token();
+        if (token != 0 && token != registration) return Behaviors.same(); // an earlier wait, superseded
+        if (token != 0) registration = 0;
         return release(ctx, target, t, null);
       }
       CausalEvent event = stamp(msg, t.arrived);
