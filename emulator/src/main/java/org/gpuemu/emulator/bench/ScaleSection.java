@@ -133,22 +133,28 @@ final class ScaleSection {
   private static Heap heap(BenchPlan plan, Runs runs, Consumer<String> progress) throws Exception {
     int few = plan.heapIdleVms().get(0);
     int many = plan.heapIdleVms().get(1);
-    long fewBytes = idleHeap(runs, few);
-    long manyBytes = idleHeap(runs, many);
+    long fewBytes = idleHeap(runs, few, null);
+    long manyBytes = idleHeap(runs, many, null);
     Heap heap = Heap.of(few, fewBytes, many, manyBytes);
     progress.accept(String.format(Locale.ROOT, "scale: heap %,d idle VMs %,d KiB, %,d idle VMs %,d KiB -> %,d bytes per"
         + " idle VM", few, fewBytes / 1024, many, manyBytes / 1024, heap.bytesPerIdleVm()));
     return heap;
   }
 
-  /** Heap in use, after a full GC, one emulated second into a run of {@code vms} idle VMs. */
-  private static long idleHeap(Runs runs, int vms) throws Exception {
+  /**
+   * Heap in use, after a full GC, one emulated second into a run of {@code vms} idle VMs; {@code afterMeasure} (or
+   * null) runs right after the measure, while the VMs still live.
+   */
+  static long idleHeap(Runs runs, int vms, Runnable afterMeasure) throws Exception {
     ScenarioText text = new ScenarioText("heap-" + vms + "-idle-vms",
         vms + " VMs that never start (start-delay beyond the end): the heap of idle VMs")
         .durationSeconds(2)
         .vms("vm", vms, "workload = " + WORKLOAD + ", start-delay = 1h");
     AtomicLong used = new AtomicLong(-1);
-    runs.run(text, 1.0, () -> used.set(usedHeapAfterGc()));
+    runs.run(text, 1.0, () -> {
+      used.set(usedHeapAfterGc());
+      if (afterMeasure != null) afterMeasure.run();
+    });
     if (used.get() < 0) throw new IllegalStateException("the idle-VM run ended before its heap was measured");
     return used.get();
   }

@@ -1,11 +1,9 @@
 package org.gpuemu.emulator.cpu;
 
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import org.gpuemu.emulator.cpu.CoreRequests.Request;
 import org.gpuemu.policies.cpu.CpuDecision;
 import org.gpuemu.policies.cpu.CpuPolicy;
 
@@ -56,30 +54,10 @@ final class CoreModel<R> {
   /** The vCPU number of host work. */
   static final int HOST = CpuScheduler.HOST;
 
-  private static final class Request<R> {
-    final int vcpu;
-    final R replyTo;
-    final long requestedAt;
-    /** Host work: runs before every vCPU, unknown to the policy. */
-    final boolean host;
-    final int weight;
-    long remaining;
-    long ran;
-
-    Request(int vcpu, int weight, long nanos, R replyTo, long requestedAt, boolean host) {
-      this.vcpu = vcpu;
-      this.weight = weight;
-      this.host = host;
-      this.remaining = nanos;
-      this.replyTo = replyTo;
-      this.requestedAt = requestedAt;
-    }
-  }
-
   private final CpuPolicy policy;
   private final long switchNanos;
   private final Effects<R> effects;
-  private final Map<Integer, Request<R>> requests = new HashMap<>();
+  private final CoreRequests<R> requests = new CoreRequests<>();
   private final ArrayDeque<Request<R>> hostWork = new ArrayDeque<>();
   /** Stalled vCPUs (faults): they get no core until their stall ends. */
   private final Set<Integer> stalled = new HashSet<>();
@@ -124,7 +102,12 @@ final class CoreModel<R> {
 
   /** Whether vCPU {@code vcpu} has a request here. */
   boolean hasRequest(int vcpu) {
-    return requests.containsKey(vcpu);
+    return requests.contains(vcpu);
+  }
+
+  /** Whether vCPU {@code vcpu} is stalled (empty unless a fault stalls one: the number is not boxed then). */
+  private boolean isStalled(int vcpu) {
+    return !stalled.isEmpty() && stalled.contains(vcpu);
   }
 
   /** Whether vCPU {@code vcpu}'s request is running on the core now. */
@@ -139,7 +122,7 @@ final class CoreModel<R> {
 
   /** Whether a boost of {@code vcpu} would change anything: it has a request, is not on the core, not stalled. */
   boolean boostable(int vcpu) {
-    return requests.containsKey(vcpu) && !runs(vcpu) && held != vcpu && !stalled.contains(vcpu);
+    return requests.contains(vcpu) && !runs(vcpu) && held != vcpu && !isStalled(vcpu);
   }
 
   /** vCPU {@code vcpu} asks for {@code nanos} of CPU time ({@link Long#MAX_VALUE}: spin until {@link #finish}). */
@@ -154,9 +137,8 @@ final class CoreModel<R> {
    */
   void run(int vcpu, int weight, long nanos, R replyTo, long now, boolean yields) {
     if (held == vcpu && now > heldAt) release(vcpu, heldAt); // it blocked in between: not a hold
-    Request<R> r = new Request<>(vcpu, weight, nanos, replyTo, now, false);
-    requests.put(vcpu, r);
-    if (stalled.contains(vcpu)) return; // runnable once the stall ends
+    Request<R> r = requests.put(vcpu, weight, nanos, replyTo, now);
+    if (isStalled(vcpu)) return; // runnable once the stall ends
     policy.runnable(vcpu, weight, now);
     if (held == vcpu && yields) {
       held = -1;
@@ -260,7 +242,7 @@ final class CoreModel<R> {
     if (r == null) return;
     if (current == r) now = stopCurrent(now);
     complete(r, now);
-    if (!stalled.contains(vcpu)) policy.blocked(vcpu, now);
+    if (!isStalled(vcpu)) policy.blocked(vcpu, now);
     dispatch(now);
   }
 
@@ -291,7 +273,7 @@ final class CoreModel<R> {
       complete(r, now);
     }
     while (!hostWork.isEmpty()) complete(hostWork.poll(), now);
-    for (int vcpu : new TreeSet<>(requests.keySet())) complete(requests.get(vcpu), now);
+    for (int vcpu : requests.liveVcpus()) complete(requests.get(vcpu), now);
   }
 
   /** vCPU {@code vcpu} gets no core from {@code now} until {@link #stallEnded}. */

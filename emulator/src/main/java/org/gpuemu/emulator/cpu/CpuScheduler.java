@@ -44,10 +44,14 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
    * the model time rather than the message's arrival keeps message latency out of emulated time. {@code yields}:
    * the vCPU, holding the core after its request ended, yields it before this request ({@link CoreModel#run}).
    */
-  public record Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos, boolean yields)
+  public record Run(int vcpu, int weight, long nanos, DoneTo replyTo, long atNanos, boolean yields)
       implements Command {
-    public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) {
+    public Run(int vcpu, int weight, long nanos, DoneTo replyTo, long atNanos) {
       this(vcpu, weight, nanos, replyTo, atNanos, false);
+    }
+
+    public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo, long atNanos) {
+      this(vcpu, weight, nanos, DoneTo.of(replyTo), atNanos, false);
     }
 
     public Run(int vcpu, int weight, long nanos, ActorRef<Done> replyTo) {
@@ -124,6 +128,29 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     }
   }
 
+  /**
+   * Where the answer to a {@link Run} goes. A vCPU answers itself in its own protocol, one message it makes from these
+   * figures, in place of a message adapter: an adapted reply costs a wrapper for the adapter's reference, another for
+   * the registered adapters' lookup and that lookup in the receiver's interpreter, on every CPU request. Called on the
+   * core's actor as it answers, so the message is sent from the event that ended the request, as any reply is.
+   */
+  public interface DoneTo {
+    /** The request of {@code vcpu} ended at {@code endNanos}: the fields of {@link Done}. */
+    void done(int vcpu, long ranNanos, long stealNanos, long endNanos, long remainingNanos);
+
+    /** Answers {@code ref} with a {@link Done}. */
+    static DoneTo of(ActorRef<Done> ref) {
+      return new DoneRef(ref);
+    }
+  }
+
+  /** {@link DoneTo} as a {@link Done} told to an actor (host work's requesters, tests). */
+  public record DoneRef(ActorRef<Done> ref) implements DoneTo {
+    @Override public void done(int vcpu, long ranNanos, long stealNanos, long endNanos, long remainingNanos) {
+      ref.tell(new Done(vcpu, ranNanos, stealNanos, endNanos, remainingNanos));
+    }
+  }
+
   /** A core's final figures; {@code switches}: context switches it paid for ({@code host.vcpu-switch}). */
   public record CoreReport(int core, long busyNanos, long switches, List<String> violations) {}
 
@@ -136,7 +163,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   private final CpuPolicy policy;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
-  private final CoreModel<ActorRef<Done>> model;
+  private final CoreModel<DoneTo> model;
   /** The model time of the core's latest event: never goes back. */
   private long clock;
   /** What survives a crash: counters, the coscheduling link, stalls, an offline. */
@@ -185,8 +212,8 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
         run.disarm(timers, SLICE);
       }
 
-      @Override public void done(ActorRef<Done> to, int vcpu, long ran, long steal, long end, long remaining) {
-        to.tell(new Done(vcpu, ran, steal, end, remaining));
+      @Override public void done(DoneTo to, int vcpu, long ran, long steal, long end, long remaining) {
+        to.done(vcpu, ran, steal, end, remaining);
       }
 
       @Override public void switchedTo(int vcpu, long now) {
@@ -206,14 +233,15 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     return newReceiveBuilder()
         .onMessage(Run.class, this::onRun)
-        .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Finish.class, this::onFinish)
+        .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Release.class, this::onRelease)
+        .onMessage(HostRun.class, this::onHostRun)
         .onMessage(Boost.class, this::onBoost)
         .onMessage(CoscheduleGpu.class, m -> ledger.coscheduled(m, this))
-        .onMessage(SliceEnded.class, this::onSliceEnded)
         .onMessage(Report.class, this::onReport)
         .onMessage(Stall.class, this::onStall)
         .onMessage(StallEnded.class, this::onStallEnded)
@@ -245,7 +273,7 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
 
   private Behavior<Command> onHostRun(HostRun msg) {
     if (msg.nanos() <= 0) throw new IllegalArgumentException("host work of " + msg.nanos() + " ns on core " + core);
-    model.hostRun(msg.nanos(), msg.replyTo(), at(msg.atNanos()));
+    model.hostRun(msg.nanos(), DoneTo.of(msg.replyTo()), at(msg.atNanos()));
     return Behaviors.same();
   }
 

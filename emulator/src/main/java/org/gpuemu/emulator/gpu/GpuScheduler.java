@@ -62,7 +62,7 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   private final TimerScheduler<Command> timers;
   private final PolicyParts needs;
   private final CoreParts parts;
-  private final Map<Integer, ActorRef<Scheduling.ToVgpu>> vgpus = new HashMap<>();
+  private final Map<Integer, Scheduling.VgpuEnd> vgpus = new HashMap<>();
   /** After a crash; what outlives it: what joined, the incarnation, the dispatch count ({@code recovery.held}). */
   private final SchedulerRecovery recovery;
   private long clock;
@@ -103,10 +103,11 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     var routes = newReceiveBuilder()
-        .onMessage(Join.class, this::onJoin)
         .onMessage(Queued.class, this::onQueued)
         .onMessage(Completed.class, this::onCompleted)
+        .onMessage(Join.class, this::onJoin)
         .onMessage(Leave.class, this::onLeave)
         .onMessage(Wake.class, this::onWake)
         .onMessage(Scheduling.Begin.class, m -> onBegin())

@@ -32,11 +32,21 @@ public final class Scheduling {
   /** Fault {@code fault} (gpu-scheduler-crash) at {@code atNanos}: see {@link SchedulerRecovery}. */
   public record Crash(int fault, long atNanos, ActorRef<FaultInjector.Outcome> outcomes) implements Command {}
 
-  /** A vGPU joins; must precede its first {@link Queued}. */
-  public record Join(VgpuParams params, ActorRef<ToVgpu> vgpu) implements Command {}
+  /** A vGPU joins; must precede its first {@link Queued}. {@code vgpu}: where it hears what the scheduler tells it. */
+  public record Join(VgpuParams params, VgpuEnd vgpu) implements Command {}
 
   /** What a scheduler tells a vGPU. */
   public sealed interface ToVgpu permits Dispatch, Resync {}
+
+  /**
+   * Where a vGPU hears what its scheduler tells it: the vGPU wraps each message into its own protocol and tells itself,
+   * in place of a message adapter (an adapted message costs a wrapper for the adapter's reference, another for the
+   * registered adapters' lookup and that lookup in the receiver's interpreter, on every dispatch). Called on the
+   * scheduler's actor as it sends, so the message is sent from the scheduler's event, as a {@code tell} is.
+   */
+  public interface VgpuEnd {
+    void tell(ToVgpu message);
+  }
 
   /**
    * A restarted scheduler (gpu-scheduler-crash), incarnation {@code epoch}, asks the vGPU for what it has handed to

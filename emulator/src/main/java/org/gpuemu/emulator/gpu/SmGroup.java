@@ -40,14 +40,42 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
    * Run a kernel for a vGPU, dispatched at emulated time {@code atNanos} (-1: on arrival); {@link Finished} goes to
    * {@code replyTo} when it completes.
    */
-  public record Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo, long atNanos,
-      Bind bind) implements Command {
+  public record Execute(long workId, int vgpu, KernelSpec kernel, FinishedTo replyTo, long atNanos, Bind bind)
+      implements Command {
+    public Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo, long atNanos, Bind bind) {
+      this(workId, vgpu, kernel, FinishedTo.of(replyTo), atNanos, bind);
+    }
+
     public Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo, long atNanos) {
       this(workId, vgpu, kernel, replyTo, atNanos, null);
     }
 
     public Execute(long workId, int vgpu, KernelSpec kernel, ActorRef<Finished> replyTo) {
       this(workId, vgpu, kernel, replyTo, -1, null);
+    }
+  }
+
+  /**
+   * Where a kernel's end goes. A vGPU answers itself in its own protocol, one message it makes from these figures,
+   * in place of a message adapter: an adapted reply costs a wrapper for the adapter's reference, another for the
+   * registered adapters' lookup and that lookup in the receiver's interpreter, on every kernel. Called on the group's
+   * actor as it answers, so the message is sent from the event that ended the kernel, as any reply is.
+   */
+  public interface FinishedTo {
+    /** The fields of {@link Finished}. */
+    void finished(long workId, int vgpu, long gpuNanos, long startedNanos, long finishedNanos, String failure);
+
+    /** Answers {@code ref} with a {@link Finished}. */
+    static FinishedTo of(ActorRef<Finished> ref) {
+      return new FinishedRef(ref);
+    }
+  }
+
+  /** {@link FinishedTo} as a {@link Finished} told to an actor (tests). */
+  public record FinishedRef(ActorRef<Finished> ref) implements FinishedTo {
+    @Override public void finished(long workId, int vgpu, long gpuNanos, long startedNanos, long finishedNanos,
+        String failure) {
+      ref.tell(new Finished(workId, vgpu, gpuNanos, startedNanos, finishedNanos, failure));
     }
   }
 
@@ -300,13 +328,13 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     for (int i = 0; i < completed.size(); i++) { // by index: no iterator for the one completion of most steps
       SmGroupModel.Completion<Execute> c = completed.get(i);
       Execute e = c.tag();
-      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), c.gpuNanos(), c.startedNanos(), c.finishedNanos()));
+      e.replyTo().finished(e.workId(), e.vgpu(), c.gpuNanos(), c.startedNanos(), c.finishedNanos(), null);
     }
     List<SmGroupModel.Failure<Execute>> failed = step.failed();
     for (int i = 0; i < failed.size(); i++) {
       SmGroupModel.Failure<Execute> f = failed.get(i);
       Execute e = f.tag();
-      e.replyTo().tell(new Finished(e.workId(), e.vgpu(), f.gpuNanos(), f.atNanos(), f.atNanos(), f.reason()));
+      e.replyTo().finished(e.workId(), e.vgpu(), f.gpuNanos(), f.atNanos(), f.atNanos(), f.reason());
       Hang h = SmGroupModel.GPU_RESET.equals(f.reason()) ? held.hangs.remove(f.vgpu()) : null;
       if (h != null) h.outcomes().tell(new FaultInjector.Healed(h.fault(), f.atNanos()));
     }

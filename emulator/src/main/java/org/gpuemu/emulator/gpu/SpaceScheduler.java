@@ -77,7 +77,7 @@ public final class SpaceScheduler extends AbstractBehavior<SpaceScheduler.Comman
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final ActorRef<MetricsHub.Command> metrics;
-  private final Map<Integer, ActorRef<Scheduling.ToVgpu>> vgpus = new HashMap<>();
+  private final Map<Integer, Scheduling.VgpuEnd> vgpus = new HashMap<>();
   private final PresentControl agents = new PassThroughAgents(vgpus.keySet());
   private final SpaceFigures figures;
   private final RenderFrames frames = new RenderFrames();

@@ -9,17 +9,20 @@ import org.HdrHistogram.Histogram;
  * metrics hub keeps of every frame, and what it reports at the end (percentiles and the distribution by percent).
  */
 final class FrameLatencies {
+  // A VM's histogram is made at its first frame: an auto-resizing histogram at 3 digits starts with 2,048 counts
+  // (16 KiB), and a VM that never presents a frame (idle, not started yet, compute only) needs none.
   private final Histogram[] perVm;
   private final Histogram all = new Histogram(3); // auto-resizing: memory follows the range recorded
 
   FrameLatencies(int vms) {
     perVm = new Histogram[vms];
-    for (int i = 0; i < vms; i++) perVm[i] = new Histogram(3);
   }
 
   void record(int vm, long latencyNanos) {
     long us = Math.max(1, latencyNanos / 1_000);
-    perVm[vm].recordValue(us);
+    Histogram h = perVm[vm];
+    if (h == null) perVm[vm] = h = new Histogram(3);
+    h.recordValue(us);
     all.recordValue(us);
   }
 
@@ -27,7 +30,7 @@ final class FrameLatencies {
   MetricsHub.VmMetrics of(int vm, long frames, long overSla, long busyNanos, long maxMemoryBytes, double fpsMin,
       double fpsMax, PresentFigures present, Double usageRangePct) {
     Histogram h = perVm[vm];
-    boolean any = h.getTotalCount() > 0;
+    boolean any = h != null && h.getTotalCount() > 0;
     List<Long> cdf = new ArrayList<>();
     for (int p = 0; any && p <= 100; p++) cdf.add(p == 0 ? h.getMinValue() : h.getValueAtPercentile(p));
     return new MetricsHub.VmMetrics(frames, overSla, any ? h.getValueAtPercentile(50) : 0,

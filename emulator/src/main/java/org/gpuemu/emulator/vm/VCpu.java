@@ -97,7 +97,8 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
    */
   private record Coscheduled(CoscheduleRouter.Coschedule coschedule) implements Command {}
 
-  private record CpuDone(CpuScheduler.Done done) implements Command {}
+  /** The answer to the vCPU's CPU request ({@link CpuScheduler.Done}'s figures, sent by its core in this protocol). */
+  record CpuDone(long ranNanos, long stealNanos, long endNanos, long remainingNanos) implements Command {}
 
   private record MemoryAnswered(GpuMemory.Answer answer) implements Command {}
 
@@ -139,8 +140,11 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
       // made once: its adapters answer every incarnation at the same reference, its memory counters survive
       GuestChannel guestChannel = channel == null ? null : new GuestChannel(spec.vm().index(), channel,
           new GuestChannel.Ends(peers.vgpu(), ctx.getSelf()), history, run, timers);
-      VcpuCalls.Own own = new VcpuCalls.Own(ctx.getSelf(), ctx.messageAdapter(CpuScheduler.Done.class, CpuDone::new),
-          ctx.messageAdapter(GpuMemory.Answer.class, MemoryAnswered::new), ctx.getLog(), guestChannel);
+      ActorRef<Command> self = ctx.getSelf();
+      CpuScheduler.DoneTo cpuDone = (vcpu, ran, steal, end, remaining) -> self.tell(new CpuDone(ran, steal, end,
+          remaining));
+      VcpuCalls.Own own = new VcpuCalls.Own(self, cpuDone, ctx.messageAdapter(GpuMemory.Answer.class,
+          MemoryAnswered::new), ctx.getLog(), guestChannel);
       VcpuCalls calls = new VcpuCalls(spec, peers, own, reports, history, st.program instanceof MemoryAware);
       if (peers.coscheduler() != null) {
         peers.coscheduler().tell(new CoscheduleRouter.VcpuJoin(spec.vcpu(), spec.vm().index(),
@@ -162,12 +166,13 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     return newReceiveBuilder()
+        .onMessage(CpuDone.class, this::onCpuDone)
+        .onMessage(SyncReturned.class, this::onSyncReturned)
         .onMessage(Start.class, m -> onStart())
         .onMessage(Continue.class, m -> onContinue())
         .onMessage(Stop.class, this::onStop)
-        .onMessage(CpuDone.class, this::onCpuDone)
-        .onMessage(SyncReturned.class, this::onSyncReturned)
         .onMessage(PresentReturned.class, this::onPresentReturned)
         .onMessage(FlushReturned.class, m -> onAnswered())
         .onMessage(AgentWork.class, m -> { guest.agentWork(m); return Behaviors.same(); })
@@ -199,8 +204,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     return Behaviors.same();
   }
 
-  private Behavior<Command> onCpuDone(CpuDone msg) {
-    CpuScheduler.Done done = msg.done();
+  private Behavior<Command> onCpuDone(CpuDone done) {
     if (done.remainingNanos() == 0) calls.requestEnded(); // a request taken back leaves nothing held for it
     afterCpuDone(done);
     if (!st.continuePending) calls.settle(st.clock);
@@ -214,7 +218,7 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     return Behaviors.same();
   }
 
-  private Behavior<Command> afterCpuDone(CpuScheduler.Done done) {
+  private Behavior<Command> afterCpuDone(CpuDone done) {
     st.ran += done.ranNanos();
     st.steal += done.stealNanos();
     st.clock = Math.max(st.clock, done.endNanos());

@@ -79,7 +79,8 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   /** A vCPU of this VM held its core this long; passed on to the GPU scheduler (VMCG's CPU time). */
   public record CpuTime(long cpuNanos) implements Command {}
   private record FromScheduler(Scheduling.ToVgpu message) implements Command {}
-  private record KernelFinished(SmGroup.Finished finished) implements Command {}
+  /** A kernel's end ({@link SmGroup.Finished}'s figures, sent by its SM group in this protocol). */
+  private record KernelFinished(long workId, long gpuNanos, long finishedNanos, String failure) implements Command {}
 
   /**
    * Fault {@code fault}: crash at {@code atNanos}, down for {@code downNanos} after the restart, its calls in flight
@@ -119,7 +120,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
 
   private final RunContext run;
   private final Peers peers;
-  private final ActorRef<SmGroup.Finished> finishedAdapter;
+  private final SmGroup.FinishedTo finishedTo;
   private final ArrayDeque<ActorRef<Drained>> drains = new ArrayDeque<>();
   private final VgpuModel model;
 
@@ -137,22 +138,25 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.run = run;
     this.peers = peers;
     this.model = new VgpuModel(settings, ledger, peers.scheduler()::tell);
-    this.finishedAdapter = ctx.messageAdapter(SmGroup.Finished.class, KernelFinished::new);
-    var dispatches = ctx.messageAdapter(Scheduling.ToVgpu.class, FromScheduler::new);
+    ActorRef<Command> self = ctx.getSelf();
+    this.finishedTo = (workId, vgpu, gpuNanos, startedNanos, finishedNanos, failure) -> self.tell(
+        new KernelFinished(workId, gpuNanos, finishedNanos, failure));
+    Scheduling.VgpuEnd dispatches = m -> self.tell(new FromScheduler(m));
     // a restarted incarnation is still joined: the adapters it registers again answer at the same reference
     if (!ledger.joined) peers.scheduler().tell(new Scheduling.Join(settings.params(), dispatches));
     ledger.joined = true;
   }
 
   @Override public Receive<Command> createReceive() {
+    // every request's messages first: the builder tries its cases in this order
     return newReceiveBuilder()
-        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos(), m.call()))
         .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo(), m.atNanos(), m.call()))
+        .onMessage(FromScheduler.class, this::onScheduler)
+        .onMessage(KernelFinished.class, this::onKernelFinished)
+        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos(), m.call()))
         .onMessage(Present.class, this::onPresent)
         .onMessage(Flush.class, this::onFlush)
         .onMessage(Transmitted.class, this::onTransmitted)
-        .onMessage(FromScheduler.class, this::onScheduler)
-        .onMessage(KernelFinished.class, this::onKernelFinished)
         .onMessage(Drain.class, this::onDrain)
         .onMessage(Report.class, this::onReport)
         .onMessage(CpuTime.class, this::onCpuTime)
@@ -196,13 +200,12 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     VgpuRequests.Pending p = model.dispatched(d);
     if (p == null) return Behaviors.same();
     ActorRef<SmGroup.Command> group = d.group() != null ? d.group() : peers.smGroup();
-    group.tell(new SmGroup.Execute(p.work().id(), model.vgpu, p.kernel(), finishedAdapter, d.atNanos(), d.bind()));
+    group.tell(new SmGroup.Execute(p.work().id(), model.vgpu, p.kernel(), finishedTo, d.atNanos(), d.bind()));
     return Behaviors.same();
   }
 
-  private Behavior<Command> onKernelFinished(KernelFinished msg) {
-    SmGroup.Finished f = msg.finished();
-    VgpuRequests.Pending p = model.finished(f);
+  private Behavior<Command> onKernelFinished(KernelFinished f) {
+    VgpuRequests.Pending p = model.finished(f.workId(), f.gpuNanos(), f.finishedNanos(), f.failure());
     peers.metrics().tell(new MetricsHub.GpuUsed(model.vgpu, f.gpuNanos()));
     if (p != null && p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
     // a crashed incarnation's request (p null): nobody waits for it but a drain

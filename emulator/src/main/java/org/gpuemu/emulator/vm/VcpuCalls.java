@@ -28,7 +28,7 @@ final class VcpuCalls {
   private final Settings.Vm settings;
   private final ActorRef<VCpu.Command> self;
   private final ActorRef<CpuScheduler.Command> core;
-  private final ActorRef<CpuScheduler.Done> cpuDone;
+  private final CpuScheduler.DoneTo cpuDone;
   private final ActorRef<VGpu.Command> vgpu;
   private final ActorRef<GuestAgent.Command> agent;
   private final ActorRef<GpuMemory.Command> memory;
@@ -55,10 +55,10 @@ final class VcpuCalls {
   }
 
   /**
-   * What a vCPU makes once for itself and keeps across its restarts: its reference, the adapters its core and the
-   * GPU memory answer at, its log, and its channel to the vGPU when a message fault targets the VM (null: none).
+   * What a vCPU makes once for itself and keeps across its restarts: its reference, where its core answers
+   * ({@link VCpu.CpuDone} to itself), the adapter the GPU memory answers at, its log, and its channel to the vGPU when a message fault targets the VM (null: none).
    */
-  record Own(ActorRef<VCpu.Command> self, ActorRef<CpuScheduler.Done> cpuDone,
+  record Own(ActorRef<VCpu.Command> self, CpuScheduler.DoneTo cpuDone,
       ActorRef<GpuMemory.Answer> memoryAnswer, Logger log, GuestChannel channel) {}
 
   /** {@code memoryAware}: whether the guest program reports the objects its driver returned ({@link MemoryAware}). */
@@ -153,7 +153,7 @@ final class VcpuCalls {
   }
 
   /** A slice on the core ended: its CPU time and steal time go where the policies use them. */
-  void sliceEnded(CpuScheduler.Done done) {
+  void sliceEnded(VCpu.CpuDone done) {
     if (reports.cpuTime() && done.ranNanos() > 0) vgpu.tell(new VGpu.CpuTime(done.ranNanos()));
     if (reports.steal() && done.stealNanos() > 0) memory.tell(new GpuMemory.Steal(vm, vcpu, done.stealNanos()));
   }

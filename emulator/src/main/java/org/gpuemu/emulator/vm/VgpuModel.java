@@ -150,24 +150,29 @@ final class VgpuModel {
    * nobody waits for it); then {@link #roomAt} hands on what waits for its place.
    */
   Pending finished(SmGroup.Finished f) {
-    long by = ledger.dispatched.remove(f.workId(), 0);
-    GpuWork orphan = ledger.orphans.isEmpty() ? null : ledger.orphans.remove(f.workId());
+    return finished(f.workId(), f.gpuNanos(), f.finishedNanos(), f.failure());
+  }
+
+  /** {@link #finished(SmGroup.Finished)} from the message's fields: part {@code workId} ended at {@code finishedNanos}. */
+  Pending finished(long workId, long gpuNanos, long finishedNanos, String failed) {
+    long by = ledger.dispatched.remove(workId, 0);
+    GpuWork orphan = ledger.orphans.isEmpty() ? null : ledger.orphans.remove(workId);
     if (orphan != null) {
-      ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), false);
-      toScheduler.accept(new Scheduling.Completed(orphan, f.gpuNanos(), f.finishedNanos(), by));
+      ledger.gpuUsed(gpuNanos, finishedNanos, false);
+      toScheduler.accept(new Scheduling.Completed(orphan, gpuNanos, finishedNanos, by));
       return null;
     }
-    Pending p = pending.remove(f.workId());
-    String failure = f.failure() != null ? f.failure() : failedCalls.isEmpty() ? null : failedCalls.remove(f.workId());
+    Pending p = pending.remove(workId);
+    String failure = failed != null ? failed : failedCalls.isEmpty() ? null : failedCalls.remove(workId);
     if (p.last() && failure != null) {
-      ledger.failed(p.call(), failure, f.finishedNanos());
+      ledger.failed(p.call(), failure, finishedNanos);
     } else if (p.last()) {
-      ledger.kernelCompleted(p.call(), f.finishedNanos());
+      ledger.kernelCompleted(p.call(), finishedNanos);
     } else if (failure != null) {
-      failedCalls.put(VgpuFaults.lastPartOf(pending, f.workId()), failure);
+      failedCalls.put(VgpuFaults.lastPartOf(pending, workId), failure);
     }
-    ledger.gpuUsed(f.gpuNanos(), f.finishedNanos(), p.last() && failure == null);
-    toScheduler.accept(new Scheduling.Completed(p.work(), f.gpuNanos(), f.finishedNanos(), by));
+    ledger.gpuUsed(gpuNanos, finishedNanos, p.last() && failure == null);
+    toScheduler.accept(new Scheduling.Completed(p.work(), gpuNanos, finishedNanos, by));
     return p;
   }
 
