@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -16,13 +17,15 @@ import javax.management.ObjectName;
 
 /**
  * The bench's heap per idle VM on its own, without the scale search that runs before it in {@code bench --only scale}:
- * {@code java -cp emulator.jar org.gpuemu.emulator.bench.HeapProbe [FEW MANY [REPEATS [OUT]]]} (default 100 600 3,
- * the quick bench's counts) runs the same idle-VM scenarios through the same code and prints the bytes per idle VM of
- * each repeat. The first repeat of a fresh JVM reads a few KiB higher than the rest (what the JVM fills lazily the
- * first time the larger count runs, not a cost per VM); the bench measures after its search, warm, like the later
- * repeats. With {@code OUT} the run folders go there (else into a temporary folder) and the live heap's class
- * histogram of each count, from the last repeat, goes into {@code OUT/histogram-<count>.txt}, followed by the classes
- * whose bytes grow most per VM.
+ * {@code java -cp emulator.jar org.gpuemu.emulator.bench.HeapProbe [running] [FEW MANY [REPEATS [OUT]]]} (default
+ * 100 600 3, the quick bench's counts) runs the same idle-VM scenarios through the same code and prints the bytes per
+ * idle VM of each repeat. The first repeat of a fresh JVM reads a few KiB higher than the rest (what the JVM fills
+ * lazily the first time the larger count runs, not a cost per VM); the bench measures after its search, warm, like the
+ * later repeats. With {@code running} the VMs start at once and draw frames (a core per vCPU, free context switches,
+ * like the scale search): the heap per VM one emulated second into a game, in-flight frames and requests included.
+ * With {@code OUT} the run folders go there (else into a temporary folder) and the live heap's class histogram of each
+ * count, from the last repeat, goes into {@code OUT/histogram-<count>.txt}, followed by the classes whose bytes grow
+ * most per VM.
  */
 public final class HeapProbe {
   private static final Pattern ROW = Pattern.compile("\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+).*");
@@ -31,44 +34,59 @@ public final class HeapProbe {
   private HeapProbe() {}
 
   public static void main(String[] args) throws Exception {
+    boolean running = args.length > 0 && args[0].equals("running");
+    String[] counts = running ? Arrays.copyOfRange(args, 1, args.length) : args;
     int few = 100;
     int many = 600;
     int repeats = 3;
     try {
-      if (args.length == 1 || args.length > 4) throw new IllegalArgumentException("wrong number of arguments");
-      if (args.length > 1) {
-        few = Integer.parseInt(args[0]);
-        many = Integer.parseInt(args[1]);
+      if (counts.length == 1 || counts.length > 4) throw new IllegalArgumentException("wrong number of arguments");
+      if (counts.length > 1) {
+        few = Integer.parseInt(counts[0]);
+        many = Integer.parseInt(counts[1]);
       }
-      if (args.length > 2) repeats = Integer.parseInt(args[2]);
+      if (counts.length > 2) repeats = Integer.parseInt(counts[2]);
       if (few < 1 || many <= few || repeats < 1) throw new IllegalArgumentException("out of range");
     } catch (IllegalArgumentException e) { // NumberFormatException included
-      System.err.println("HeapProbe: expected [FEW MANY [REPEATS [OUT]]] with 0 < FEW < MANY and REPEATS >= 1, got "
-          + String.join(" ", args));
+      System.err.println("HeapProbe: expected [running] [FEW MANY [REPEATS [OUT]]] with 0 < FEW < MANY and"
+          + " REPEATS >= 1, got " + String.join(" ", args));
       System.exit(2);
     }
-    boolean histograms = args.length > 3;
-    Path out = histograms ? Path.of(args[3]) : Files.createTempDirectory("heap-probe");
+    boolean histograms = counts.length > 3;
+    Path out = histograms ? Path.of(counts[3]) : Files.createTempDirectory("heap-probe");
     Runs runs = new Runs(out);
     Path fewFile = out.resolve("histogram-" + few + ".txt");
     Path manyFile = out.resolve("histogram-" + many + ".txt");
     for (int r = 0; r < repeats; r++) {
       // Written at once, not held: a histogram held in memory would count in the next count's heap.
       boolean last = histograms && r == repeats - 1;
-      long fewBytes = ScaleSection.idleHeap(runs, few, last ? () -> classHistogram(fewFile) : null);
-      long manyBytes = ScaleSection.idleHeap(runs, many, last ? () -> classHistogram(manyFile) : null);
+      long fewBytes = heap(runs, running, few, last ? () -> classHistogram(fewFile) : null);
+      long manyBytes = heap(runs, running, many, last ? () -> classHistogram(manyFile) : null);
       ScaleSection.Heap heap = ScaleSection.Heap.of(few, fewBytes, many, manyBytes);
-      System.out.printf(Locale.ROOT, "repeat %d: %,d idle VMs %,d bytes, %,d idle VMs %,d bytes -> %,d bytes per idle"
-          + " VM%n", r + 1, few, fewBytes, many, manyBytes, heap.bytesPerIdleVm());
+      String kind = running ? "running" : "idle";
+      System.out.printf(Locale.ROOT, "repeat %d: %,d %s VMs %,d bytes, %,d %s VMs %,d bytes -> %,d bytes per %s VM%n",
+          r + 1, few, kind, fewBytes, many, kind, manyBytes, heap.bytesPerIdleVm(), kind);
     }
     if (histograms) {
-      System.out.printf(Locale.ROOT, "bytes and instances per idle VM by class (live heap, last repeat):%n");
-      for (String line : perVm(Files.readString(fewFile), Files.readString(manyFile), many - few)) System.out.println(line);
+      System.out.printf(Locale.ROOT, "bytes and instances per VM by class (live heap, last repeat):%n");
+      for (String line : perVm(Files.readString(fewFile), Files.readString(manyFile), many - few)) {
+        System.out.println(line);
+      }
     }
     System.exit(0);
   }
 
-  /** Writes the live heap's class histogram (the JVM's own {@code GC.class_histogram}, after a full GC) to {@code to}. */
+  private static long heap(Runs runs, boolean running, int vms, Runnable afterMeasure) throws Exception {
+    if (!running) return ScaleSection.idleHeap(runs, vms, afterMeasure);
+    return ScaleSection.heapOneSecondIn(runs, new ScenarioText("heap-" + vms + "-running-vms",
+        vms + " VMs drawing frames from the start, a core per vCPU, free context switches: the heap of running VMs")
+        .durationSeconds(2)
+        .set("host.cores", Integer.toString(2 * vms))
+        .set("gpu.context-switch", "0us")
+        .vms("vm", vms, "workload = " + ScaleSection.WORKLOAD), afterMeasure);
+  }
+
+  /** Writes the live heap's class histogram (the JVM's {@code GC.class_histogram}, after a full GC) to {@code to}. */
   private static void classHistogram(Path to) {
     try {
       Files.writeString(to, ManagementFactory.getPlatformMBeanServer().invoke(

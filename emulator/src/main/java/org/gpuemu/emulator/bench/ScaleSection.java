@@ -141,21 +141,27 @@ final class ScaleSection {
     return heap;
   }
 
-  /**
-   * Heap in use, after a full GC, one emulated second into a run of {@code vms} idle VMs; {@code afterMeasure} (or
-   * null) runs right after the measure, while the VMs still live.
-   */
+  /** Heap in use, after a full GC, one emulated second into a run of {@code vms} idle VMs. */
   static long idleHeap(Runs runs, int vms, Runnable afterMeasure) throws Exception {
-    ScenarioText text = new ScenarioText("heap-" + vms + "-idle-vms",
+    return heapOneSecondIn(runs, new ScenarioText("heap-" + vms + "-idle-vms",
         vms + " VMs that never start (start-delay beyond the end): the heap of idle VMs")
         .durationSeconds(2)
-        .vms("vm", vms, "workload = " + WORKLOAD + ", start-delay = 1h");
+        .vms("vm", vms, "workload = " + WORKLOAD + ", start-delay = 1h"), afterMeasure);
+  }
+
+  /**
+   * Heap in use, after a full GC, one emulated second into a run of {@code text} (at least two seconds long);
+   * {@code afterMeasure} (or null) runs right after the measure, while the run's actors still live.
+   */
+  static long heapOneSecondIn(Runs runs, ScenarioText text, Runnable afterMeasure) throws Exception {
     AtomicLong used = new AtomicLong(-1);
     runs.run(text, 1.0, () -> {
       used.set(usedHeapAfterGc());
       if (afterMeasure != null) afterMeasure.run();
     });
-    if (used.get() < 0) throw new IllegalStateException("the idle-VM run ended before its heap was measured");
+    if (used.get() < 0) {
+      throw new IllegalStateException("the run " + text.name() + " ended before its heap was measured");
+    }
     return used.get();
   }
 

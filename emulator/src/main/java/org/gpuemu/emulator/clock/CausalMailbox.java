@@ -52,10 +52,17 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     ActorRef classic = Adapter.toClassic(self);
     if (classic instanceof ActorRefWithCell withCell && withCell.underlying() instanceof ActorCell cell
         && cell.mailbox() != null && cell.mailbox().messageQueue() instanceof Queue q) {
+      q.cell = cell;
       return q;
     }
     return null;
   }
+
+  /**
+   * What the mailbox hands its actor for the frontier's wake-up of its inbox ({@link Queue#wake}): one envelope for
+   * every wake-up of every actor, its token in {@link Causality.OnThread#woken}.
+   */
+  private static final Envelope WAKE = Envelope.apply(CausalInbox.FRONTIER_WAKE, ActorRef.noSender());
 
   /**
    * A node of a mailbox's queue: a stamped message's event ({@link CausalEvent}, which is its own node), or a node of
@@ -76,11 +83,13 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
 
   private static final VarHandle TAIL;
   private static final VarHandle NEXT;
+  private static final VarHandle WOKEN;
 
   static {
     try {
       TAIL = MethodHandles.lookup().findVarHandle(Queue.class, "tail", Node.class);
       NEXT = MethodHandles.lookup().findVarHandle(Node.class, "next", Node.class);
+      WOKEN = MethodHandles.lookup().findVarHandle(Queue.class, "woken", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -110,6 +119,13 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
      */
     private volatile Causality partitionOf;
     private volatile Frontier partition;
+    /**
+     * The token of the frontier's latest wake-up of the owner's inbox not yet handed to it; 0: none. A wake-up is this
+     * field and the mailbox scheduled, not a message: no envelope, no queue node, no trip through {@code tell}.
+     */
+    private volatile long woken;
+    /** The owner's cell (set as its causal inbox starts): whose mailbox a wake-up schedules. */
+    private volatile ActorCell cell;
 
     Queue(String path) {
       this.path = path;
@@ -127,6 +143,22 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
 
     void markCausal() {
       causal = true;
+    }
+
+    /**
+     * The frontier wakes the owner's inbox for its wait of {@code token} (from any thread): the token is kept until the
+     * actor takes it ({@link #dequeue}, once no message is left before it) and the owner's mailbox is scheduled, as a
+     * message's arrival schedules it. Of several wake-ups not yet taken the latest wait's is kept: the inbox ignores a
+     * wake-up of a wait it superseded, and tokens grow with every wait it registers.
+     */
+    void wake(long token) {
+      long current;
+      do {
+        current = woken;
+        if (current >= token) break;
+      } while (!WOKEN.compareAndSet(this, current, token));
+      ActorCell c = cell;
+      c.dispatcher().registerForExecution(c.mailbox(), true, false);
     }
 
     /** Stamped messages enqueued and not yet dequeued. */
@@ -187,7 +219,15 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
         Causality.onThread().arrived = e;
         return envelope;
       }
-      if (next == null) return null;
+      if (next == null) {
+        if (woken == 0) return null;
+        long token = (long) WOKEN.getAndSet(this, 0L);
+        if (token == 0) return null;
+        Causality.OnThread t = Causality.onThread();
+        t.arrived = null;
+        t.woken = token;
+        return WAKE;
+      }
       Causality.onThread().arrived = null;
       return ((Plain) next).envelope;
     }
@@ -203,7 +243,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
     @Override
     public boolean hasMessages() {
       Node h = head;
-      return h != stub || h.next != null || tail != h;
+      return h != stub || h.next != null || tail != h || woken != 0;
     }
 
     @Override

@@ -65,6 +65,8 @@ public final class Causality {
     int generation;
     CausalEvent arrived;
     CausalInbox actor;
+    /** The token of the frontier's wake-up the mailbox dequeued last ({@link CausalMailbox.Queue#wake}). */
+    long woken;
   }
 
   private static final ThreadLocal<OnThread> ON_THREAD = ThreadLocal.withInitial(OnThread::new);
