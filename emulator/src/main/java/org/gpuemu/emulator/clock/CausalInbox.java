@@ -62,12 +62,13 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private final boolean observer;
   private final PriorityQueue<CausalEvent> held = new PriorityQueue<>();
   /** The timers armed and not yet handled ({@link CausalEvent#timer}), fired or not. */
-  private final List<CausalEvent> armed = new ArrayList<>(2);
+  private final List<CausalEvent.Timer> armed = new ArrayList<>(2);
   private ActorRef<Object> self;
   private CausalMailbox.Queue mailbox;
   private long key;
   private long sendSeq;
-  private long arrivals;
+  /** Events arrived so far (wraps after 2^31: arrivals are compared by difference). */
+  private int arrivals;
   private long handedOver;
   /** The latest event handed over; none before the first. */
   private CausalEvent last;
@@ -188,9 +189,9 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
   /** The event a message stands for ({@code sent}: what the mailbox recorded of it), or null for an unstamped one. */
   private CausalEvent stamp(Object msg, CausalEvent sent) {
-    long arrival = arrivals++;
+    int arrival = arrivals++;
     if (msg instanceof Timed t) {
-      CausalEvent a = armedFor(msg);
+      CausalEvent.Timer a = armedFor(msg);
       if (a == null) {
         long seq = nextSeq();
         return new CausalEvent(t.due(), 0, key, seq, false).held(run.tieRank(key, t.due()), arrival, msg, false);
@@ -251,7 +252,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
         return Behaviors.same();
       }
       if (queued) held.poll();
-      if (!observer) run.countOrdered(next.arrival < arrivals - 1);
+      if (!observer) run.countOrdered(next.arrivedBefore(arrivals - 1));
       Behavior<Object> behavior = deliver(ctx, target, next, true, t);
       if (!Behavior.isAlive(behavior)) return behavior;
       if (!keeps(behavior)) {
@@ -346,7 +347,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     // its level: its due time, and never before the event that armed it (one generation after it)
     Causality.OnThread t = Causality.onThread();
     boolean atOnce = t.run == run && due <= t.stamp;
-    CausalEvent a = CausalEvent.timer(atOnce ? t.stamp : due, atOnce ? t.generation + 1 : 0, this.key, nextSeq(), key,
+    CausalEvent.Timer a = CausalEvent.timer(atOnce ? t.stamp : due, atOnce ? t.generation + 1 : 0, this.key, nextSeq(), key,
         message);
     armed.add(a);
     if (frontier == null) return false;
@@ -363,7 +364,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    */
   void disarmed(Object key) {
     for (int i = 0; i < armed.size(); i++) {
-      CausalEvent a = armed.get(i);
+      CausalEvent.Timer a = armed.get(i);
       if (a.timerKey.equals(key)) {
         armed.remove(i);
         drop(a);
@@ -374,18 +375,18 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
 
   /** Every timer of the actor is cancelled. */
   void disarmedAll() {
-    for (CausalEvent a : armed) drop(a);
+    for (CausalEvent.Timer a : armed) drop(a);
     armed.clear();
   }
 
-  private void drop(CausalEvent a) {
+  private void drop(CausalEvent.Timer a) {
     if (a.fired) held.remove(a);
     if (frontier != null) frontier.done(a.stamp, a.generation);
   }
 
   /** The armed timer whose message this is (it fired); null if none. */
-  private CausalEvent armedFor(Object message) {
-    for (CausalEvent a : armed) if (a.msg == message) return a;
+  private CausalEvent.Timer armedFor(Object message) {
+    for (CausalEvent.Timer a : armed) if (a.msg == message) return a;
     return null;
   }
 
@@ -405,7 +406,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
    */
   private boolean earlierTimerPending(CausalEvent event) {
     for (int i = 0; i < armed.size(); i++) {
-      CausalEvent a = armed.get(i);
+      CausalEvent.Timer a = armed.get(i);
       if (a.stamp != event.stamp) continue;
       if (a.fired) continue;
       int c = Frontier.compare(a.stamp, a.generation, event.stamp, event.generation);

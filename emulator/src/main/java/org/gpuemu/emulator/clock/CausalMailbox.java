@@ -172,7 +172,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
       if (sent == null) {
         push(new Plain(handle));
       } else {
-        sent.envelope = handle;
+        sent.carry(handle);
         stamped.incrementAndGet();
         push(sent);
       }
@@ -210,8 +210,8 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
       Node next = poll();
       if (next instanceof CausalEvent e) {
         stamped.decrementAndGet();
-        Envelope envelope = e.envelope;
-        e.envelope = null;
+        Envelope envelope = e.envelope();
+        e.msg = null;
         if (!causal && e.counted) {
           partition.done(e.stamp, e.generation);
           e = null;
@@ -253,7 +253,7 @@ public final class CausalMailbox implements MailboxType, ProducesMessageQueue<Ca
         if (next instanceof CausalEvent e) {
           stamped.decrementAndGet();
           if (e.counted) partition.done(e.stamp, e.generation);
-          deadLetters.enqueue(owner, e.envelope);
+          deadLetters.enqueue(owner, e.envelope());
         } else {
           deadLetters.enqueue(owner, ((Plain) next).envelope);
         }

@@ -1,5 +1,6 @@
 package org.gpuemu.emulator.gpu;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.gpuemu.workloads.KernelType;
@@ -16,28 +17,31 @@ final class Corunners<T> {
 
   /** A started kernel and the work it has left. */
   static final class Running<T> {
-    final SmGroupModel.Kernel<T> kernel;
-    final KernelType type;
-    final MemoryClass memory;
-    final long started;
+    SmGroupModel.Kernel<T> kernel;
+    KernelType type;
+    MemoryClass memory;
+    long started;
     /** SMs it is bound to (SM-bound version), 0 when unbound. */
-    final int bound;
+    int bound;
     /** SMs it spreads over; an unbound kernel's grows with its group, never shrinks. */
     int span;
     /** SM-nanoseconds of work left. */
     double remaining;
     double accounted;
     /** A hung kernel's watchdog deadline ({@link SmGroupModel#hang}); Long.MAX_VALUE: not hung. */
-    long watchdog = Long.MAX_VALUE;
+    long watchdog;
 
-    Running(SmGroupModel.Kernel<T> kernel, double work, long started, int bound, int span) {
+    private Running<T> set(SmGroupModel.Kernel<T> kernel, double work, long started, int bound, int span) {
       this.kernel = kernel;
       this.type = kernel.spec().type();
       this.memory = kernel.spec().memory();
       this.remaining = work;
+      this.accounted = 0;
       this.started = started;
       this.bound = bound;
       this.span = span;
+      this.watchdog = Long.MAX_VALUE;
+      return this;
     }
 
     /** From now on it never finishes; the watchdog resets the engine at {@code watchdogAt}. */
@@ -50,9 +54,26 @@ final class Corunners<T> {
   private final FluidModel fluid;
   /** The running kernels, suspended ones included, in the order they started. */
   final List<Running<T>> list = new ArrayList<>();
+  /** Completed kernels' records, filled again by the next kernels to start (a group runs kernel after kernel). */
+  private final ArrayDeque<Running<T>> spares = new ArrayDeque<>();
 
   Corunners(FluidModel fluid) {
     this.fluid = fluid;
+  }
+
+  /**
+   * A kernel starting at {@code started} with {@code work} SM-nanoseconds to do, bound to {@code bound} SMs (0:
+   * unbound) and spanning {@code span}; not in {@link #list} yet.
+   */
+  Running<T> start(SmGroupModel.Kernel<T> kernel, double work, long started, int bound, int span) {
+    Running<T> k = spares.isEmpty() ? new Running<>() : spares.pop();
+    return k.set(kernel, work, started, bound, span);
+  }
+
+  /** {@code k} completed and left {@link #list}: its record may be filled again. */
+  void spare(Running<T> k) {
+    k.kernel = null;
+    spares.push(k);
   }
 
   /** Whether a kernel progresses on a group owning {@code sms}: it spans SMs, and an SM-bound one has all its SMs. */

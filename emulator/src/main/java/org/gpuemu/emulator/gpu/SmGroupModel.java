@@ -412,6 +412,7 @@ public final class SmGroupModel<T> {
       it.remove();
       figures.completed(Math.max(1, now - k.started));
       completions.add(new Completion<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), k.started, now));
+      corunners.spare(k);
     }
   }
 
@@ -437,7 +438,7 @@ public final class SmGroupModel<T> {
       fifo.poll();
       int bound = Math.min(totalSms, next.boundSms());
       int span = bound > 0 ? bound : Math.min(sms, target);
-      Running<T> started = new Running<>(next, FluidModel.workNanos(next.spec().soloNanos(), 1, totalSms), now, bound,
+      Running<T> started = corunners.start(next, FluidModel.workNanos(next.spec().soloNanos(), 1, totalSms), now, bound,
           span);
       running.add(started);
       if (next.vgpu() == hangNext) {

@@ -165,7 +165,7 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     this.finishedTo = (workId, vgpu, gpuNanos, startedNanos, finishedNanos, failure) -> self.tell(
         new KernelFinished(workId, gpuNanos, finishedNanos, failure));
     Scheduling.VgpuEnd dispatches = m -> self.tell(new FromScheduler(m));
-    // a restarted incarnation is still joined: the adapters it registers again answer at the same reference
+    // a restarted incarnation is still joined: the Join's callback tells this actor's reference, every incarnation's
     if (!ledger.joined) peers.scheduler().tell(new Scheduling.Join(settings.params(), dispatches));
     ledger.joined = true;
   }

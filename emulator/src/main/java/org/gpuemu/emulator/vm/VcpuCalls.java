@@ -56,7 +56,8 @@ final class VcpuCalls {
 
   /**
    * What a vCPU makes once for itself and keeps across its restarts: its reference, where its core answers
-   * ({@link VCpu.CpuDone} to itself), the adapter the GPU memory answers at, its log, and its channel to the vGPU when a message fault targets the VM (null: none).
+   * ({@link VCpu.CpuDone} to itself), the adapter the GPU memory answers at, its log, and its channel to the vGPU
+   * when a message fault targets the VM (null: none).
    */
   record Own(ActorRef<VCpu.Command> self, CpuScheduler.DoneTo cpuDone,
       ActorRef<GpuMemory.Answer> memoryAnswer, Logger log, GuestChannel channel) {}

@@ -153,7 +153,7 @@ final class VgpuModel {
     return finished(f.workId(), f.gpuNanos(), f.finishedNanos(), f.failure());
   }
 
-  /** {@link #finished(SmGroup.Finished)} from the message's fields: part {@code workId} ended at {@code finishedNanos}. */
+  /** {@link #finished(SmGroup.Finished)} from its fields: part {@code workId} ended at {@code finishedNanos}. */
   Pending finished(long workId, long gpuNanos, long finishedNanos, String failed) {
     long by = ledger.dispatched.remove(workId, 0);
     GpuWork orphan = ledger.orphans.isEmpty() ? null : ledger.orphans.remove(workId);

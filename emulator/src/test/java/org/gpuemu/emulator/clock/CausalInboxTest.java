@@ -131,6 +131,15 @@ class CausalInboxTest {
     }));
   }
 
+  private static boolean awaitQuietly(CountDownLatch latch) {
+    try {
+      return latch.await(HOLD_LIMIT_S, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private static List<String> receive(TestProbe<String> probe, int n) {
     List<String> got = new ArrayList<>();
     for (int i = 0; i < n; i++) got.add(probe.receiveMessage(Duration.ofSeconds(5)));
@@ -150,9 +159,13 @@ class CausalInboxTest {
     Until bDue = conservative ? new Until(bTakenIn, run, 20 * MS) : new Until(bTakenIn, run, 0);
     ActorRef<Object> recorder = kit.spawn(recorder(run, seen.getRef()));
     ActorRef<Object> relay = kit.spawn(slowRelay(run, recorder, bDue, releasedAt));
-    ActorRef<Object> a = kit.spawn(source(run, Tick.class, new CountDownLatch(1)));
+    CountDownLatch aArmed = new CountDownLatch(1);
+    ActorRef<Object> a = kit.spawn(takenIn(Arm.class, aArmed, source(run, Tick.class, new CountDownLatch(1))));
     ActorRef<Object> b = kit.spawn(source(run, conservative ? Arm.class : Tick.class, bTakenIn));
     a.tell(new Arm(10 * MS, "a", relay));
+    // a's timer is armed before b's: armed from outside any event, a timer armed after b's event went would be late
+    // by the test's own doing (a thread descheduled for 20 ms on a loaded machine did that once)
+    assertTrue(awaitQuietly(aArmed), "a never took in its Arm");
     b.tell(new Arm(20 * MS, "b", recorder));
     return receive(seen, 2);
   }
