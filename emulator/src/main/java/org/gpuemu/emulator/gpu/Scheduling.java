@@ -39,10 +39,9 @@ public final class Scheduling {
   public sealed interface ToVgpu permits Dispatch, Resync {}
 
   /**
-   * Where a vGPU hears what its scheduler tells it: the vGPU wraps each message into its own protocol and tells itself,
-   * in place of a message adapter (an adapted message costs a wrapper for the adapter's reference, another for the
-   * registered adapters' lookup and that lookup in the receiver's interpreter, on every dispatch). Called on the
-   * scheduler's actor as it sends, so the message is sent from the scheduler's event, as a {@code tell} is.
+   * Where a vGPU hears what its scheduler tells it: the vGPU wraps each message into its own protocol and tells itself
+   * (why not a message adapter: {@link org.gpuemu.emulator.cpu.CpuScheduler.DoneTo}). Called on the scheduler's
+   * actor as it sends.
    */
   public interface VgpuEnd {
     void tell(ToVgpu message);

@@ -56,10 +56,8 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
   }
 
   /**
-   * Where a kernel's end goes. A vGPU answers itself in its own protocol, one message it makes from these figures,
-   * in place of a message adapter: an adapted reply costs a wrapper for the adapter's reference, another for the
-   * registered adapters' lookup and that lookup in the receiver's interpreter, on every kernel. Called on the group's
-   * actor as it answers, so the message is sent from the event that ended the kernel, as any reply is.
+   * Where a kernel's end goes: a vGPU answers itself in its own protocol, one message it makes from these figures
+   * (why not a message adapter: {@link CpuScheduler.DoneTo}). Called on the group's actor as it answers.
    */
   public interface FinishedTo {
     /** The fields of {@link Finished}. */

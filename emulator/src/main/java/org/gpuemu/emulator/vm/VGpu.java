@@ -77,10 +77,9 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
   }
 
   /**
-   * Where a {@link Present}'s or {@link Flush}'s answer goes. The guest agent answers itself in its own protocol, in
-   * place of a message adapter: an adapted answer costs a wrapper and the lookup of the receiver's adapters, twice a
-   * frame. Called on the vGPU's actor as it answers, so the message is sent from the event that answers, as any reply
-   * is.
+   * Where a {@link Present}'s or {@link Flush}'s answer goes: the guest agent answers itself in its own protocol (why
+   * not a message adapter: {@link org.gpuemu.emulator.cpu.CpuScheduler.DoneTo}). Called on the vGPU's actor as it
+   * answers.
    */
   public interface AnswerTo {
     void answer(VCpu.Command answer);
