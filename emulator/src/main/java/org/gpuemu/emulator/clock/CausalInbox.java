@@ -280,8 +280,12 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     // A violation is handled at the latest event's time, as if it came right after it.
     long stamp = inOrder || last == null ? event.stamp : last.stamp;
     int generation = inOrder || last == null ? event.generation : last.generation;
-    if (inOrder) {
-      if (last instanceof CausalEvent.Timer handled && !armed.contains(handled)) timers.free(handled); // unreferred
+    if (inOrder) { // the latest event before it is referred to no more: filled again for a later one
+      if (last instanceof CausalEvent.Timer handled) {
+        if (!armed.contains(handled)) timers.free(handled);
+      } else if (last != null) {
+        t.messages.free(last);
+      }
       last = event;
     }
     if (event.msg instanceof Timed && event.sender == key) handled(event);

@@ -67,6 +67,8 @@ public final class Causality {
     CausalInbox actor;
     /** The token of the frontier's wake-up the mailbox dequeued last ({@link CausalMailbox.Queue#wake}). */
     long woken;
+    /** The events of the messages sent on this thread. */
+    final CausalEvent.Messages messages = new CausalEvent.Messages();
   }
 
   private static final ThreadLocal<OnThread> ON_THREAD = ThreadLocal.withInitial(OnThread::new);
@@ -339,7 +341,7 @@ public final class Causality {
     if (run == null) return null;
     Frontier f = run.frontier == null ? null : to.frontierIn(run);
     int generation = t.generation + 1;
-    CausalEvent sent = new CausalEvent(t.stamp, generation, t.inbox.key(), t.inbox.nextSeq(), f != null);
+    CausalEvent sent = t.messages.sent(t.stamp, generation, t.inbox.key(), t.inbox.nextSeq(), f != null);
     if (f != null) f.add(t.stamp, generation);
     return sent;
   }
