@@ -18,7 +18,8 @@ import org.apache.pekko.dispatch.Envelope;
  * <p>64 bytes (a timer, {@link Timer}, 72; they were 80): Pekko's envelope and the message share a field (the
  * envelope leaves the event as it is dequeued, before the message is written), a timer's own fields are in its
  * subclass, and the arrival is an {@code int} compared by difference (the sender's key and sequence number tell any
- * two events of one inbox apart before it is reached). An event is made for nearly every message.
+ * two events of one inbox apart before it is reached). An event is needed for nearly every message; once handled and
+ * referred to no more, the same object serves a later one ({@link Messages}, {@link Timers}).
  */
 class CausalEvent extends CausalMailbox.Node implements Comparable<CausalEvent> {
   // not final: an event nothing refers to any more is filled again for a later one (Timers, Messages)
