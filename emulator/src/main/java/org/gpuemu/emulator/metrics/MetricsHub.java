@@ -154,19 +154,20 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** The hub of a run of {@code vms}, whose reporting actors write into {@code ports}. */
   public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
       MetricsPorts ports) {
-    return create(vms, periodNanos, timeline, run, ports, TimelineTap.NONE, false);
+    return create(vms, periodNanos, new Sink(timeline, TimelineTap.NONE), run, ports, false);
   }
 
   /**
-   * As above, with {@code tap} seeing every timeline row; {@code marksFaults}: the run injects faults, and every
+   * As above, the timeline's rows going to {@code sink}; {@code marksFaults}: the run injects faults, and every
    * timeline row names those active in it.
    */
-  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
-      MetricsPorts ports, TimelineTap tap, boolean marksFaults) {
+  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Sink sink, RunContext run,
+      MetricsPorts ports, boolean marksFaults) {
     MetricsStore held = new MetricsStore(vms.size(), periodNanos, marksFaults,
-        vms.stream().mapToInt(VmInfo::weight).toArray(), vms.stream().mapToLong(MetricsHub::slaLatency).toArray());
+        vms.stream().mapToInt(VmInfo::weight).toArray(), vms.stream().mapToLong(MetricsHub::slaLatency).toArray(),
+        ports);
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(Crashed.restarting(Behaviors.setup(
-        c -> new MetricsHub(c, vms, run, t, new Sink(timeline, tap), held, ports))))));
+        c -> new MetricsHub(c, vms, run, t, sink, held))))));
   }
 
   /**
@@ -180,18 +181,18 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   }
 
   /** Where the timeline's rows go: its file, and the tap that sees each row. */
-  private record Sink(Path timeline, TimelineTap tap) {}
+  public record Sink(Path timeline, TimelineTap tap) {}
 
   /** {@code held}: what outlives a crash, the timeline's period with it. */
   private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, RunContext run, TimerScheduler<Command> timers,
-      Sink sink, MetricsStore held, MetricsPorts ports) {
+      Sink sink, MetricsStore held) {
     super(ctx);
     this.vms = List.copyOf(vms);
     this.period = held.periodNanos;
     this.run = run;
     this.timers = timers;
     this.h = held;
-    this.ports = ports;
+    this.ports = held.ports;
     if (held.queue == null) held.open(ctx.getSystem(), sink.timeline(), sink.tap(), QUEUE_SIZE);
     if (held.tickDue >= 0) run.arm(timers, TICK, new Tick(held.tickDue), held.tickDue);
   }

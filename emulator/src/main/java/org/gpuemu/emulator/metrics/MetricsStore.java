@@ -57,8 +57,12 @@ final class MetricsStore {
   /** The fault windows and recoveries (null: the run injects no faults, and the timeline names none). */
   final FaultPeriods faults;
 
-  /** {@code slaLatency}: each VM's SLA latency, ns (Long.MAX_VALUE: none). */
-  MetricsStore(int vms, long periodNanos, boolean marksFaults, int[] weights, long[] slaLatency) {
+  /** Where the frequent reports wait for the hub (outlives a crash too: written by the reporting actors). */
+  final MetricsPorts ports;
+
+  /** {@code slaLatency}: each VM's SLA latency, ns (Long.MAX_VALUE: none); {@code ports}: the run's. */
+  MetricsStore(int vms, long periodNanos, boolean marksFaults, int[] weights, long[] slaLatency, MetricsPorts ports) {
+    this.ports = ports;
     this.slaLatency = slaLatency.clone();
     faults = marksFaults ? new FaultPeriods(vms, periodNanos) : null;
     latency = new FrameLatencies(vms);

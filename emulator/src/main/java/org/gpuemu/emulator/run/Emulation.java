@@ -147,8 +147,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     List<MetricsHub.VmInfo> infos = scenario.vms().stream().map(vm -> new MetricsHub.VmInfo(vm.index(), vm.name(),
         vm.slaFps(), vm.weight(), scenario.gpuNumber(vm))).toList();
     MetricsPorts ports = new MetricsPorts(run);
-    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), setup.timeline(), run, ports,
-        setup.tap(), !scenario.faults().isEmpty()), "metrics");
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), new MetricsHub.Sink(setup.timeline(),
+        setup.tap()), run, ports, !scenario.faults().isEmpty()), "metrics");
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
         ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
         ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
