@@ -61,8 +61,9 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   /** An observer's (the metrics hub's) order decides nothing in the model: under the arrival order counted apart. */
   private final boolean observer;
   private final PriorityQueue<CausalEvent> held = new PriorityQueue<>();
-  /** The timers armed and not yet handled ({@link CausalEvent#timer}), fired or not. */
+  /** The timers armed and not yet handled ({@link CausalEvent.Timers#timer}), fired or not. */
   private final List<CausalEvent.Timer> armed = new ArrayList<>(2);
+  private final CausalEvent.Timers timers = new CausalEvent.Timers();
   private ActorRef<Object> self;
   private CausalMailbox.Queue mailbox;
   private long key;
@@ -279,7 +280,10 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     // A violation is handled at the latest event's time, as if it came right after it.
     long stamp = inOrder || last == null ? event.stamp : last.stamp;
     int generation = inOrder || last == null ? event.generation : last.generation;
-    if (inOrder) last = event;
+    if (inOrder) {
+      if (last instanceof CausalEvent.Timer handled && !armed.contains(handled)) timers.free(handled); // unreferred
+      last = event;
+    }
     if (event.msg instanceof Timed && event.sender == key) handled(event);
     if (!observer) run.recordLag(Math.max(0, run.clock().nowNanos() - event.stamp), (handedOver++ & 7) == 0);
     Causality runBefore = t.run;
@@ -347,7 +351,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
     // its level: its due time, and never before the event that armed it (one generation after it)
     Causality.OnThread t = Causality.onThread();
     boolean atOnce = t.run == run && due <= t.stamp;
-    CausalEvent.Timer a = CausalEvent.timer(atOnce ? t.stamp : due, atOnce ? t.generation + 1 : 0, this.key, nextSeq(), key,
+    CausalEvent.Timer a = timers.timer(atOnce ? t.stamp : due, atOnce ? t.generation + 1 : 0, this.key, nextSeq(), key,
         message);
     armed.add(a);
     if (frontier == null) return false;
@@ -382,6 +386,7 @@ public final class CausalInbox extends BehaviorInterceptor<Object, Object> {
   private void drop(CausalEvent.Timer a) {
     if (a.fired) held.remove(a);
     if (frontier != null) frontier.done(a.stamp, a.generation);
+    if (a != last) timers.free(a); // the latest is free once the next is handed over
   }
 
   /** The armed timer whose message this is (it fired); null if none. */

@@ -307,6 +307,15 @@ public final class Causality {
   }
 
   /**
+   * The generation of the event being handled on this thread (with {@link #now}, its level: a message it sends is one
+   * generation later); 0 outside any event.
+   */
+  public int generation() {
+    OnThread t = onThread();
+    return t.run == this ? t.generation : 0;
+  }
+
+  /**
    * After {@link #freeze}: waits (up to {@code timeoutMillis} of wall time) until every event up to the end has
    * been handled, so that what the actors report is their state at the end. At once under the arrival order.
    */

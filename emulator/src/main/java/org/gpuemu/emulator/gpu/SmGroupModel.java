@@ -65,24 +65,29 @@ public final class SmGroupModel<T> {
 
   /**
    * What one event led to, in the order it happened: completions, then a copy to start, then SMs to hand over; and the
-   * kernels an engine reset failed.
+   * kernels an engine reset failed. The model's own, filled again by its next event but one (two alternate): read it
+   * at once, never keep or change it. A new step and copies of its lists for every kernel's end were most of its bytes.
    */
-  public record Step<T>(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover,
-      List<Failure<T>> failed) {
-    public Step {
-      completed = frozen(completed);
-      failed = frozen(failed);
+  public static final class Step<T> {
+    private final List<Completion<T>> completed = new ArrayList<>(2);
+    private final List<Failure<T>> failed = new ArrayList<>(0);
+    private Optional<CopyRequest> copy = Optional.empty();
+    private Optional<Handover> handover = Optional.empty();
+
+    public List<Completion<T>> completed() {
+      return completed;
     }
 
-    public Step(List<Completion<T>> completed, Optional<CopyRequest> copy, Optional<Handover> handover) {
-      this(completed, copy, handover, List.of());
+    public Optional<CopyRequest> copy() {
+      return copy;
     }
 
-    private static final Step<?> NOTHING = new Step<>(List.of(), Optional.empty(), Optional.empty());
+    public Optional<Handover> handover() {
+      return handover;
+    }
 
-    @SuppressWarnings("unchecked") // the step of an event that led to nothing: one shared instance of any T
-    static <T> Step<T> nothing() {
-      return (Step<T>) NOTHING;
+    public List<Failure<T>> failed() {
+      return failed;
     }
   }
 
@@ -120,11 +125,9 @@ public final class SmGroupModel<T> {
   private int context = NO_CONTEXT;
   private Switch switching = NoSwitch.INSTANCE;
   private final SmGroupFigures figures = new SmGroupFigures();
-  /** What the event being handled has led to so far (copied into its {@link Step}). */
-  private final List<Completion<T>> completions = new ArrayList<>();
-  private Optional<CopyRequest> copy = Optional.empty();
-  private Optional<Handover> handover = Optional.empty();
-  private final List<Failure<T>> failures = new ArrayList<>();
+  /** What the event being handled has led to so far, and the step returned before it ({@link #step}). */
+  private Step<T> out = new Step<>();
+  private Step<T> returned = new Step<>();
   /** The vGPU whose next kernel to start hangs, and the watchdog's delay for it; none: -1. */
   private int hangNext = -1;
   private long hangWatchdog;
@@ -246,16 +249,16 @@ public final class SmGroupModel<T> {
 
   /** The watchdog's reset at {@code now}: the hung kernels and their vGPUs' queued kernels fail. */
   private void resetHung(long now) {
-    for (var it = running.iterator(); it.hasNext(); ) {
-      Running<T> k = it.next();
+    for (int i = 0; i < running.size(); i++) { // by index: an iterator each event otherwise
+      Running<T> k = running.get(i);
       if (k.watchdog > now) continue;
-      it.remove();
-      failures.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now, GPU_RESET));
+      running.remove(i--);
+      out.failed.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now, GPU_RESET));
       for (var q = fifo.iterator(); q.hasNext(); ) {
         Kernel<T> queued = q.next();
         if (queued.vgpu() != k.kernel.vgpu()) continue;
         q.remove();
-        failures.add(new Failure<>(queued.tag(), queued.vgpu(), 0, now, GPU_RESET));
+        out.failed.add(new Failure<>(queued.tag(), queued.vgpu(), 0, now, GPU_RESET));
       }
     }
   }
@@ -270,10 +273,10 @@ public final class SmGroupModel<T> {
   public Step<T> resetEngine(String reason, long at) {
     long now = catchUp(at);
     for (Running<T> k : running) {
-      failures.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now, reason));
+      out.failed.add(new Failure<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), now, reason));
     }
     running.clear();
-    for (Kernel<T> k : fifo) failures.add(new Failure<>(k.tag(), k.vgpu(), 0, now, reason));
+    for (Kernel<T> k : fifo) out.failed.add(new Failure<>(k.tag(), k.vgpu(), 0, now, reason));
     fifo.clear();
     hangNext = -1;
     release(now);
@@ -349,19 +352,16 @@ public final class SmGroupModel<T> {
     return now;
   }
 
+  /** The event's step; the next event fills the one before it, emptied. */
   private Step<T> step() {
-    if (completions.isEmpty() && failures.isEmpty() && copy.isEmpty() && handover.isEmpty()) return Step.nothing();
-    Step<T> s = new Step<>(completions, copy, handover, failures);
-    completions.clear();
-    failures.clear();
-    copy = Optional.empty();
-    handover = Optional.empty();
+    Step<T> s = out;
+    out = returned;
+    returned = s;
+    out.completed.clear();
+    out.failed.clear();
+    out.copy = Optional.empty();
+    out.handover = Optional.empty();
     return s;
-  }
-
-  /** An immutable copy; of none or one element without the array {@link List#copyOf} makes on the way. */
-  private static <E> List<E> frozen(List<E> list) {
-    return list.isEmpty() ? List.of() : list.size() == 1 ? List.of(list.get(0)) : List.copyOf(list);
   }
 
   private void layout(long newEpoch, int newTarget) {
@@ -388,7 +388,7 @@ public final class SmGroupModel<T> {
     int surplus = sms - held;
     if (surplus <= 0) return;
     sms -= surplus;
-    handover = Optional.of(new Handover(surplus, epoch, totalSms - target, now));
+    out.handover = Optional.of(new Handover(surplus, epoch, totalSms - target, now));
   }
 
   /** Moves the fluid model from {@code last} to {@code now}. */
@@ -406,12 +406,12 @@ public final class SmGroupModel<T> {
   }
 
   private void finishDone(long now) {
-    for (var it = running.iterator(); it.hasNext(); ) {
-      Running<T> k = it.next();
+    for (int i = 0; i < running.size(); i++) {
+      Running<T> k = running.get(i);
       if (k.remaining > DONE_EPSILON * Math.max(1, k.span)) continue;
-      it.remove();
+      running.remove(i--);
       figures.completed(Math.max(1, now - k.started));
-      completions.add(new Completion<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), k.started, now));
+      out.completed.add(new Completion<>(k.kernel.tag(), k.kernel.vgpu(), Math.round(k.accounted), k.started, now));
       corunners.spare(k);
     }
   }
@@ -427,7 +427,7 @@ public final class SmGroupModel<T> {
         figures.switched();
         if (copiesGtt) {
           switching = new Copying(now);
-          copy = Optional.of(new CopyRequest(next.vgpu(), now));
+          out.copy = Optional.of(new CopyRequest(next.vgpu(), now));
         } else {
           switching = new SwitchingUntil(now + contextSwitchNanos);
         }

@@ -24,6 +24,7 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VcpuReports;
@@ -67,6 +68,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
   private final List<Settings.Vm> vmsHere;
   private final RunContext run;
   private final ActorRef<MetricsHub.Command> metrics;
+  private final MetricsPorts ports;
   private final ActorRef<Refs> replyTo;
   private final List<ActorRef<CpuScheduler.Command>> cores = new ArrayList<>();
   private final List<Unit> units = new ArrayList<>();
@@ -82,13 +84,16 @@ public final class Host extends AbstractBehavior<Host.Command> {
    * run's record of every guest request (the checker).
    */
   public static Behavior<Command> create(Settings.Scenario scenario, int index, RunContext run,
-      ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {
+      Reporting metrics, RequestHistory history, ActorRef<Refs> replyTo) {
     return Behaviors.setup(ctx -> run.causal(new Host(ctx, scenario, index, run, new Links(metrics, history,
         replyTo))));
   }
 
-  /** What a host reports to: the metrics hub, the run's request history, and who hears its {@link Refs}. */
-  private record Links(ActorRef<MetricsHub.Command> metrics, RequestHistory history, ActorRef<Refs> replyTo) {}
+  /** The metrics: the hub (the rare reports, as messages) and its ports (the frequent ones, {@link MetricsPorts}). */
+  public record Reporting(ActorRef<MetricsHub.Command> hub, MetricsPorts ports) {}
+
+  /** What a host reports to: the metrics, the run's request history, and who hears its {@link Refs}. */
+  private record Links(Reporting metrics, RequestHistory history, ActorRef<Refs> replyTo) {}
 
   private Host(ActorContext<Command> ctx, Settings.Scenario scenario, int index, RunContext run, Links links) {
     super(ctx);
@@ -97,7 +102,8 @@ public final class Host extends AbstractBehavior<Host.Command> {
     this.host = scenario.hosts().get(index);
     this.vmsHere = scenario.vms().stream().filter(vm -> vm.host() == index).toList();
     this.run = run;
-    this.metrics = links.metrics();
+    this.metrics = links.metrics().hub();
+    this.ports = links.metrics().ports();
     this.history = links.history();
     this.replyTo = links.replyTo();
     this.gpus = new PhysicalGpu.Ready[host.gpus()];
@@ -223,7 +229,7 @@ public final class Host extends AbstractBehavior<Host.Command> {
     boolean space = scenario.spaceShared();
     return new Vm.Wiring(cores, u.scheduler(), u.parts().cpuTime() ? u.timeSharing().narrow() : null,
         u.parts().gpuCoscheduled() ? u.timeSharing().narrow() : null, gpu.smGroups().get(0), gpu.memory(), metrics,
-        u.reports(), u.slicer(), space, history, scenario.faults());
+        ports, u.reports(), u.slicer(), space, history, scenario.faults());
   }
 
   private Behavior<Command> onVmReady(VmReady msg) {

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.gpuemu.emulator.clock.Frontier;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -25,7 +26,9 @@ import org.gpuemu.policies.vgris.SlaPacer;
  * Collects what the guests and the GPU report (frames, GPU time, memory held), keeps the run's per-VM
  * distributions, and every metrics period emits one timeline row per VM into a bounded Pekko Streams queue whose
  * file sink runs on the stream's own I/O dispatcher, so no actor blocks on file I/O. A row the queue cannot take
- * is counted, never silently dropped.
+ * is counted, never silently dropped. The frequent reports (frames, kernels' GPU time, Presents' costs) are not
+ * messages: their actors write them into {@link MetricsPorts}, which the hub drains as it closes a period, crashes
+ * or finishes; the rare ones (memory held, mode, weights, slots, memory profile, fault windows) are messages.
  *
  * <p>{@code metrics-crash} ({@link Crash}). Effect: the actor fails and supervision restarts it; what it
  * counted for the period in progress is lost (that period's timeline rows count only what came after the crash), as
@@ -36,13 +39,6 @@ import org.gpuemu.policies.vgris.SlaPacer;
 public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   public sealed interface Command {}
-
-  public record Frame(int vm, long latencyNanos) implements Command {}
-
-  public record GpuUsed(int vm, long gpuNanos) implements Command {}
-
-  /** A Present of VM {@code vm} returned {@code costNanos} after its issue, predicted: -1 none (VGRIS Fig. 6, 9). */
-  public record PresentCost(int vm, long costNanos, long predictionNanos) implements Command {}
 
   public record MemoryHeld(int vm, long bytes) implements Command {}
 
@@ -152,28 +148,40 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private final ObjectMapper json = new ObjectMapper();
   /** What outlives a crash of the actor: the run's totals, the timeline's stream, where the period stands. */
   private final MetricsStore h;
+  /** Where the frequent reports wait to be drained (outlives a crash too). */
+  private final MetricsPorts ports;
 
-  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run) {
-    return create(vms, periodNanos, timeline, run, TimelineTap.NONE);
+  /** The hub of a run of {@code vms}, whose reporting actors write into {@code ports}. */
+  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
+      MetricsPorts ports) {
+    return create(vms, periodNanos, new Sink(timeline, TimelineTap.NONE), run, ports, false);
   }
 
-  /** As {@link #create(List, long, Path, RunContext)}, with {@code tap} seeing every timeline row. */
-  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
-      TimelineTap tap) {
-    return create(vms, periodNanos, timeline, run, tap, false);
-  }
-
-  /** As above; {@code marksFaults}: the run injects faults, and every timeline row names those active in it. */
-  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Path timeline, RunContext run,
-      TimelineTap tap, boolean marksFaults) {
+  /**
+   * As above, the timeline's rows going to {@code sink}; {@code marksFaults}: the run injects faults, and every
+   * timeline row names those active in it.
+   */
+  public static Behavior<Command> create(List<VmInfo> vms, long periodNanos, Sink sink, RunContext run,
+      MetricsPorts ports, boolean marksFaults) {
     MetricsStore held = new MetricsStore(vms.size(), periodNanos, marksFaults,
-        vms.stream().mapToInt(VmInfo::weight).toArray());
+        vms.stream().mapToInt(VmInfo::weight).toArray(), vms.stream().mapToLong(MetricsHub::slaLatency).toArray(),
+        ports);
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> run.observer(Crashed.restarting(Behaviors.setup(
-        c -> new MetricsHub(c, vms, run, t, new Sink(timeline, tap), held))))));
+        c -> new MetricsHub(c, vms, run, t, sink, held))))));
+  }
+
+  /**
+   * A frame of {@code vm} longer than this is over its SLA, as VGRIS measures it: 1 s / SLA FPS in whole milliseconds
+   * (30 FPS: 33 ms; vgris.txt §2, §4.1: frames "beyond 33 ms"), the same rule as the SLA-aware pacer's target;
+   * Long.MAX_VALUE for a VM without a frame rate SLA.
+   */
+  private static long slaLatency(VmInfo vm) {
+    double fps = vm.slaFps();
+    return fps > 0 && !Double.isInfinite(fps) ? SlaPacer.targetLatencyNanos(fps) : Long.MAX_VALUE;
   }
 
   /** Where the timeline's rows go: its file, and the tap that sees each row. */
-  private record Sink(Path timeline, TimelineTap tap) {}
+  public record Sink(Path timeline, TimelineTap tap) {}
 
   /** {@code held}: what outlives a crash, the timeline's period with it. */
   private MetricsHub(ActorContext<Command> ctx, List<VmInfo> vms, RunContext run, TimerScheduler<Command> timers,
@@ -184,18 +192,13 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
     this.run = run;
     this.timers = timers;
     this.h = held;
+    this.ports = held.ports;
     if (held.queue == null) held.open(ctx.getSystem(), sink.timeline(), sink.tap(), QUEUE_SIZE);
     if (held.tickDue >= 0) run.arm(timers, TICK, new Tick(held.tickDue), held.tickDue);
   }
 
   @Override public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Frame.class, this::onFrame)
-        .onMessage(GpuUsed.class, this::onGpuUsed)
-        .onMessage(PresentCost.class, m -> {
-          h.presents.record(m.vm(), m.costNanos(), m.predictionNanos());
-          return Behaviors.same();
-        })
         .onMessage(MemoryHeld.class, this::onMemoryHeld)
         .onMessage(Mode.class, m -> {
           h.mode = m.mode();
@@ -231,25 +234,6 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
         .build();
   }
 
-  private Behavior<Command> onFrame(Frame msg) {
-    int v = msg.vm();
-    h.latency.record(v, msg.latencyNanos());
-    h.frames[v]++;
-    h.periodFrames[v]++;
-    // over the SLA's latency as VGRIS measures it: 1 s / SLA FPS in whole milliseconds (30 FPS: 33 ms; vgris.txt
-    // §2, §4.1: frames "beyond 33 ms"), the same rule as the SLA-aware pacer's target
-    double fps = vms.get(v).slaFps();
-    if (fps > 0 && !Double.isInfinite(fps) && msg.latencyNanos() > SlaPacer.targetLatencyNanos(fps)) h.overSla[v]++;
-    return Behaviors.same();
-  }
-
-  private Behavior<Command> onGpuUsed(GpuUsed msg) {
-    h.busy[msg.vm()] += msg.gpuNanos();
-    h.periodBusy[msg.vm()] += msg.gpuNanos();
-    h.periodKernels[msg.vm()]++;
-    return Behaviors.same();
-  }
-
   private Behavior<Command> onMemoryHeld(MemoryHeld msg) {
     h.memory[msg.vm()] = msg.bytes();
     h.maxMemory[msg.vm()] = Math.max(h.maxMemory[msg.vm()], msg.bytes());
@@ -258,6 +242,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
 
   private Behavior<Command> onTick(Tick msg) {
     long due = run.fired(msg.due());
+    ports.drain(h, due, 0, false); // the period's reports: those below the timer's level (due, 0) (MetricsPorts)
     emitRows(due);
     h.tickDue = due + period;
     run.arm(timers, TICK, new Tick(h.tickDue), h.tickDue);
@@ -277,6 +262,7 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   /** metrics-crash: the period's counts so far are lost (see the class). */
   private Behavior<Command> onCrash(Crash msg) {
     long at = Math.max(run.now(), msg.atNanos());
+    ports.drain(h, run.now(), run.causality().generation(), false); // what came before the crash: then lost with it
     h.losePeriod();
     msg.outcomes().tell(new FaultInjector.Healed(msg.fault(), at)); // restarted at once
     getContext().getLog().warn("metrics hub crashes at {} s (fault {}); supervision restarts it", at / 1e9,
@@ -294,6 +280,9 @@ public final class MetricsHub extends AbstractBehavior<MetricsHub.Command> {
   private Behavior<Command> onFinish(Finish msg) {
     run.disarm(timers, TICK);
     h.tickDue = -1;
+    // every report up to the run's end, the level it was frozen at (none: all), as the messages up to it were handled
+    Frontier.Level end = run.causality().frontier() == null ? Frontier.Level.TOP : run.causality().frontier().cap();
+    ports.drain(h, end.stamp(), end.generation(), true);
     long now = run.now();
     if (now > h.periodStart) emitRows(now);
     h.queue.complete();

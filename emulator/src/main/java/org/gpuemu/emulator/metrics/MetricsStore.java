@@ -31,6 +31,8 @@ final class MetricsStore {
   /** The VMs' weights, changed by controls during the run (for λ's weight shares). */
   final int[] weights;
   final long[] frames;
+  /** Each VM's SLA latency: a frame longer counts over the SLA (Long.MAX_VALUE: the VM has no frame rate SLA). */
+  private final long[] slaLatency;
   final long[] overSla;
   final long[] busy;
   final long[] memory;
@@ -55,7 +57,13 @@ final class MetricsStore {
   /** The fault windows and recoveries (null: the run injects no faults, and the timeline names none). */
   final FaultPeriods faults;
 
-  MetricsStore(int vms, long periodNanos, boolean marksFaults, int[] weights) {
+  /** Where the frequent reports wait for the hub (outlives a crash too: written by the reporting actors). */
+  final MetricsPorts ports;
+
+  /** {@code slaLatency}: each VM's SLA latency, ns (Long.MAX_VALUE: none); {@code ports}: the run's. */
+  MetricsStore(int vms, long periodNanos, boolean marksFaults, int[] weights, long[] slaLatency, MetricsPorts ports) {
+    this.ports = ports;
+    this.slaLatency = slaLatency.clone();
     faults = marksFaults ? new FaultPeriods(vms, periodNanos) : null;
     latency = new FrameLatencies(vms);
     presents = new PresentCosts(vms);
@@ -89,6 +97,21 @@ final class MetricsStore {
         .run(Materializer.matFromSystem(system));
     queue = mat.first();
     written = mat.second();
+  }
+
+  /** A frame of VM {@code vm} took {@code latencyNanos}: its distribution, the run's and the period's counts. */
+  void frame(int vm, long latencyNanos) {
+    latency.record(vm, latencyNanos);
+    frames[vm]++;
+    periodFrames[vm]++;
+    if (latencyNanos > slaLatency[vm]) overSla[vm]++;
+  }
+
+  /** A kernel of VM {@code vm} used the GPU {@code gpuNanos}. */
+  void gpuUsed(int vm, long gpuNanos) {
+    busy[vm] += gpuNanos;
+    periodBusy[vm] += gpuNanos;
+    periodKernels[vm]++;
   }
 
   /** VM {@code vm}'s figures at the end of the run. */

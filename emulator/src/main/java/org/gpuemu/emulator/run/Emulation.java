@@ -19,6 +19,7 @@ import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.host.Host;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.emulator.vm.VCpu;
 import org.gpuemu.emulator.vm.VGpu;
 import org.gpuemu.emulator.vm.Vm;
@@ -145,8 +146,9 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
     drainedAdapter = ctx.messageAdapter(VGpu.Drained.class, AnyVgpuDrained::new);
     List<MetricsHub.VmInfo> infos = scenario.vms().stream().map(vm -> new MetricsHub.VmInfo(vm.index(), vm.name(),
         vm.slaFps(), vm.weight(), scenario.gpuNumber(vm))).toList();
-    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), setup.timeline(), run, setup.tap(),
-        !scenario.faults().isEmpty()), "metrics");
+    MetricsPorts ports = new MetricsPorts(run);
+    metrics = ctx.spawn(MetricsHub.create(infos, scenario.metricsPeriodNanos(), new MetricsHub.Sink(setup.timeline(),
+        setup.tap()), run, ports, !scenario.faults().isEmpty()), "metrics");
     faults = ctx.spawn(FaultInjector.create(scenario.faults(), run,
         ctx.messageAdapter(FaultInjector.Strike.class, Struck::new),
         ctx.messageAdapter(FaultInjector.Window.class, Windowed::new)), "faults");
@@ -155,7 +157,8 @@ public final class Emulation extends AbstractBehavior<Emulation.Command> {
         Answered::new));
     ActorRef<Host.Refs> hostReady = ctx.messageAdapter(Host.Refs.class, HostReady::new);
     for (int h = 0; h < scenario.hosts().size(); h++) {
-      ctx.spawn(Host.create(scenario, h, run, metrics, history, hostReady), scenario.hosts().get(h).actorName());
+      ctx.spawn(Host.create(scenario, h, run, new Host.Reporting(metrics, ports), history, hostReady),
+          scenario.hosts().get(h).actorName());
     }
   }
 

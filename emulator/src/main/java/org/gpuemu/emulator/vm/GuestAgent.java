@@ -15,7 +15,7 @@ import org.gpuemu.emulator.faults.FaultInjector;
 import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.VgrisController;
-import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.emulator.clock.RunContext;
 import java.util.function.LongConsumer;
 import org.gpuemu.policies.vgris.AgentCpu;
@@ -96,7 +96,7 @@ public final class GuestAgent extends AbstractMatchingBehavior<GuestAgent.Comman
   private final Settings.Vm vm;
   private final ActorRef<VGpu.Command> vgpu;
   private final ActorRef<Scheduling.Command> controller;
-  private final ActorRef<MetricsHub.Command> metrics;
+  private final MetricsPorts.Presents presents;
   private final RunContext run;
   private final TimerScheduler<Command> timers;
   private final VGpu.AnswerTo vgpuAnswers;
@@ -116,10 +116,10 @@ public final class GuestAgent extends AbstractMatchingBehavior<GuestAgent.Comman
 
   /**
    * The actors a guest agent talks to: its VM's vGPU, the controller its Presents ask (the GPU scheduler, whose
-   * present control answers), and the metrics hub.
+   * present control answers), and its port to the metrics hub (each Present's cost).
    */
   public record Peers(ActorRef<VGpu.Command> vgpu, ActorRef<Scheduling.Command> controller,
-      ActorRef<MetricsHub.Command> metrics) {}
+      MetricsPorts.Presents presents) {}
 
   public static Behavior<Command> create(Settings.Vm vm, Peers peers, RunContext run, RequestHistory history) {
     AgentLedger ledger = new AgentLedger(vm.index(), history);
@@ -130,7 +130,7 @@ public final class GuestAgent extends AbstractMatchingBehavior<GuestAgent.Comman
   private GuestAgent(ActorContext<Command> ctx, Settings.Vm vm, Peers peers, RunContext run,
       TimerScheduler<Command> timers, AgentLedger ledger) {
     super(ctx);
-    this.metrics = peers.metrics();
+    this.presents = peers.presents();
     this.ledger = ledger;
     this.vgpuIndex = vm.index();
     this.vm = vm;
@@ -224,7 +224,7 @@ public final class GuestAgent extends AbstractMatchingBehavior<GuestAgent.Comman
       long now = run.now();
       if (returned.failure() == null) {
         long cost = now - ledger.presentIssued;
-        metrics.tell(new MetricsHub.PresentCost(vgpuIndex, cost, predictedAtIssue));
+        presents.returned(cost, predictedAtIssue);
         pacer.presentReturned(cost);
         lastReturned = now;
         if (firstReturned < 0) firstReturned = now;

@@ -19,6 +19,7 @@ import org.gpuemu.emulator.gpu.CoscheduleRouter;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.vm.VcpuState.Wait;
 import org.gpuemu.workloads.MemoryAware;
@@ -121,12 +122,13 @@ public final class VCpu extends AbstractMatchingBehavior<VCpu.Command> {
   public record Spec(int vcpu, Settings.Vm vm, Supplier<Program> programs) {}
 
   /**
-   * The actors a vCPU talks to: its physical core, its VM's vGPU and guest agent, the GPU memory, the metrics hub,
-   * and the GPU scheduler's coscheduling join (null when the policy does not coschedule).
+   * The actors a vCPU talks to: its physical core, its VM's vGPU and guest agent, the GPU memory, the metrics hub
+   * and its port to it (each frame's latency), and the GPU scheduler's coscheduling join (null when the policy does
+   * not coschedule).
    */
   public record Peers(ActorRef<CpuScheduler.Command> core, ActorRef<VGpu.Command> vgpu,
       ActorRef<GuestAgent.Command> agent, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {}
+      MetricsPorts.Frames frames, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler) {}
 
   /**
    * The vCPU {@code spec} wired to {@code peers}; {@code reports}: what it reports of each CPU slice; {@code history}:

@@ -12,7 +12,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.gpu.SmGroup;
-import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.faults.Crashed;
 import org.gpuemu.emulator.faults.FaultInjector;
@@ -135,10 +135,10 @@ public final class VGpu extends AbstractMatchingBehavior<VGpu.Command> {
 
   /**
    * Whom a vGPU talks to: its GPU scheduler, where the vCPUs' CPU time goes ({@code cpuTimes}, null: nowhere, the
-   * policy does not use it), its SM group and the metrics.
+   * policy does not use it), its SM group and its port to the metrics hub (the GPU time of each kernel).
    */
   public record Peers(ActorRef<Scheduling.Command> scheduler, ActorRef<VmcgMeter.CpuTime> cpuTimes,
-      ActorRef<SmGroup.Command> smGroup, ActorRef<MetricsHub.Command> metrics) {}
+      ActorRef<SmGroup.Command> smGroup, MetricsPorts.GpuTime gpuTime) {}
 
   private final RunContext run;
   private final Peers peers;
@@ -230,7 +230,7 @@ public final class VGpu extends AbstractMatchingBehavior<VGpu.Command> {
 
   private Behavior<Command> onKernelFinished(KernelFinished f) {
     VgpuRequests.Pending p = model.finished(f.workId(), f.gpuNanos(), f.finishedNanos(), f.failure());
-    peers.metrics().tell(new MetricsHub.GpuUsed(model.vgpu, f.gpuNanos()));
+    peers.gpuTime().used(f.gpuNanos());
     if (p != null && p.syncReply() != null) p.syncReply().tell(new VCpu.SyncReturned(f.finishedNanos()));
     // a crashed incarnation's request (p null): nobody waits for it but a drain
     if (p == null ? model.idle() : model.roomAt(f.finishedNanos())) {

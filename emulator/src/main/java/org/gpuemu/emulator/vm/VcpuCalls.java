@@ -7,6 +7,7 @@ import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.faults.RequestHistory;
 import org.gpuemu.emulator.gpu.GpuMemory;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.workloads.BenchmarkAware;
 import org.gpuemu.workloads.BenchmarkRun;
 import org.gpuemu.workloads.KernelSpec;
@@ -34,6 +35,7 @@ final class VcpuCalls {
   private final ActorRef<GpuMemory.Command> memory;
   private final ActorRef<GpuMemory.Answer> memoryAnswer;
   private final ActorRef<MetricsHub.Command> metrics;
+  private final MetricsPorts.Frames frames;
   private final VcpuReports reports;
   private final MemoryCalls memoryCalls;
   /** Where every GPU call gets its id (the checker). */
@@ -78,6 +80,7 @@ final class VcpuCalls {
     this.memory = peers.memory();
     this.memoryAnswer = own.memoryAnswer();
     this.metrics = peers.metrics();
+    this.frames = peers.frames();
     this.reports = reports;
     this.memoryCalls = new MemoryCalls(vm, settings.name(), memoryAware, own.log());
   }
@@ -225,7 +228,7 @@ final class VcpuCalls {
   }
 
   void frame(long latencyNanos) {
-    metrics.tell(new MetricsHub.Frame(vm, latencyNanos));
+    frames.frame(latencyNanos);
   }
 
 }

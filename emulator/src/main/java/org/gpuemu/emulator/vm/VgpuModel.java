@@ -42,6 +42,8 @@ final class VgpuModel {
   /** Calls whose earlier part failed, by the id of their last part: the reason they fail with. */
   private final Map<Long, String> failedCalls = new HashMap<>();
   private int inDriver;
+  /** The record of the request finished last, which the next one recorded fills again ({@link #finished}). */
+  private Pending spare;
   /** Requests of the frame the guest is recording. */
   int frameRequests;
 
@@ -75,7 +77,9 @@ final class VgpuModel {
       KernelSpec part = parts.get(i);
       long id = ((long) vgpu << ID_SHIFT) | ledger.seq++;
       GpuWork work = new GpuWork(id, vgpu, part.soloNanos(), queuedAt, last && syncReply != null);
-      pending.add(id, new Pending(work, part, vcpu, last ? syncReply : null, last, ledger.frame, call));
+      ActorRef<VCpu.Command> reply = last ? syncReply : null;
+      pending.add(id, (spare == null ? new Pending() : spare).fill(work, part, vcpu, reply, last, ledger.frame, call));
+      spare = null;
       frameRequests++;
     }
     handToDriver(queuedAt);
@@ -147,7 +151,8 @@ final class VgpuModel {
   /**
    * A part's end on the GPU: its GPU time accounted, its call completed or failed (a call sliced into parts fails as
    * a whole), the scheduler told. Returns the part, or null for a crashed incarnation's request (its GPU time counts,
-   * nobody waits for it); then {@link #roomAt} hands on what waits for its place.
+   * nobody waits for it); then {@link #roomAt} hands on what waits for its place. The part returned is read at once:
+   * the next request {@link #call recorded} fills it again.
    */
   Pending finished(SmGroup.Finished f) {
     return finished(f.workId(), f.gpuNanos(), f.finishedNanos(), f.failure());
@@ -173,6 +178,7 @@ final class VgpuModel {
     }
     ledger.gpuUsed(gpuNanos, finishedNanos, p.last() && failure == null);
     toScheduler.accept(new Scheduling.Completed(p.work(), gpuNanos, finishedNanos, by));
+    spare = p;
     return p;
   }
 

@@ -19,6 +19,7 @@ import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.policies.gpu.VgpuParams;
 import org.gpuemu.workloads.Program;
@@ -54,12 +55,13 @@ public final class Vm {
    * Wiring the VM needs from the host; {@code cpuTimes} and {@code coscheduler} are the GPU scheduler's parts that
    * take the vCPUs' CPU time and their coscheduling join, null when the policy does not use them; {@code history}
    * gives every guest request its id and takes its outcome; {@code faults}: the run's, whose message faults give a
-   * VM's vCPUs a channel to its vGPU ({@link GuestChannel}).
+   * VM's vCPUs a channel to its vGPU ({@link GuestChannel}); {@code ports}: where its vCPUs, vGPU and agent write
+   * their frequent reports to the metrics hub (one port each, made here once, kept across their restarts).
    */
   public record Wiring(List<ActorRef<CpuScheduler.Command>> cores, ActorRef<Scheduling.Command> scheduler,
       ActorRef<VmcgMeter.CpuTime> cpuTimes, ActorRef<CoscheduleRouter.VcpuJoin> coscheduler,
       ActorRef<SmGroup.Command> smGroup, ActorRef<GpuMemory.Command> memory, ActorRef<MetricsHub.Command> metrics,
-      VcpuReports reports, Slicer slicer, boolean reportFrames, RequestHistory history, FaultPlan faults) {}
+      MetricsPorts ports, VcpuReports reports, Slicer slicer, boolean reportFrames, RequestHistory history, FaultPlan faults) {}
 
   /** The seed of the program VM {@code index} runs in a run seeded {@code seed}. */
   public static long programSeed(long seed, int index) {
@@ -95,9 +97,9 @@ public final class Vm {
     VgpuParams params = new VgpuParams(vm.index(), vm.name(), vm.weight(), vm.share(), vm.slaFps());
     ActorRef<VGpu.Command> vgpu = ctx.spawn(VGpu.create(new VGpu.Settings(params, vm.commandBuffer(),
         vm.driverQueue(), vm.stopNanos(spec.runEndNanos()), w.slicer(), w.reportFrames()),
-        new VGpu.Peers(w.scheduler(), w.cpuTimes(), w.smGroup(), w.metrics()), run, w.history()), "vgpu");
+        new VGpu.Peers(w.scheduler(), w.cpuTimes(), w.smGroup(), w.ports().gpuTime(vm.index())), run, w.history()), "vgpu");
     ActorRef<GuestAgent.Command> agent = ctx.spawn(GuestAgent.create(vm, new GuestAgent.Peers(vgpu, w.scheduler(),
-        w.metrics()), run, w.history()), "agent");
+        w.ports().presents(vm.index())), run, w.history()), "agent");
     w.memory().tell(new GpuMemory.Join(vm.index(), vm.name(), vm.memoryCapBytes()));
     FaultPlan.Channel channel = w.faults().channelFaulted(vm.name()) ? w.faults().channel() : null;
     List<ActorRef<VCpu.Command>> vcpus = new ArrayList<>();
@@ -107,7 +109,7 @@ public final class Vm {
       Workload workload = spec.workload();
       Supplier<Program> programs = i < workload.threads() ? () -> workload.start(programSeed) : () -> null;
       VCpu.Peers peers = new VCpu.Peers(w.cores().get(vm.cores().get(i)), vgpu, agent, w.memory(), w.metrics(),
-          w.coscheduler());
+          w.ports().frames(vm.index()), w.coscheduler());
       vcpus.add(ctx.spawn(VCpu.create(new VCpu.Spec(spec.firstVcpu() + i, vm, programs), peers, run, w.reports(),
           w.history(), channel), "vcpu-" + i));
     }

@@ -25,7 +25,8 @@ class TimelineRowsTest {
 
   @Test
   void fpsRange_isTheLowestAndHighestWholePeriod_notTheCutLastOne() {
-    MetricsStore h = new MetricsStore(2, 500 * MS, false, new int[] {1, 1});
+    MetricsStore h = new MetricsStore(2, 500 * MS, false, new int[] {1, 1},
+        new long[] {Long.MAX_VALUE, Long.MAX_VALUE}, null);
     assertTrue(Double.isNaN(h.fpsMin[0]) && Double.isNaN(h.fpsMax[1]), "no whole period yet");
     period(h, 500 * MS, 50, 10);    // 100 and 20 FPS
     period(h, 1_000 * MS, 60, 12);  // 120 and 24 FPS

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class PendingRequestsTest {
 
   private static Pending pending(long id) {
-    return new Pending(null, null, (int) id, null, id % 3 == 0, 0, id);
+    return new Pending().fill(null, null, (int) id, null, id % 3 == 0, 0, id);
   }
 
   @Test

@@ -26,6 +26,7 @@ import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.SmGroup;
 import org.gpuemu.emulator.cpu.CpuScheduler;
 import org.gpuemu.emulator.metrics.MetricsHub;
+import org.gpuemu.emulator.metrics.MetricsPorts;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -73,6 +74,7 @@ class RequestPathTest {
     final ActorRef<CpuScheduler.Command> core;
     final ActorRef<VGpu.Command> vgpu;
     final ActorRef<GpuMemory.Command> memory;
+    final MetricsPorts ports;
     final ActorRef<MetricsHub.Command> metrics;
     final ActorRef<GuestAgent.Command> agent;
     final Settings.Vm vm;
@@ -98,13 +100,15 @@ class RequestPathTest {
       memory = kit.spawn(GpuMemory.create(PolicyCatalog.builtIn().create(PolicyKind.MEMORY, "static", PolicyParams.empty()), false, run));
       memory.tell(new GpuMemory.Join(0, "vm", 1L << 30));
       Path timeline = tmp.resolve("timeline-" + (rigs++) + ".jsonl");
-      metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run));
+      ports = new MetricsPorts(run);
+      metrics = kit.spawn(MetricsHub.create(List.of(new MetricsHub.VmInfo(0, "vm", 30, 1)), 1_000 * MS, timeline, run,
+          ports));
       ActorRef<Scheduling.Command> scheduler = kit.spawn(GpuScheduler.create(() -> PolicyCatalog.builtIn().create(
           PolicyKind.GPU, "fcfs", PolicyParams.of(Map.of("max-inflight", 2L))), new GpuScheduler.Wiring(
           p -> PolicyParts.NONE, metrics, List.of(core), Map.of()), run)).narrow();
       vgpu = kit.spawn(VGpu.create(new VGpu.Settings(new VgpuParams(0, "vm", 1), commandBuffer, driverQueue,
-          Long.MAX_VALUE, slicer, false), new VGpu.Peers(scheduler, null, group, metrics), run, history));
-      agent = kit.spawn(GuestAgent.create(vm, new GuestAgent.Peers(vgpu, scheduler, metrics), run,
+          Long.MAX_VALUE, slicer, false), new VGpu.Peers(scheduler, null, group, ports.gpuTime(0)), run, history));
+      agent = kit.spawn(GuestAgent.create(vm, new GuestAgent.Peers(vgpu, scheduler, ports.presents(0)), run,
           history));
     }
 
@@ -112,7 +116,7 @@ class RequestPathTest {
       ArrayDeque<Step> queue = new ArrayDeque<>(List.of(steps));
       Program program = now -> queue.poll();
       return kit.spawn(VCpu.create(new VCpu.Spec(index, vm, () -> program), new VCpu.Peers(core, vgpu,
-          agent, memory, metrics, null), run, VcpuReports.NONE, history, null));
+          agent, memory, metrics, ports.frames(0), null), run, VcpuReports.NONE, history, null));
     }
 
     /** Starts the vCPU, runs the model until its program's steps are done, returns its report. */
