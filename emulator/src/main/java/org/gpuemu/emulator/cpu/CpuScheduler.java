@@ -7,10 +7,10 @@ import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.javadsl.AbstractMatchingBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.faults.Crashed;
@@ -34,7 +34,7 @@ import org.gpuemu.policies.cpu.CpuPolicy;
  * <p>Faults: {@code vcpu-stall} ({@link Stall}), {@code cpu-scheduler-crash} ({@link Crash}), the
  * withdrawal of a crashed or rebooting vCPU's request ({@link Withdraw}): {@link CoreLedger}; {@link Offline}: gate.
  */
-public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
+public final class CpuScheduler extends AbstractMatchingBehavior<CpuScheduler.Command> {
 
   public sealed interface Command {}
 
@@ -232,26 +232,27 @@ public final class CpuScheduler extends AbstractBehavior<CpuScheduler.Command> {
     if (ledger.offline != null) CoreGate.online(ledger.offline, run, timers);
   }
 
-  @Override public Receive<Command> createReceive() {
-    // every request's messages first: the builder tries its cases in this order
-    return newReceiveBuilder()
-        .onMessage(Run.class, this::onRun)
-        .onMessage(Finish.class, this::onFinish)
-        .onMessage(SliceEnded.class, this::onSliceEnded)
-        .onMessage(Release.class, this::onRelease)
-        .onMessage(HostRun.class, this::onHostRun)
-        .onMessage(Boost.class, this::onBoost)
-        .onMessage(CoscheduleGpu.class, m -> ledger.coscheduled(m, this))
-        .onMessage(Report.class, this::onReport)
-        .onMessage(Stall.class, this::onStall)
-        .onMessage(StallEnded.class, this::onStallEnded)
-        .onMessage(Withdraw.class, this::onWithdraw)
-        .onMessage(Crash.class, this::onCrash)
-        .onSignal(PreRestart.class, sig -> {
-          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return Behaviors.same();
-        })
-        .build();
+  /** The routing table: every request's messages first, each message to its handler. */
+  @Override public Behavior<Command> onMessage(Command msg) {
+    if (msg instanceof Run m) return onRun(m);
+    if (msg instanceof Finish m) return onFinish(m);
+    if (msg instanceof SliceEnded m) return onSliceEnded(m);
+    if (msg instanceof Release m) return onRelease(m);
+    if (msg instanceof HostRun m) return onHostRun(m);
+    if (msg instanceof Boost m) return onBoost(m);
+    if (msg instanceof CoscheduleGpu m) return ledger.coscheduled(m, this);
+    if (msg instanceof Report m) return onReport(m);
+    if (msg instanceof Stall m) return onStall(m);
+    if (msg instanceof StallEnded m) return onStallEnded(m);
+    if (msg instanceof Withdraw m) return onWithdraw(m);
+    if (msg instanceof Crash m) return onCrash(m);
+    return Behaviors.unhandled();
+  }
+
+  @Override public Behavior<Command> onSignal(Signal signal) {
+    if (!(signal instanceof PreRestart)) return Behaviors.unhandled();
+    run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+    return Behaviors.same();
   }
 
   /** The model time of an event stamped {@code at} (-1: now), never before the core's latest event. */

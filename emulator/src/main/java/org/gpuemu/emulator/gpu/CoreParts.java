@@ -8,7 +8,7 @@ import java.util.function.LongSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
-import org.apache.pekko.actor.typed.javadsl.ReceiveBuilder;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.cpu.CpuScheduler;
@@ -52,24 +52,22 @@ final class CoreParts {
         wiring.cores(), wiring.vgpuOfVcpu(), ctx.messageAdapter(CpuScheduler.SwitchedTo.class, CpuPicked::new));
   }
 
-  /** The parts' messages, for the parts switched on; the scheduler handles a VGRIS wake-up and a core's pick. */
-  void route(ReceiveBuilder<GpuScheduler.Command> routes,
-      org.apache.pekko.japi.function.Function<PresentWake, Behavior<GpuScheduler.Command>> onPresentWake,
-      org.apache.pekko.japi.function.Function<CpuPicked, Behavior<GpuScheduler.Command>> onCpuPicked) {
-    routes.onMessage(Scheduling.AgentJoin.class, m -> agents.onAgentJoin(registry.agents.merge(m.vgpu(), m, last())))
-        .onMessage(Scheduling.MayPresent.class, agents::onMayPresent);
-    if (controller != null) {
-      routes.onMessage(AgentReport.class, controller::onAgentReport).onMessage(PresentWake.class, onPresentWake);
+  /**
+   * A part's message, for the parts switched on (a part that is off leaves its messages unhandled); the scheduler
+   * itself handles a VGRIS wake-up and a core's pick.
+   */
+  Behavior<GpuScheduler.Command> route(GpuScheduler.Command msg) {
+    if (msg instanceof Scheduling.AgentJoin m) return agents.onAgentJoin(registry.agents.merge(m.vgpu(), m, last()));
+    if (msg instanceof Scheduling.MayPresent m) return agents.onMayPresent(m);
+    if (msg instanceof AgentReport m && controller != null) return controller.onAgentReport(m);
+    if (msg instanceof VmcgMeter.CpuTime m && meter != null) return meter.onCpuTime(m);
+    if (msg instanceof VmcgMeter.MemoryShare m && meter != null) {
+      return meter.onMemoryShare(registry.memoryShares.merge(m.vgpu(), m, last()));
     }
-    if (meter != null) {
-      routes.onMessage(VmcgMeter.CpuTime.class, meter::onCpuTime).onMessage(VmcgMeter.MemoryShare.class,
-          m -> meter.onMemoryShare(registry.memoryShares.merge(m.vgpu(), m, last())));
+    if (msg instanceof CoscheduleRouter.VcpuJoin m && router != null) {
+      return router.onVcpuJoin(registry.vcpus.merge(m.vcpu(), m, last()));
     }
-    if (router != null) {
-      routes.onMessage(CoscheduleRouter.VcpuJoin.class,
-          m -> router.onVcpuJoin(registry.vcpus.merge(m.vcpu(), m, last())));
-    }
-    if (cpuCentric != null) routes.onMessage(CpuPicked.class, onCpuPicked);
+    return Behaviors.unhandled();
   }
 
   private static <T> java.util.function.BiFunction<T, T, T> last() {

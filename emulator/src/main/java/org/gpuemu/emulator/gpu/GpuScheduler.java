@@ -8,10 +8,10 @@ import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.javadsl.AbstractMatchingBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.RunContext;
 import org.gpuemu.emulator.clock.Timed;
@@ -43,7 +43,7 @@ import org.gpuemu.policies.gpu.GpuPolicy;
  * and the VGRIS budget, a dispatch and its coscheduling request, a core's switch and the GPU's), and with it a shift
  * of the timing that every paper's figures were measured with. A crash: {@link SchedulerRecovery}.
  */
-public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
+public final class GpuScheduler extends AbstractMatchingBehavior<GpuScheduler.Command> {
 
   /** The core's protocol: the shared one, each part's messages and the core's timers. */
   public sealed interface Command permits Scheduling.Command, AgentReport, PresentWake, VmcgMeter.CpuTime,
@@ -102,25 +102,27 @@ public final class GpuScheduler extends AbstractBehavior<GpuScheduler.Command> {
     run.arm(timers, SECOND, new SecondEnded(due), due);
   }
 
-  @Override public Receive<Command> createReceive() {
-    // every request's messages first: the builder tries its cases in this order
-    var routes = newReceiveBuilder()
-        .onMessage(Queued.class, this::onQueued)
-        .onMessage(Completed.class, this::onCompleted)
-        .onMessage(Join.class, this::onJoin)
-        .onMessage(Leave.class, this::onLeave)
-        .onMessage(Wake.class, this::onWake)
-        .onMessage(Scheduling.Begin.class, m -> onBegin())
-        .onMessage(SecondEnded.class, this::onSecondEnded)
-        .onMessage(Report.class, this::onReport)
-        .onMessage(Scheduling.Resynced.class, this::onResynced)
-        .onMessage(Scheduling.Crash.class, m -> recovery.crash(at(m.atNanos()), m, getContext().getLog()))
-        .onMessage(Scheduling.Change.class, this::onChange)
-        .onSignal(PreRestart.class, sig -> run.disarmAll(timers, this))
-        // the core goes on dispatching what the guests queued until they drain; it takes no notice of frames
-        .onMessage(Scheduling.End.class, m -> this).onMessage(Scheduling.Presented.class, m -> this);
-    parts.route(routes, this::onPresentWake, this::onCpuPicked);
-    return routes.build();
+  /** The routing table, every request's messages first; the core takes no notice of frames (End, Presented). */
+  @Override public Behavior<Command> onMessage(Command msg) {
+    if (msg instanceof Queued m) return onQueued(m);
+    if (msg instanceof Completed m) return onCompleted(m);
+    if (msg instanceof Join m) return onJoin(m);
+    if (msg instanceof Leave m) return onLeave(m);
+    if (msg instanceof Wake m) return onWake(m);
+    if (msg == Scheduling.Begin.INSTANCE) return onBegin();
+    if (msg instanceof SecondEnded m) return onSecondEnded(m);
+    if (msg instanceof Report m) return onReport(m);
+    if (msg instanceof Scheduling.Resynced m) return onResynced(m);
+    if (msg instanceof Scheduling.Crash m) return recovery.crash(at(m.atNanos()), m, getContext().getLog());
+    if (msg instanceof Scheduling.Change m) return onChange(m);
+    if (msg instanceof Scheduling.End || msg instanceof Scheduling.Presented) return this;
+    if (msg instanceof PresentWake m && parts.controller != null) return onPresentWake(m);
+    if (msg instanceof CpuPicked m && parts.cpuCentric != null) return onCpuPicked(m);
+    return parts.route(msg);
+  }
+
+  @Override public Behavior<Command> onSignal(Signal signal) {
+    return signal instanceof PreRestart ? run.disarmAll(timers, this) : Behaviors.unhandled();
   }
 
   /** The model time of an event stamped {@code atNanos}, never before the scheduler's latest (causal order). */

@@ -4,10 +4,10 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.javadsl.AbstractMatchingBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.clock.Timed;
 import org.gpuemu.emulator.cpu.CpuScheduler;
@@ -32,7 +32,7 @@ import org.gpuemu.workloads.KernelSpec;
  * its sibling and its copies live outside the actor ({@link Held}); the new incarnation arms the model's next event
  * and takes the next kernels. A GTT copy's host work that a crashed core gave back is asked for again.
  */
-public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
+public final class SmGroup extends AbstractMatchingBehavior<SmGroup.Command> {
 
   public sealed interface Command {}
 
@@ -216,24 +216,26 @@ public final class SmGroup extends AbstractBehavior<SmGroup.Command> {
     rearm(); // a restarted incarnation: the model's next event, its timer cancelled by the restart
   }
 
-  @Override public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Execute.class, this::onExecute)
-        .onMessage(Tick.class, this::onTick)
-        .onMessage(CopyPriced.class, this::onCopyPriced)
-        .onMessage(CopyDone.class, this::onCopyDone)
-        .onMessage(Report.class, this::onReport)
-        .onMessage(Resize.class, this::onResize)
-        .onMessage(Grant.class, this::onGrant)
-        .onMessage(Resume.class, this::onResume)
-        .onMessage(Sibling.class, this::onSibling)
-        .onMessage(Hang.class, this::onHang)
-        .onMessage(Crash.class, this::onCrash)
-        .onSignal(PreRestart.class, sig -> {
-          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return Behaviors.same();
-        })
-        .build();
+  /** The routing table, each message to its handler. */
+  @Override public Behavior<Command> onMessage(Command msg) {
+    if (msg instanceof Execute m) return onExecute(m);
+    if (msg instanceof Tick m) return onTick(m);
+    if (msg instanceof CopyPriced m) return onCopyPriced(m);
+    if (msg instanceof CopyDone m) return onCopyDone(m);
+    if (msg instanceof Report m) return onReport(m);
+    if (msg instanceof Resize m) return onResize(m);
+    if (msg instanceof Grant m) return onGrant(m);
+    if (msg instanceof Resume m) return onResume(m);
+    if (msg instanceof Sibling m) return onSibling(m);
+    if (msg instanceof Hang m) return onHang(m);
+    if (msg instanceof Crash m) return onCrash(m);
+    return Behaviors.unhandled();
+  }
+
+  @Override public Behavior<Command> onSignal(Signal signal) {
+    if (!(signal instanceof PreRestart)) return Behaviors.unhandled();
+    run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+    return Behaviors.same();
   }
 
   private Behavior<Command> onExecute(Execute msg) {

@@ -4,10 +4,10 @@ import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.javadsl.AbstractMatchingBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.Settings;
 import org.gpuemu.emulator.faults.Crashed;
@@ -57,7 +57,7 @@ import org.gpuemu.workloads.KernelSpec;
  * Present it had already handed to the vGPU is answered through it ({@link AgentLedger}). {@code vm-reboot}
  * ({@link Reset}): a Present it held fails with {@code vm-crashed}; the mode stays (it is the scheduler's).
  */
-public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
+public final class GuestAgent extends AbstractMatchingBehavior<GuestAgent.Command> {
 
   public sealed interface Command {}
 
@@ -145,20 +145,22 @@ public final class GuestAgent extends AbstractBehavior<GuestAgent.Command> {
     controller.tell(new Scheduling.AgentJoin(vgpuIndex, controllerMessages));
   }
 
-  @Override public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Present.class, this::onPresent)
-        .onMessage(FromVgpu.class, this::onVgpu)
-        .onMessage(SleepEnded.class, this::onSleepEnded)
-        .onMessage(GuestCpuRan.class, this::onGuestCpuRan)
-        .onMessage(FromController.class, this::onController)
-        .onMessage(Crash.class, this::onCrash)
-        .onMessage(Reset.class, this::onReset)
-        .onSignal(PreRestart.class, sig -> {
-          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return Behaviors.same();
-        })
-        .build();
+  /** The routing table, each message to its handler. */
+  @Override public Behavior<Command> onMessage(Command msg) {
+    if (msg instanceof Present m) return onPresent(m);
+    if (msg instanceof FromVgpu m) return onVgpu(m);
+    if (msg instanceof SleepEnded m) return onSleepEnded(m);
+    if (msg instanceof GuestCpuRan m) return onGuestCpuRan(m);
+    if (msg instanceof FromController m) return onController(m);
+    if (msg instanceof Crash m) return onCrash(m);
+    if (msg instanceof Reset m) return onReset(m);
+    return Behaviors.unhandled();
+  }
+
+  @Override public Behavior<Command> onSignal(Signal signal) {
+    if (!(signal instanceof PreRestart)) return Behaviors.unhandled();
+    run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+    return Behaviors.same();
   }
 
   private Behavior<Command> onPresent(Present msg) {

@@ -5,10 +5,10 @@ import org.gpuemu.emulator.clock.Timed;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.javadsl.AbstractMatchingBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.gpuemu.emulator.config.FaultPlan;
 import org.gpuemu.emulator.config.Settings;
@@ -38,7 +38,7 @@ import org.gpuemu.workloads.Step;
  * <p>Faults: {@code vcpu-crash} ({@link Crash}) and {@code vm-reboot} ({@link Reboot}), what each does
  * and how it recovers: {@link VcpuGuest}.
  */
-public final class VCpu extends AbstractBehavior<VCpu.Command> {
+public final class VCpu extends AbstractMatchingBehavior<VCpu.Command> {
 
   public sealed interface Command {}
 
@@ -167,38 +167,54 @@ public final class VCpu extends AbstractBehavior<VCpu.Command> {
     guest.restarted();
   }
 
-  @Override public Receive<Command> createReceive() {
-    // every request's messages first: the builder tries its cases in this order
-    return newReceiveBuilder()
-        .onMessage(CpuDone.class, this::onCpuDone)
-        .onMessage(SyncReturned.class, this::onSyncReturned)
-        .onMessage(Start.class, m -> onStart())
-        .onMessage(Continue.class, m -> onContinue())
-        .onMessage(Stop.class, this::onStop)
-        .onMessage(PresentReturned.class, this::onPresentReturned)
-        .onMessage(FlushReturned.class, m -> onAnswered())
-        .onMessage(AgentWork.class, m -> { guest.agentWork(m); return Behaviors.same(); })
-        .onMessage(MemoryAnswered.class, this::onMemoryAnswered)
-        .onMessage(SleepEnded.class, this::onSleepEnded)
-        .onMessage(Report.class, this::onReport)
-        .onMessage(Coscheduled.class, this::onCoschedule)
-        .onMessage(Crash.class, this::onCrash)
-        .onMessage(Reboot.class, m -> { guest.reboot(m); return Behaviors.same(); })
-        .onMessage(Rebooted.class, this::onRebooted)
-        .onMessage(ChannelFault.class, this::onChannelFault)
-        .onMessage(Received.class, m -> { guest.channel(m.call(), false, -1); return Behaviors.same(); })
-        .onMessage(ChannelTimer.class, this::onChannelTimer)
-        .onSignal(PreRestart.class, sig -> {
-          run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-          return Behaviors.same();
-        })
-        .build();
+  /** The routing table: every request's messages first, each to its handler. */
+  @Override public Behavior<Command> onMessage(Command msg) {
+    if (msg instanceof CpuDone m) return onCpuDone(m);
+    if (msg instanceof SyncReturned m) return onSyncReturned(m);
+    if (msg == Start.INSTANCE) return onStart();
+    if (msg == Continue.INSTANCE) return onContinue();
+    if (msg instanceof Stop m) return onStop(m);
+    if (msg instanceof PresentReturned m) return onPresentReturned(m);
+    if (msg == FlushReturned.INSTANCE) return onAnswered();
+    if (msg instanceof AgentWork m) return onAgentWork(m);
+    if (msg instanceof MemoryAnswered m) return onMemoryAnswered(m);
+    if (msg instanceof SleepEnded m) return onSleepEnded(m);
+    if (msg instanceof Report m) return onReport(m);
+    if (msg instanceof Coscheduled m) return onCoschedule(m);
+    if (msg instanceof Crash m) return onCrash(m);
+    if (msg instanceof Reboot m) return onReboot(m);
+    if (msg instanceof Rebooted m) return onRebooted(m);
+    if (msg instanceof ChannelFault m) return onChannelFault(m);
+    if (msg instanceof Received m) return onReceived(m);
+    if (msg instanceof ChannelTimer m) return onChannelTimer(m);
+    return Behaviors.unhandled();
+  }
+
+  @Override public Behavior<Command> onSignal(Signal signal) {
+    if (!(signal instanceof PreRestart)) return Behaviors.unhandled();
+    run.disarmAll(timers); // the restart cancels them; the order must not count them any more
+    return Behaviors.same();
   }
 
   private Behavior<Command> onStart() {
     st.running = st.program != null;
     st.clock = Math.max(st.clock, run.now());
     return step();
+  }
+
+  private Behavior<Command> onAgentWork(AgentWork msg) {
+    guest.agentWork(msg);
+    return Behaviors.same();
+  }
+
+  private Behavior<Command> onReboot(Reboot msg) {
+    guest.reboot(msg);
+    return Behaviors.same();
+  }
+
+  private Behavior<Command> onReceived(Received msg) {
+    guest.channel(msg.call(), false, -1);
+    return Behaviors.same();
   }
 
   private Behavior<Command> onStop(Stop msg) {

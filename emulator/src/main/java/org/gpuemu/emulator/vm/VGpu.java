@@ -5,10 +5,10 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PreRestart;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.javadsl.AbstractMatchingBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.gpuemu.emulator.gpu.Scheduling;
 import org.gpuemu.emulator.gpu.VmcgMeter;
 import org.gpuemu.emulator.gpu.SmGroup;
@@ -40,7 +40,7 @@ import org.gpuemu.workloads.KernelSpec;
  * <p>Faults: {@code vgpu-crash} restarts the actor under supervision and {@code gpu-hang} fails the kernels
  * an engine reset took; what each does and how it recovers: {@link VgpuFaults}.
  */
-public final class VGpu extends AbstractBehavior<VGpu.Command> {
+public final class VGpu extends AbstractMatchingBehavior<VGpu.Command> {
 
   public sealed interface Command {}
 
@@ -169,23 +169,25 @@ public final class VGpu extends AbstractBehavior<VGpu.Command> {
     ledger.joined = true;
   }
 
-  @Override public Receive<Command> createReceive() {
-    // every request's messages first: the builder tries its cases in this order
-    return newReceiveBuilder()
-        .onMessage(Sync.class, m -> queue(m.kernel(), m.vcpu(), m.replyTo(), m.atNanos(), m.call()))
-        .onMessage(FromScheduler.class, this::onScheduler)
-        .onMessage(KernelFinished.class, this::onKernelFinished)
-        .onMessage(Launch.class, m -> queue(m.kernel(), m.vcpu(), null, m.atNanos(), m.call()))
-        .onMessage(Present.class, this::onPresent)
-        .onMessage(Flush.class, this::onFlush)
-        .onMessage(Transmitted.class, this::onTransmitted)
-        .onMessage(Drain.class, this::onDrain)
-        .onMessage(Report.class, this::onReport)
-        .onMessage(CpuTime.class, this::onCpuTime)
-        .onMessage(Crash.class, this::onCrash)
-        .onMessage(Watch.class, this::onWatch)
-        .onSignal(PreRestart.class, this::onPreRestart)
-        .build();
+  /** The routing table: every request's messages first, each to its handler. */
+  @Override public Behavior<Command> onMessage(Command msg) {
+    if (msg instanceof Sync m) return queue(m.kernel(), m.vcpu(), m.replyTo(), m.atNanos(), m.call());
+    if (msg instanceof FromScheduler m) return onScheduler(m);
+    if (msg instanceof KernelFinished m) return onKernelFinished(m);
+    if (msg instanceof Launch m) return queue(m.kernel(), m.vcpu(), null, m.atNanos(), m.call());
+    if (msg instanceof Present m) return onPresent(m);
+    if (msg instanceof Flush m) return onFlush(m);
+    if (msg instanceof Transmitted m) return onTransmitted(m);
+    if (msg instanceof Drain m) return onDrain(m);
+    if (msg instanceof Report m) return onReport(m);
+    if (msg instanceof CpuTime m) return onCpuTime(m);
+    if (msg instanceof Crash m) return onCrash(m);
+    if (msg instanceof Watch m) return onWatch(m);
+    return Behaviors.unhandled();
+  }
+
+  @Override public Behavior<Command> onSignal(Signal signal) {
+    return signal instanceof PreRestart restart ? onPreRestart(restart) : Behaviors.unhandled();
   }
 
   /** A guest's call, at its own model time or (-1) at the present. */
