@@ -1,6 +1,7 @@
 package org.gpuemu.emulator.metrics;
 
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.ArrayList;
+import java.util.List;
 import org.gpuemu.emulator.clock.RunContext;
 
 /**
@@ -25,8 +26,13 @@ import org.gpuemu.emulator.clock.RunContext;
  */
 public final class MetricsPorts {
   private final RunContext run;
-  /** Every port handed out: registered as VMs are wired (on their hosts' threads), read by the hub. */
-  private final CopyOnWriteArrayList<Port> ports = new CopyOnWriteArrayList<>();
+  /**
+   * Every port handed out, registered under this object's lock as VMs are wired (on their hosts' threads); a list, not
+   * a copy-on-write one, which copied every port so far for each new one (quadratic in the VMs at wiring).
+   */
+  private final List<Port> registered = new ArrayList<>();
+  /** The hub's copy of {@link #registered}, brought up to date under the lock when it has grown. */
+  private Port[] ports = new Port[0];
 
   /** The ports of a run ordered by {@code run}'s causality. */
   public MetricsPorts(RunContext run) {
@@ -48,9 +54,15 @@ public final class MetricsPorts {
     return register(new Presents(vm, run));
   }
 
-  private <P extends Port> P register(P port) {
-    ports.add(port);
+  private synchronized <P extends Port> P register(P port) {
+    registered.add(port);
     return port;
+  }
+
+  /** The ports handed out so far (the hub's side). */
+  private synchronized Port[] ports() {
+    if (ports.length != registered.size()) ports = registered.toArray(ports);
+    return ports;
   }
 
   /**
@@ -59,7 +71,7 @@ public final class MetricsPorts {
    */
   int drain(MetricsStore h, long stamp, int generation, boolean inclusive) {
     int n = 0;
-    for (Port p : ports) n += p.log.drain(stamp, generation, inclusive, p.into(h));
+    for (Port p : ports()) n += p.log.drain(stamp, generation, inclusive, p.into(h));
     return n;
   }
 

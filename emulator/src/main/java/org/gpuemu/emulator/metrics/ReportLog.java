@@ -19,6 +19,8 @@ final class ReportLog {
   /** Longs per entry: model time, generation, two values. */
   static final int WIDTH = 4;
   private static final int FIRST_CAPACITY = 16 * WIDTH;
+  /** The ring of a log nothing was written to yet (an idle VM's), shared: its first entry makes its own. */
+  private static final long[] NONE = new long[0];
 
   /** What a drain hands each entry to. */
   @FunctionalInterface
@@ -27,7 +29,7 @@ final class ReportLog {
   }
 
   /** The ring: changed only under the lock; the writer reads its own, the reader reads it under the lock. */
-  private long[] ring = new long[0];
+  private long[] ring = NONE;
   /** Longs written, published by the writer (release) after the entry's longs. */
   private volatile long written;
   /** Longs consumed, published by the reader (release) after it read them. */
