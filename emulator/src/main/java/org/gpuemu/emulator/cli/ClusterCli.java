@@ -143,6 +143,8 @@ final class ClusterCli {
     out.printf("running %s on %d nodes: %d VMs on %d hosts, policy %s, %.1f emulated s at time scale %s -> %s%n",
         scenario.name(), plan.nodes(), scenario.vms().size(), scenario.hosts().size(), scenario.gpuPolicy().name(),
         scenario.durationNanos() / 1e9, scenario.timeScale(), dir);
+    String unplaced = RunCommand.placementNote(scenario);
+    if (unplaced != null) output.err().println(unplaced);
     out.flush();
     ClusterRun.Plan nodes = clusterPlan(plan, output)
         .withObserver(dashboard.live() == null ? ClusterObserver.NONE : dashboard.live());

@@ -11,6 +11,8 @@ import static org.gpuemu.emulator.cli.Main.unfaithfulWarning;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.gpuemu.emulator.config.ConfigProblems;
 import org.gpuemu.emulator.config.Settings;
@@ -78,6 +80,8 @@ public final class RunCommand implements Callable<Integer> {
     configureLogging(dir, verbose);
     stdout.printf("running %s: %d VMs, policy %s, %.1f emulated s at time scale %s -> %s%n", scenario.name(),
         scenario.vms().size(), scenario.gpuPolicy().name(), scenario.durationNanos() / 1e9, scenario.timeScale(), dir);
+    String unplaced = placementNote(scenario);
+    if (unplaced != null) err.println(unplaced);
     stdout.flush();
     warmUp.warmUp(scenario);
     RunResult result;
@@ -97,5 +101,18 @@ public final class RunCommand implements Callable<Integer> {
     stdout.println("wrote " + dir.resolve("summary.json") + " and " + dir.resolve("timeline.jsonl"));
     ReportCommand.afterRun(dir, noReport, stdout, err);
     return summary.brokenInvariants().isEmpty() ? OK : BROKEN;
+  }
+
+  /**
+   * The VMs placement turned away (they do not run), said before the run rather than only in summary.json: a run
+   * of fewer VMs than its file names, with no word why, looks like a run of all of them. Null when every VM runs.
+   */
+  static String placementNote(Settings.Scenario scenario) {
+    List<Settings.Rejection> rejected = scenario.rejected();
+    if (rejected.isEmpty()) return null;
+    Settings.Rejection first = rejected.get(0);
+    return String.format(Locale.ROOT, "warning: %d of %d VMs fit no host and do not run (first: %s at %.3f s: %s);"
+        + " summary.json's placement.rejected lists them all", rejected.size(),
+        rejected.size() + scenario.vms().size(), first.vm(), first.atNanos() / 1e9, first.reason());
   }
 }
