@@ -250,9 +250,7 @@ public final class CpuScheduler extends AbstractMatchingBehavior<CpuScheduler.Co
   }
 
   @Override public Behavior<Command> onSignal(Signal signal) {
-    if (!(signal instanceof PreRestart)) return Behaviors.unhandled();
-    run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-    return Behaviors.same();
+    return signal instanceof PreRestart ? run.disarmAll(timers, Behaviors.same()) : Behaviors.unhandled();
   }
 
   /** The model time of an event stamped {@code at} (-1: now), never before the core's latest event. */

@@ -191,9 +191,7 @@ public final class VCpu extends AbstractMatchingBehavior<VCpu.Command> {
   }
 
   @Override public Behavior<Command> onSignal(Signal signal) {
-    if (!(signal instanceof PreRestart)) return Behaviors.unhandled();
-    run.disarmAll(timers); // the restart cancels them; the order must not count them any more
-    return Behaviors.same();
+    return signal instanceof PreRestart ? run.disarmAll(timers, Behaviors.same()) : Behaviors.unhandled();
   }
 
   private Behavior<Command> onStart() {
