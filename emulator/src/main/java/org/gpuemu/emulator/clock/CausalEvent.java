@@ -43,11 +43,18 @@ class CausalEvent extends CausalMailbox.Node implements Comparable<CausalEvent> 
    */
   boolean counted;
   CausalEvent(long stamp, int generation, long sender, long seq, boolean counted) {
+    fill(stamp, generation, sender, seq, counted);
+  }
+
+  /** Makes it a new event of these figures, not yet arrived (a new object's, or one filled again). */
+  final void fill(long stamp, int generation, long sender, long seq, boolean counted) {
     this.stamp = stamp;
     this.generation = generation;
     this.sender = sender;
     this.seq = seq;
     this.counted = counted;
+    this.tie = 0;
+    this.arrival = 0;
   }
 
   /**
@@ -66,13 +73,7 @@ class CausalEvent extends CausalMailbox.Node implements Comparable<CausalEvent> 
       if (spares == 0) return new CausalEvent(stamp, generation, sender, seq, counted);
       CausalEvent e = spare[--spares];
       spare[spares] = null;
-      e.stamp = stamp;
-      e.generation = generation;
-      e.sender = sender;
-      e.seq = seq;
-      e.counted = counted;
-      e.tie = 0;
-      e.arrival = 0;
+      e.fill(stamp, generation, sender, seq, counted);
       return e;
     }
 
@@ -106,15 +107,9 @@ class CausalEvent extends CausalMailbox.Node implements Comparable<CausalEvent> 
     Timer timer(long stamp, int generation, long owner, long seq, Object key, Object message) {
       Timer t = spares == 0 ? new Timer() : spare[--spares];
       spare[spares] = null;
-      t.stamp = stamp;
-      t.generation = generation;
-      t.sender = owner;
-      t.seq = seq;
+      t.fill(stamp, generation, owner, seq, false);
       t.timerKey = key;
       t.msg = message;
-      t.tie = 0;
-      t.arrival = 0;
-      t.counted = false;
       t.fired = false;
       return t;
     }
